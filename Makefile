@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# smcx top-level build.  `make` builds the module and the user tools;
+# `make check` is the one test command (README, CI); `make demo` shows it off.
+#
+# The module is built against the lab kernel's headers; LAB_KERNEL selects the
+# kernel release (default: the newest installed Debian 6.12), KDIR overrides the
+# header tree outright.
+
+LAB_KERNEL ?= $(shell ls -d /usr/src/linux-headers-6.12*-amd64 2>/dev/null | \
+		sort -V | tail -n1 | sed 's,.*/linux-headers-,,')
+KDIR ?= /usr/src/linux-headers-$(LAB_KERNEL)
+BUILD ?= $(CURDIR)/build
+JOBS ?= $(shell nproc)
+# seconds each fuzz target runs in `make check`; `make fuzz-long` runs longer
+FUZZ_SECONDS ?= 30
+FUZZ_LONG_SECONDS ?= 600
+# selftests to run (default: all); e.g. `make selftest T=lab_rdma`
+T ?=
+
+export LAB_KERNEL
+
+.PHONY: all module user setup check unit selftest fuzz fuzz-long demo bench \
+	clean shell lab-up lab-down
+
+all: module user
+
+module:
+	@test -d "$(KDIR)" || { echo "no kernel headers at $(KDIR); run 'make setup'" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+user:
+	cmake -S user -B $(BUILD)/user -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(BUILD)/user -j $(JOBS)
+
+setup:
+	scripts/setup
+
+unit: user
+	cd $(BUILD)/user && ctest --output-on-failure -j $(JOBS)
+
+fuzz:
+	scripts/fuzz $(FUZZ_SECONDS)
+
+fuzz-long:
+	scripts/fuzz $(FUZZ_LONG_SECONDS)
+
+selftest: all
+	selftests/run $(T)
+
+# The test command: install what is missing, build, unit tests, bounded fuzz
+# runs, then the lab suite.  Sub-makes so that setup runs before anything
+# evaluates the kernel header location.
+check:
+	scripts/setup
+	$(MAKE) all
+	$(MAKE) unit
+	$(MAKE) fuzz
+	$(MAKE) selftest
+
+demo:
+	scripts/setup
+	$(MAKE) all
+	scripts/demo
+
+bench:
+	scripts/setup
+	$(MAKE) all
+	scripts/bench
+
+# An interactive lab: `make lab-up`, then `scripts/lab shell alpha`.
+lab-up: all
+	scripts/lab up
+
+lab-down:
+	scripts/lab down
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+	rm -rf $(BUILD)
