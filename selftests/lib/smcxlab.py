@@ -1,0 +1,571 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The smcx two-host lab: alpha and beta under QEMU TCG, joined by soft-RoCE.
+
+Each host is a QEMU guest booting a Debian kernel with a tiny initramfs that
+mounts the host machine's root read-only over 9p and chroots into it, so every
+binary and build output of the host runs in the guests unchanged.  The hosts
+are joined by one or two virtual wires (QEMU socket netdev, UDP form, on
+127.0.0.1: the stream form adds ~22 ms to every RDMA message) with rxe0/rxe1
+on top.  A third NIC per guest (QEMU user net, restricted, no route out) only
+carries the lab agent (scripts/lab-agent), through which the driver runs
+commands: one TCP connection per request via a host-side port forward.
+
+A lab lives in a run directory (default .lab/ in the repository) that holds
+the QEMU pids, the chosen ports, the console logs and a state file, so a lab
+booted by one process (`scripts/lab up`) can be used by another
+(`scripts/lab run`, `selftests/run`).
+
+Addresses: wire i is 198.18.i.0/24 (RFC 2544 benchmark range), alpha .1, beta
+.2; management is 198.19.0.0/24 inside each QEMU, never routed anywhere.
+"""
+import glob
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CACHE = os.path.join(REPO, ".cache", "lab")
+DEFAULT_RUNDIR = os.path.join(REPO, ".lab")
+HOSTS = ("alpha", "beta")
+AGENT_PORT = 7000
+GUEST_MGMT_IP = "198.19.0.15"
+
+# What in a console log makes a test fail (issue: foundation).
+KERNEL_BAD = re.compile(
+    r"WARNING:|BUG:|Oops|Call Trace|blocked for more than|refcount_t|"
+    r"list_add corruption|list_del corruption|Kernel panic|general protection fault|"
+    r"UBSAN:|KASAN:|kernel BUG|soft lockup|hard LOCKUP|rcu_sched self-detected|"
+    r"RCU stall")
+
+# initramfs: only what is needed to reach the host's root; the rest (rxe, smc,
+# ...) is loaded from the host's /lib/modules after the chroot.
+INITRAMFS_MODULES = ("netfs", "9pnet", "9pnet_virtio", "9p", "virtio_net")
+
+INIT_SCRIPT = r"""#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+for m in $(cat /modules.list); do insmod "/mods/$m" || echo "lab-init: insmod $m failed"; done
+mkdir -p /host
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache=none host /host || {
+	echo "lab-init: cannot mount host root"; poweroff -f; }
+for d in tmp run var/tmp root var/lib var/log var/cache; do
+	mount -t tmpfs -o mode=1777 tmpfs "/host/$d"
+done
+chmod 700 /host/root
+mount -t proc proc /host/proc
+mount -t sysfs sys /host/sys
+mount -t devtmpfs dev /host/dev
+mkdir -p /host/dev/pts /host/dev/shm
+mount -t devpts devpts /host/dev/pts
+mount -t tmpfs tmpfs /host/dev/shm
+kver=$(uname -r)
+# A kernel that is not installed on the host brings its modules from the lab
+# cache; lay them over /lib/modules so modprobe finds them.
+if [ ! -d "/host/lib/modules/$kver" ]; then
+	moddir=$(sed -n 's/.* lab\.moddir=\([^ ]*\).*/\1/p' /proc/cmdline)
+	mount -t tmpfs tmpfs /host/lib/modules
+	mkdir -p "/host/lib/modules/$kver"
+	mount --bind "/host$moddir" "/host/lib/modules/$kver"
+fi
+repo=$(sed -n 's/.* lab\.repo=\([^ ]*\).*/\1/p' /proc/cmdline)
+chroot /host /bin/bash "$repo/scripts/lab-guest-setup" >/dev/console 2>&1
+chroot /host /usr/bin/python3 "$repo/scripts/lab-agent" %(port)d >/dev/console 2>&1 &
+while true; do wait; sleep 1; done
+"""
+
+
+class LabError(Exception):
+    pass
+
+
+def free_port(kind):
+    """A port that is free now on 127.0.0.1 (the OS picks; racy but retried)."""
+    s = socket.socket(socket.AF_INET, kind)
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def installed_kernel():
+    vers = sorted((os.path.basename(p)[len("vmlinuz-"):]
+                   for p in glob.glob("/boot/vmlinuz-6.12*-amd64")),
+                  key=lambda v: [int(x) if x.isdigit() else x
+                                 for x in re.split(r"[.+-]", v)])
+    if not vers:
+        raise LabError("no Debian 6.12 kernel in /boot; run scripts/setup")
+    return vers[-1]
+
+
+def kernel_files(kver):
+    """(vmlinuz, modules dir) for a kernel release, fetching it if needed."""
+    vmlinuz = "/boot/vmlinuz-" + kver
+    moddir = "/lib/modules/" + kver
+    if os.path.exists(vmlinuz) and os.path.isdir(moddir):
+        return vmlinuz, moddir
+    root = os.path.join(CACHE, "kernels", kver)
+    vmlinuz = os.path.join(root, "boot", "vmlinuz-" + kver)
+    moddir = os.path.join(root, "lib", "modules", kver)
+    if not os.path.exists(vmlinuz):
+        os.makedirs(root, exist_ok=True)
+        tmp = os.path.join(root, "deb")
+        os.makedirs(tmp, exist_ok=True)
+        for pkg in ("linux-image-%s-unsigned" % kver, "linux-image-%s" % kver):
+            r = subprocess.run(["apt-get", "download", pkg], cwd=tmp,
+                               capture_output=True, text=True)
+            if r.returncode == 0:
+                break
+        else:
+            raise LabError("cannot fetch kernel %s: %s" % (kver, r.stderr.strip()))
+        for deb in glob.glob(os.path.join(tmp, "*.deb")):
+            subprocess.run(["dpkg", "-x", deb, root], check=True)
+        subprocess.run(["depmod", "-b", root, kver], check=True)
+    return vmlinuz, moddir
+
+
+def build_initramfs(kver, moddir):
+    """A cpio with busybox, the 9p/virtio modules (decompressed) and /init."""
+    out = os.path.join(CACHE, "initramfs-%s.cpio.gz" % kver)
+    me = os.path.abspath(__file__)
+    if os.path.exists(out) and os.path.getmtime(out) > os.path.getmtime(me):
+        return out
+    os.makedirs(CACHE, exist_ok=True)
+    work = os.path.join(CACHE, "initramfs-%s.d" % kver)
+    shutil.rmtree(work, ignore_errors=True)
+    for d in ("bin", "dev", "proc", "sys", "mods"):
+        os.makedirs(os.path.join(work, d))
+    busybox = shutil.which("busybox") or "/bin/busybox"
+    shutil.copy(busybox, os.path.join(work, "bin", "busybox"))
+    # Dependency order from the module's own modules.dep.
+    deps = {}
+    with open(os.path.join(moddir, "modules.dep")) as f:
+        for line in f:
+            path, _, rest = line.partition(":")
+            deps[path] = rest.split()
+    byname = {}
+    for path in deps:
+        base = os.path.basename(path).split(".ko")[0].replace("-", "_")
+        byname[base] = path
+    order = []
+
+    def add(path):
+        for d in reversed(deps.get(path, [])):
+            add(d)
+        if path not in order:
+            order.append(path)
+    for m in INITRAMFS_MODULES:
+        if m in byname:  # a missing one is built in
+            add(byname[m])
+    names = []
+    for path in order:
+        src = os.path.join(moddir, path)
+        name = os.path.basename(path)
+        dst = os.path.join(work, "mods", name.replace(".xz", "").replace(".zst", ""))
+        if name.endswith(".xz"):
+            with open(dst, "wb") as o:
+                subprocess.run(["xz", "-dc", src], stdout=o, check=True)
+        elif name.endswith(".zst"):
+            with open(dst, "wb") as o:
+                subprocess.run(["zstd", "-dc", src], stdout=o, check=True)
+        else:
+            shutil.copy(src, dst)
+        names.append(os.path.basename(dst))
+    with open(os.path.join(work, "modules.list"), "w") as f:
+        f.write("\n".join(names) + "\n")
+    with open(os.path.join(work, "init"), "w") as f:
+        f.write(INIT_SCRIPT % {"port": AGENT_PORT})
+    os.chmod(os.path.join(work, "init"), 0o755)
+    tmp = out + ".tmp"
+    subprocess.run("find . | cpio -o -H newc --quiet | gzip -1 > %s" % tmp,
+                   shell=True, cwd=work, check=True)
+    os.rename(tmp, out)
+    return out
+
+
+class Result:
+    def __init__(self, d, cmd, host):
+        self.rc = d.get("rc")
+        self.out = d.get("out", "")
+        self.err = d.get("err", "")
+        self.timed_out = d.get("timed_out", False)
+        self.cmd = cmd
+        self.host = host
+
+    @property
+    def ok(self):
+        return self.rc == 0
+
+    def __repr__(self):
+        return "<%s rc=%s %r>" % (self.host, self.rc, self.cmd[:60])
+
+    def describe(self):
+        s = "[%s] $ %s\n  rc=%s%s" % (self.host, self.cmd, self.rc,
+                                       " (timed out)" if self.timed_out else "")
+        if self.out.strip():
+            s += "\n  stdout: " + self.out.strip()[-2000:].replace("\n", "\n          ")
+        if self.err.strip():
+            s += "\n  stderr: " + self.err.strip()[-2000:].replace("\n", "\n          ")
+        return s
+
+
+class CommandFailed(LabError):
+    def __init__(self, res):
+        super().__init__(res.describe())
+        self.res = res
+
+
+class Host:
+    """One lab guest as the tests see it."""
+
+    def __init__(self, lab, name, index, agent_port):
+        self.lab = lab
+        self.name = name
+        self.index = index
+        self.agent_port = agent_port
+        self.wires = lab.wires
+
+    def addr(self, wire=0):
+        """This host's IPv4 address on a wire."""
+        return "198.18.%d.%d" % (wire, self.index + 1)
+
+    @property
+    def ip(self):
+        return self.addr(0)
+
+    @property
+    def console(self):
+        return os.path.join(self.lab.rundir, self.name + ".console")
+
+    def _request(self, req, timeout):
+        try:
+            s = socket.create_connection(("127.0.0.1", self.agent_port), timeout=10)
+        except OSError as e:
+            raise LabError("%s: agent unreachable: %s" % (self.name, e))
+        with s:
+            s.settimeout(timeout)
+            s.sendall((json.dumps(req) + "\n").encode())
+            buf = b""
+            try:
+                while not buf.endswith(b"\n"):
+                    chunk = s.recv(1 << 16)
+                    if not chunk:
+                        break
+                    buf += chunk
+            except socket.timeout:
+                raise LabError("%s: agent did not answer within %ds" % (self.name, timeout))
+        if not buf:
+            raise LabError("%s: agent closed the connection (guest dead?)" % self.name)
+        d = json.loads(buf)
+        if "error" in d:
+            raise LabError("%s: agent: %s" % (self.name, d["error"]))
+        return d
+
+    def run(self, cmd, timeout=120, check=True, input=None, cwd=None):
+        """Run a bash command on this host; returns a Result.
+
+        check=True raises CommandFailed on a non-zero exit or a timeout."""
+        d = self._request({"op": "run", "cmd": cmd, "timeout": timeout,
+                           "input": input, "cwd": cwd}, timeout + 30)
+        res = Result(d, cmd, self.name)
+        self.lab.log("[%s] $ %s -> %s" % (self.name, cmd, res.rc))
+        if check and (res.rc != 0 or res.timed_out):
+            raise CommandFailed(res)
+        return res
+
+    def out(self, cmd, timeout=120):
+        """stdout of a command that must succeed, stripped."""
+        return self.run(cmd, timeout=timeout).out.strip()
+
+    def bg(self, cmd, name=None, input=None, cwd=None):
+        """Start a command in the background; returns a Job."""
+        d = self._request({"op": "bg", "cmd": cmd, "name": name, "input": input,
+                           "cwd": cwd}, 30)
+        self.lab.log("[%s] & %s -> job %s" % (self.name, cmd, d["job"]))
+        return Job(self, d["job"], cmd)
+
+    def ping(self, timeout=10):
+        return self._request({"op": "ping"}, timeout)
+
+    def wait_port(self, port, timeout=60, proto="tcp"):
+        """Wait until something listens on a TCP port here."""
+        flag = "-ltn" if proto == "tcp" else "-lun"
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            r = self.run("ss -H %s 'sport = :%d'" % (flag, port), check=False)
+            if r.out.strip():
+                return
+            time.sleep(0.3)
+        raise LabError("%s: nothing listens on port %d after %ds" % (self.name, port, timeout))
+
+    def modprobe(self, *mods):
+        self.run("modprobe -a " + " ".join(mods))
+
+    def rmmod(self, *mods, check=True):
+        return self.run("rmmod " + " ".join(mods), check=check)
+
+    def insmod_smcx(self, params=""):
+        self.run("insmod %s %s" % (os.path.join(REPO, "smcx.ko"), params))
+
+    def loaded(self, mod):
+        return bool(self.run("grep -w '^%s' /proc/modules" % mod, check=False).out)
+
+    def rxe_counter(self, name, dev="rxe0"):
+        """An rxe hardware counter (sent_pkts, rcvd_pkts, ...)."""
+        out = self.out("cat /sys/class/infiniband/%s/ports/1/hw_counters/%s" % (dev, name))
+        return int(out)
+
+
+class Job:
+    def __init__(self, host, name, cmd):
+        self.host = host
+        self.name = name
+        self.cmd = cmd
+
+    def wait(self, timeout=120, check=True):
+        d = self.host._request({"op": "wait", "job": self.name, "timeout": timeout},
+                               timeout + 30)
+        res = Result(d, self.cmd, self.host.name)
+        if res.rc is None:
+            res.timed_out = True
+        self.host.lab.log("[%s] wait %s -> %s" % (self.host.name, self.name, res.rc))
+        if check and (res.rc != 0 or res.timed_out):
+            raise CommandFailed(res)
+        return res
+
+    def kill(self):
+        d = self.host._request({"op": "kill", "job": self.name}, 30)
+        return Result(d, self.cmd, self.host.name)
+
+
+class Lab:
+    """A running (or to-be-started) two-host lab in a run directory."""
+
+    def __init__(self, rundir=None, wires=1, kernel=None, mem=1024, verbose=False):
+        self.rundir = os.path.abspath(rundir or os.environ.get("LAB_DIR") or DEFAULT_RUNDIR)
+        self.wires = wires
+        self.kernel = kernel or os.environ.get("LAB_KERNEL") or installed_kernel()
+        self.mem = mem
+        self.verbose = verbose
+        self.hosts = []
+        self.logfile = None
+        self._console_pos = {}
+
+    # -- state ---------------------------------------------------------
+    @property
+    def statefile(self):
+        return os.path.join(self.rundir, "state.json")
+
+    def log(self, msg):
+        if self.logfile is None:
+            os.makedirs(self.rundir, exist_ok=True)
+            self.logfile = open(os.path.join(self.rundir, "commands.log"), "a")
+        self.logfile.write("%.3f %s\n" % (time.time(), msg))
+        self.logfile.flush()
+        if self.verbose:
+            print("# " + msg, file=sys.stderr)
+
+    def _load_state(self):
+        try:
+            with open(self.statefile) as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            return None
+
+    def _pids_alive(self, st):
+        for h in st["hosts"]:
+            try:
+                os.kill(h["pid"], 0)
+            except (ProcessLookupError, PermissionError):
+                return False
+        return True
+
+    def attach(self):
+        """Use the lab already running in the run dir; False if there is none."""
+        st = self._load_state()
+        if not st or not self._pids_alive(st):
+            return False
+        self.wires = st["wires"]
+        self.kernel = st["kernel"]
+        self.hosts = [Host(self, h["name"], i, h["agent_port"])
+                      for i, h in enumerate(st["hosts"])]
+        self.state = st
+        return True
+
+    @property
+    def alpha(self):
+        return self.hosts[0]
+
+    @property
+    def beta(self):
+        return self.hosts[1]
+
+    def host(self, name):
+        for h in self.hosts:
+            if h.name == name:
+                return h
+        raise LabError("no host %s (have %s)" % (name, ", ".join(HOSTS)))
+
+    # -- boot ----------------------------------------------------------
+    def up(self, timeout=240):
+        """Boot both hosts and wait for their agents; returns boot seconds."""
+        if self.attach():
+            raise LabError("a lab is already running in %s" % self.rundir)
+        t0 = time.time()
+        os.makedirs(self.rundir, exist_ok=True)
+        vmlinuz, moddir = kernel_files(self.kernel)
+        initrd = build_initramfs(self.kernel, moddir)
+        # Ports: per wire one UDP port per host; per host one agent TCP port.
+        wire_ports = [(free_port(socket.SOCK_DGRAM), free_port(socket.SOCK_DGRAM))
+                      for _ in range(self.wires)]
+        agent_ports = [free_port(socket.SOCK_STREAM) for _ in HOSTS]
+        st = {"kernel": self.kernel, "wires": self.wires, "hosts": [],
+              "started": t0}
+        for i, name in enumerate(HOSTS):
+            args = self._qemu_args(i, name, vmlinuz, initrd, moddir, wire_ports,
+                                   agent_ports[i])
+            console = os.path.join(self.rundir, name + ".console")
+            open(console, "w").close()
+            with open(os.path.join(self.rundir, name + ".qemu.log"), "w") as qlog:
+                p = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=qlog,
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+            st["hosts"].append({"name": name, "pid": p.pid, "agent_port": agent_ports[i],
+                                "args": args})
+        with open(self.statefile, "w") as f:
+            json.dump(st, f, indent=1)
+        self.state = st
+        self.hosts = [Host(self, h["name"], i, h["agent_port"])
+                      for i, h in enumerate(st["hosts"])]
+        try:
+            self._wait_ready(t0 + timeout)
+        except LabError:
+            self.down()
+            raise
+        return time.time() - t0
+
+    def _qemu_args(self, i, name, vmlinuz, initrd, moddir, wire_ports, agent_port):
+        mgmt_mac = "52:54:00:ff:00:%02x" % (i + 1)
+        append = [
+            "console=ttyS0", "loglevel=6", "panic=-1", "panic_on_warn=1",
+            "oops=panic", "softlockup_panic=1", "hung_task_panic=1",
+            "hung_task_timeout_secs=60", "net.ifnames=0", "biosdevname=0",
+            "random.trust_cpu=on", "lab.host=" + name, "lab.wires=%d" % self.wires,
+            "lab.mgmt_mac=" + mgmt_mac, "lab.repo=" + REPO, "lab.moddir=" + moddir,
+        ]
+        for w in range(self.wires):
+            append.append("lab.addr%d=198.18.%d.%d/24" % (w, w, i + 1))
+        args = [
+            "qemu-system-x86_64", "-accel", "tcg", "-cpu", "max", "-smp", "1",
+            "-m", str(self.mem), "-nodefaults", "-no-reboot", "-display", "none",
+            "-kernel", vmlinuz, "-initrd", initrd, "-append", " ".join(append),
+            "-serial", "file:" + os.path.join(self.rundir, name + ".console"),
+            "-virtfs", "local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap",
+            "-device", "virtio-rng-pci",
+        ]
+        for w, (pa, pb) in enumerate(wire_ports):
+            mine, peer = (pa, pb) if i == 0 else (pb, pa)
+            args += ["-netdev", "socket,id=w%d,udp=127.0.0.1:%d,localaddr=127.0.0.1:%d"
+                     % (w, peer, mine),
+                     "-device", "virtio-net-pci,netdev=w%d,mac=52:54:00:5c:%02x:%02x,addr=0x%x"
+                     % (w, w, i + 1, 4 + w)]
+        args += ["-netdev", "user,id=mgmt,restrict=on,net=198.19.0.0/24,"
+                 "hostfwd=tcp:127.0.0.1:%d-%s:%d" % (agent_port, GUEST_MGMT_IP, AGENT_PORT),
+                 "-device", "virtio-net-pci,netdev=mgmt,mac=%s,addr=0x8" % mgmt_mac]
+        return args
+
+    def _wait_ready(self, deadline):
+        pending = list(self.hosts)
+        while pending:
+            for h in list(pending):
+                dead = self.dead_hosts()
+                if dead:
+                    raise LabError("host %s died while booting:\n%s"
+                                   % (dead[0], self.console_tail(dead[0])))
+                try:
+                    st = h.ping(timeout=5)
+                except (LabError, OSError, ValueError):
+                    continue
+                if st.get("setup") != "ok":
+                    if st.get("setup", "").startswith("failed"):
+                        raise LabError("%s: guest setup %s\n%s" % (
+                            h.name, st["setup"], self.console_tail(h.name)))
+                    continue
+                pending.remove(h)
+            if pending:
+                if time.time() > deadline:
+                    raise LabError("hosts %s not ready in time:\n%s" % (
+                        ",".join(h.name for h in pending),
+                        self.console_tail(pending[0].name)))
+                time.sleep(0.5)
+
+    def dead_hosts(self):
+        dead = []
+        for h in self.state["hosts"]:
+            try:
+                pid, _ = os.waitpid(h["pid"], os.WNOHANG)
+                if pid:
+                    dead.append(h["name"])
+                    continue
+            except ChildProcessError:
+                pass
+            try:
+                os.kill(h["pid"], 0)
+            except ProcessLookupError:
+                dead.append(h["name"])
+        return dead
+
+    def console_tail(self, name, lines=40):
+        try:
+            with open(os.path.join(self.rundir, name + ".console"), errors="replace") as f:
+                return "".join(f.readlines()[-lines:])
+        except OSError:
+            return ""
+
+    def down(self):
+        st = self._load_state() or getattr(self, "state", None)
+        if not st:
+            return
+        for h in st["hosts"]:
+            try:
+                os.killpg(h["pid"], signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                os.waitpid(h["pid"], 0)
+            except ChildProcessError:
+                pass
+        try:
+            os.unlink(self.statefile)
+        except OSError:
+            pass
+
+    # -- kernel log checking -------------------------------------------
+    def mark_consoles(self):
+        """Remember where each console log ends, to check only what follows."""
+        for h in self.hosts:
+            try:
+                self._console_pos[h.name] = os.path.getsize(h.console)
+            except OSError:
+                self._console_pos[h.name] = 0
+
+    def console_since_mark(self, name):
+        with open(os.path.join(self.rundir, name + ".console"), "rb") as f:
+            f.seek(self._console_pos.get(name, 0))
+            return f.read().decode("utf-8", "replace")
+
+    def kernel_problems(self):
+        """Lines since mark_consoles() that betray a kernel problem, per host."""
+        bad = {}
+        for h in self.hosts:
+            text = self.console_since_mark(h.name)
+            lines = [ln for ln in text.splitlines() if KERNEL_BAD.search(ln)]
+            if lines:
+                bad[h.name] = lines
+        return bad
