@@ -1,0 +1,266 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Test harness for the smcx lab selftests.
+
+A test is a file selftests/<name>.py with
+
+    WIRES = 1          # wires the lab must have (1 or 2), optional
+    TIMEOUT = 300      # seconds before the test counts as hung, optional
+    FRESH = False      # True: boot a new lab for this test, optional
+
+    def run(t):        # t is a Ctx; raise (or t.check) to fail, t.skip() to skip
+        ...
+
+Everything else (kernel log checks, object leak checks, module unload,
+recovery from a dead guest) is done here so that no test can forget it.
+"""
+import contextlib
+import importlib.util
+import os
+import sys
+import threading
+import time
+import traceback
+
+import smcxlab
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Modules the runner unloads after every test, in this order.
+TEARDOWN_MODULES = ("smcx", "smc_diag", "smc")
+SMCX_OBJECTS = "/sys/kernel/debug/smcx/objects"
+
+
+class Skip(Exception):
+    pass
+
+
+class TestFailure(AssertionError):
+    pass
+
+
+class Ctx:
+    """What a test gets: the lab, its hosts, and checks that report well."""
+
+    def __init__(self, lab, name):
+        self.lab = lab
+        self.name = name
+        self.alpha = lab.alpha
+        self.beta = lab.beta
+        self.hosts = lab.hosts
+        self.repo = smcxlab.REPO
+        self.nsub = 0
+        self.subfail = 0
+
+    def log(self, msg):
+        for line in str(msg).splitlines() or [""]:
+            print("# " + line)
+        sys.stdout.flush()
+
+    def check(self, cond, msg):
+        if not cond:
+            raise TestFailure(msg)
+        self.log("ok: " + msg.splitlines()[0])
+
+    def eq(self, got, want, what):
+        if got != want:
+            raise TestFailure("%s: got %r, want %r" % (what, got, want))
+        shown = repr(want)
+        self.log("ok: %s == %s" % (what, shown if len(shown) < 80 else shown[:76] + "...'"))
+
+    def skip(self, reason):
+        raise Skip(reason)
+
+    @contextlib.contextmanager
+    def subtest(self, name):
+        """A nested TAP line; a failing subtest fails the test at the end."""
+        self.nsub += 1
+        n = self.nsub
+        try:
+            yield
+        except Skip as e:
+            print("    ok %d - %s # SKIP %s" % (n, name, e))
+        except Exception as e:  # noqa: BLE001 - reported, then counted
+            self.subfail += 1
+            for line in describe(e).splitlines():
+                print("    # " + line)
+            print("    not ok %d - %s" % (n, name))
+        else:
+            print("    ok %d - %s" % (n, name))
+        sys.stdout.flush()
+
+    def smcx_path(self):
+        return os.path.join(self.repo, "smcx.ko")
+
+    def tool(self, name="smcctl"):
+        """Path of a user tool (or personality link) in the build tree."""
+        return os.path.join(self.repo, "build", "user", "smcctl", name)
+
+
+def describe(e):
+    if isinstance(e, (TestFailure, smcxlab.LabError)):
+        return str(e)
+    return "".join(traceback.format_exception(type(e), e, e.__traceback__)).rstrip()
+
+
+def load_test(name):
+    path = os.path.join(HERE, name + ".py")
+    spec = importlib.util.spec_from_file_location("selftest_" + name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+class Runner:
+    def __init__(self, rundir, reuse=False, keep=False, verbose=False):
+        self.rundir = rundir
+        self.reuse = reuse
+        self.keep = keep
+        self.verbose = verbose
+        self.lab = None
+        self.boots = 0
+        self.boot_time = 0.0
+        self.counts = {"pass": 0, "fail": 0, "skip": 0}
+        self.results = []
+        self.t0 = time.time()
+
+    def progress(self, msg):
+        print("[%5.0fs] %s" % (time.time() - self.t0, msg), file=sys.stderr)
+        sys.stderr.flush()
+
+    # -- lab lifecycle -------------------------------------------------
+    def ensure_lab(self, wires, fresh):
+        lab = self.lab
+        if lab and not fresh and lab.wires == wires and not lab.dead_hosts():
+            return lab
+        if lab is None and self.reuse:
+            lab = smcxlab.Lab(rundir=self.rundir, verbose=self.verbose)
+            if lab.attach() and lab.wires == wires and not fresh:
+                self.lab = lab
+                return lab
+        if lab is not None:
+            lab.down()
+        else:
+            smcxlab.Lab(rundir=self.rundir).down()  # stale lab from an earlier run
+        self.progress("booting lab (%d wire(s))" % wires)
+        lab = smcxlab.Lab(rundir=self.rundir, wires=wires, verbose=self.verbose)
+        secs = lab.up()
+        self.boots += 1
+        self.boot_time += secs
+        self.progress("lab up in %.1fs" % secs)
+        print("# lab booted in %.1fs (kernel %s)" % (secs, lab.kernel))
+        self.lab = lab
+        return lab
+
+    def finish(self):
+        if self.lab and not self.keep and not self.reuse:
+            self.lab.down()
+
+    # -- one test ------------------------------------------------------
+    def run_one(self, num, name, total):
+        start = time.time()
+        self.progress("(%d/%d) %s ..." % (num, total, name))
+        status, reason = self._run(name)
+        secs = time.time() - start
+        if status == "pass":
+            print("ok %d - %s" % (num, name))
+        elif status == "skip":
+            print("ok %d - %s # SKIP %s" % (num, name, reason))
+        else:
+            for line in reason.splitlines():
+                print("# " + line)
+            print("not ok %d - %s" % (num, name))
+        sys.stdout.flush()
+        self.counts[status] += 1
+        self.results.append((name, status, secs))
+        self.progress("(%d/%d) %s: %s in %.1fs" % (num, total, name, status.upper(), secs))
+
+    def _run(self, name):
+        try:
+            mod = load_test(name)
+        except Exception as e:  # noqa: BLE001
+            return "fail", "cannot load test: " + describe(e)
+        wires = getattr(mod, "WIRES", 1)
+        timeout = getattr(mod, "TIMEOUT", 300)
+        try:
+            lab = self.ensure_lab(wires, getattr(mod, "FRESH", False))
+        except smcxlab.LabError as e:
+            return "fail", "lab did not come up: %s" % e
+        lab.mark_consoles()
+        ctx = Ctx(lab, name)
+        outcome = {}
+
+        def body():
+            try:
+                mod.run(ctx)
+                outcome["status"] = "pass"
+            except Skip as e:
+                outcome["status"], outcome["why"] = "skip", str(e)
+            except Exception as e:  # noqa: BLE001
+                outcome["status"], outcome["why"] = "fail", describe(e)
+
+        th = threading.Thread(target=body, daemon=True)
+        th.start()
+        th.join(timeout)
+        problems = []
+        if th.is_alive():
+            problems.append("test hung: no result after %ds; lab killed" % timeout)
+            lab.down()
+            th.join(60)
+        status = outcome.get("status", "fail")
+        why = outcome.get("why", "")
+        if status == "pass" and ctx.subfail:
+            status, why = "fail", "%d subtest(s) failed" % ctx.subfail
+        problems += self._after(lab)
+        if problems:
+            if status == "skip":
+                status = "fail"
+            if status != "fail":
+                status, why = "fail", ""
+            why = "\n".join(([why] if why else []) + problems)
+        return status, why
+
+    def _after(self, lab):
+        """Post-test checks every test gets; returns a list of problems."""
+        problems = []
+        dead = lab.dead_hosts() if lab.hosts else []
+        for name in dead:
+            problems.append("host %s died; console tail:\n%s" % (name, lab.console_tail(name, 60)))
+        if not dead:
+            for h in lab.hosts:
+                try:
+                    h.ping(timeout=20)
+                except smcxlab.LabError as e:
+                    time.sleep(2)  # a panicking guest takes a moment to exit
+                    if h.name in lab.dead_hosts():
+                        problems.append("host %s died; console tail:\n%s"
+                                        % (h.name, lab.console_tail(h.name, 60)))
+                    else:
+                        problems.append("host %s hung: %s" % (h.name, e))
+                    dead.append(h.name)
+        if not dead:
+            for h in lab.hosts:
+                problems += self._teardown(h)
+        for host, lines in lab.kernel_problems().items():
+            problems.append("kernel problem on %s:\n  %s" % (host, "\n  ".join(lines[:40])))
+        if dead:
+            lab.down()  # the next test boots a fresh lab
+        return problems
+
+    def _teardown(self, h):
+        problems = []
+        try:
+            h._request({"op": "reset"}, 30)
+            objs = h.run("cat %s 2>/dev/null" % SMCX_OBJECTS, check=False).out
+            left = [ln for ln in objs.splitlines()
+                    if len(ln.split()) == 2 and ln.split()[1] != "0"]
+            if left:
+                problems.append("smcx objects left on %s: %s" % (h.name, ", ".join(left)))
+            for m in TEARDOWN_MODULES:
+                if h.loaded(m):
+                    r = h.run("for i in 1 2 3 4 5 6 7 8 9 10; do rmmod %s && exit 0; sleep 1; done;"
+                              " exit 1" % m, check=False, timeout=60)
+                    if r.rc != 0:
+                        problems.append("module %s on %s would not unload: %s"
+                                        % (m, h.name, r.err.strip()))
+        except smcxlab.LabError as e:
+            problems.append("teardown on %s failed: %s" % (h.name, e))
+        return problems
