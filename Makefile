@@ -20,10 +20,10 @@ T ?=
 
 export LAB_KERNEL
 
-.PHONY: all module user setup check unit selftest fuzz fuzz-long demo bench \
+.PHONY: all module user tools setup check unit selftest fuzz fuzz-long demo bench \
 	clean shell lab-up lab-down
 
-all: module user
+all: module user tools
 
 module:
 	@test -d "$(KDIR)" || { echo "no kernel headers at $(KDIR); run 'make setup'" >&2; exit 1; }
@@ -32,6 +32,10 @@ module:
 user:
 	cmake -S user -B $(BUILD)/user -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	cmake --build $(BUILD)/user -j $(JOBS)
+
+# programs the selftests run inside the lab guests
+tools:
+	$(MAKE) -C selftests/tools OUT=$(BUILD)/tools
 
 setup:
 	scripts/setup
