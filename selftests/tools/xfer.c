@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xfer: pattern-verified bulk transfer over TCP or SMC, for the lab tests.
+ *
+ *   xfer server -f FAMILY -p PORT [-c CONNS] [-q]
+ *   xfer client -f FAMILY -a ADDR -p PORT [-n BYTES] [-m send|recv|duplex]
+ *               [-c CONNS] [-s SEED] [-b CHUNK] [-q]
+ *
+ * FAMILY: tcp, tcp6, smc (AF_SMC/SMCPROTO_SMC), smc6 (SMCPROTO_SMC6),
+ * ipproto_smc, ipproto_smc6 (AF_INET/AF_INET6 with IPPROTO_SMC).
+ *
+ * The client opens CONNS connections at once (a thread each) and starts every
+ * one with a 24-byte header (magic, mode, byte count, seed), so the server
+ * needs no per-test arguments.  Data bytes come from a seeded generator; the
+ * receiving side regenerates them and compares every byte, so corruption,
+ * loss, duplication and reordering are all caught, not just totals.  Each side
+ * sends its data, shuts down its write side and reads until EOF, so a
+ * successful exit means every byte arrived and was checked.
+ *
+ * Output, one line per connection and direction:
+ *   xfer: conn 3 rx bytes=4194304 fnv=0123456789abcdef ok
+ * and a summary with the elapsed time and throughput (for benchmarks).
+ * Exit status 0 only if every connection moved and verified its bytes.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef AF_SMC
+#define AF_SMC 43
+#endif
+#ifndef IPPROTO_SMC
+#define IPPROTO_SMC 256
+#endif
+
+#define XFER_MAGIC 0x58464552u /* "XFER" */
+#define MAX_CONNS 1024
+
+enum mode { M_SEND, M_RECV, M_DUPLEX };
+
+struct hdr {
+	uint32_t magic;
+	uint32_t mode;  /* from the client's point of view */
+	uint64_t bytes;
+	uint64_t seed;
+};
+
+struct fam {
+	const char *name;
+	int domain, proto, addr_family;
+};
+
+static const struct fam fams[] = {
+	{ "tcp", AF_INET, 0, AF_INET },
+	{ "tcp6", AF_INET6, 0, AF_INET6 },
+	{ "smc", AF_SMC, 0, AF_INET },
+	{ "smc6", AF_SMC, 1, AF_INET6 },
+	{ "ipproto_smc", AF_INET, IPPROTO_SMC, AF_INET },
+	{ "ipproto_smc6", AF_INET6, IPPROTO_SMC, AF_INET6 },
+};
+
+static const struct fam *fam;
+static int quiet;
+static size_t chunk = 65536;
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The generator: 8-byte blocks of splitmix64(seed + block index). */
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static void fill(unsigned char *buf, size_t len, uint64_t seed, uint64_t off)
+{
+	for (size_t i = 0; i < len; i++) {
+		uint64_t pos = off + i;
+		buf[i] = (unsigned char)(mix(seed + pos / 8) >> (8 * (pos % 8)));
+	}
+}
+
+static uint64_t fnv(uint64_t h, const unsigned char *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&out_lock);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+	pthread_mutex_unlock(&out_lock);
+}
+
+static int write_all(int fd, const void *p, size_t len)
+{
+	const char *c = p;
+
+	while (len) {
+		ssize_t n = send(fd, c, len, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		c += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int read_all(int fd, void *p, size_t len)
+{
+	char *c = p;
+
+	while (len) {
+		ssize_t n = recv(fd, c, len, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		c += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int do_send(int fd, int id, uint64_t bytes, uint64_t seed)
+{
+	unsigned char *buf = malloc(chunk);
+	uint64_t off = 0, h = 0xcbf29ce484222325ull;
+
+	if (!buf)
+		return -1;
+	while (off < bytes) {
+		size_t n = bytes - off < chunk ? bytes - off : chunk;
+
+		fill(buf, n, seed, off);
+		h = fnv(h, buf, n);
+		if (write_all(fd, buf, n)) {
+			say("xfer: conn %d tx failed at %llu: %s\n", id,
+			    (unsigned long long)off, strerror(errno));
+			free(buf);
+			return -1;
+		}
+		off += n;
+	}
+	free(buf);
+	if (shutdown(fd, SHUT_WR)) {
+		say("xfer: conn %d shutdown: %s\n", id, strerror(errno));
+		return -1;
+	}
+	if (!quiet)
+		say("xfer: conn %d tx bytes=%llu fnv=%016llx ok\n", id,
+		    (unsigned long long)bytes, (unsigned long long)h);
+	return 0;
+}
+
+static int do_recv(int fd, int id, uint64_t bytes, uint64_t seed)
+{
+	unsigned char *buf = malloc(chunk), *want = malloc(chunk);
+	uint64_t off = 0, h = 0xcbf29ce484222325ull;
+	int ret = -1;
+
+	if (!buf || !want)
+		goto out;
+	for (;;) {
+		ssize_t n = recv(fd, buf, chunk, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			say("xfer: conn %d rx failed at %llu: %s\n", id,
+			    (unsigned long long)off, strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		if (off + n > bytes) {
+			say("xfer: conn %d rx too much: %llu > %llu\n", id,
+			    (unsigned long long)(off + n), (unsigned long long)bytes);
+			goto out;
+		}
+		fill(want, n, seed, off);
+		if (memcmp(buf, want, n)) {
+			for (ssize_t i = 0; i < n; i++)
+				if (buf[i] != want[i]) {
+					say("xfer: conn %d rx mismatch at byte %llu\n", id,
+					    (unsigned long long)(off + i));
+					break;
+				}
+			goto out;
+		}
+		h = fnv(h, buf, n);
+		off += n;
+	}
+	if (off != bytes) {
+		say("xfer: conn %d rx short: %llu of %llu\n", id,
+		    (unsigned long long)off, (unsigned long long)bytes);
+		goto out;
+	}
+	if (!quiet)
+		say("xfer: conn %d rx bytes=%llu fnv=%016llx ok\n", id,
+		    (unsigned long long)bytes, (unsigned long long)h);
+	ret = 0;
+out:
+	free(buf);
+	free(want);
+	return ret;
+}
+
+struct conn {
+	pthread_t th;
+	int fd, id, server, rc;
+	struct hdr h;
+	const char *addr;
+	int port;
+};
+
+struct half {
+	int fd, id, rc;
+	uint64_t bytes, seed;
+};
+
+static void *send_thread(void *arg)
+{
+	struct half *hf = arg;
+
+	hf->rc = do_send(hf->fd, hf->id, hf->bytes, hf->seed);
+	return NULL;
+}
+
+/*
+ * Run one connection's data phase.  tx/rx seeds differ per direction so a
+ * reflected stream cannot pass for the expected one.
+ */
+static int run_data(int fd, int id, int sending, int receiving, uint64_t bytes, uint64_t seed,
+		    int server)
+{
+	uint64_t tx_seed = seed + (server ? 1 : 0), rx_seed = seed + (server ? 0 : 1);
+	struct half hf = { fd, id, 0, bytes, tx_seed };
+	pthread_t th;
+	int rc = 0;
+
+	if (sending && receiving) {
+		if (pthread_create(&th, NULL, send_thread, &hf))
+			return -1;
+		rc |= do_recv(fd, id, bytes, rx_seed);
+		pthread_join(th, NULL);
+		return rc | hf.rc;
+	}
+	if (sending) {
+		char c;
+
+		rc = do_send(fd, id, bytes, tx_seed);
+		/* wait for the receiver to finish: EOF from its close */
+		while (!rc && recv(fd, &c, 1, 0) > 0)
+			;
+		return rc;
+	}
+	if (receiving) {
+		rc = do_recv(fd, id, bytes, rx_seed);
+		if (!rc && shutdown(fd, SHUT_WR))
+			rc = -1;
+		return rc;
+	}
+	return 0;
+}
+
+static int make_addr(struct sockaddr_storage *ss, socklen_t *len, const char *addr, int port)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (fam->addr_family == AF_INET) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(port);
+		if (addr && inet_pton(AF_INET, addr, &sin->sin_addr) != 1)
+			return -1;
+		*len = sizeof(*sin);
+	} else {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(port);
+		if (addr && inet_pton(AF_INET6, addr, &sin6->sin6_addr) != 1)
+			return -1;
+		*len = sizeof(*sin6);
+	}
+	return 0;
+}
+
+static void *client_thread(void *arg)
+{
+	struct conn *c = arg;
+	struct sockaddr_storage ss;
+	socklen_t len;
+	struct hdr wire;
+	int fd;
+
+	c->rc = -1;
+	fd = socket(fam->domain, SOCK_STREAM, fam->proto);
+	if (fd < 0) {
+		say("xfer: socket(%s): %s\n", fam->name, strerror(errno));
+		return NULL;
+	}
+	if (make_addr(&ss, &len, c->addr, c->port)) {
+		say("xfer: bad address %s\n", c->addr);
+		goto out;
+	}
+	if (connect(fd, (struct sockaddr *)&ss, len)) {
+		say("xfer: conn %d connect: %s\n", c->id, strerror(errno));
+		goto out;
+	}
+	wire.magic = htonl(XFER_MAGIC);
+	wire.mode = htonl(c->h.mode);
+	wire.bytes = htobe64(c->h.bytes);
+	wire.seed = htobe64(c->h.seed);
+	if (write_all(fd, &wire, sizeof(wire))) {
+		say("xfer: conn %d header: %s\n", c->id, strerror(errno));
+		goto out;
+	}
+	c->rc = run_data(fd, c->id, c->h.mode != M_RECV, c->h.mode != M_SEND, c->h.bytes,
+			 c->h.seed, 0);
+out:
+	close(fd);
+	return NULL;
+}
+
+static void *server_thread(void *arg)
+{
+	struct conn *c = arg;
+	struct hdr wire;
+
+	c->rc = -1;
+	if (read_all(c->fd, &wire, sizeof(wire)) || ntohl(wire.magic) != XFER_MAGIC) {
+		say("xfer: conn %d: bad or missing header\n", c->id);
+		goto out;
+	}
+	c->h.mode = ntohl(wire.mode);
+	c->h.bytes = be64toh(wire.bytes);
+	c->h.seed = be64toh(wire.seed);
+	if (c->h.mode > M_DUPLEX) {
+		say("xfer: conn %d: bad mode %u\n", c->id, c->h.mode);
+		goto out;
+	}
+	c->rc = run_data(c->fd, c->id, c->h.mode != M_SEND, c->h.mode != M_RECV, c->h.bytes,
+			 c->h.seed, 1);
+out:
+	close(c->fd);
+	return NULL;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: xfer server -f FAMILY -p PORT [-c CONNS] [-q]\n"
+		"       xfer client -f FAMILY -a ADDR -p PORT [-n BYTES] [-m send|recv|duplex]\n"
+		"                   [-c CONNS] [-s SEED] [-b CHUNK] [-q]\n"
+		"FAMILY: tcp tcp6 smc smc6 ipproto_smc ipproto_smc6\n");
+	exit(2);
+}
+
+static uint64_t parse_size(const char *s)
+{
+	char *end;
+	uint64_t v = strtoull(s, &end, 0);
+
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; break;
+	case 'm': case 'M': v <<= 20; break;
+	case 'g': case 'G': v <<= 30; break;
+	case 0: break;
+	default: usage();
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	int server, port = 0, nconns = 1, opt, ok = 0;
+	const char *addr = NULL, *mode = "send";
+	uint64_t bytes = 1 << 20, seed = 1;
+	struct conn *conns;
+	double t0;
+
+	if (argc < 2)
+		usage();
+	if (!strcmp(argv[1], "server"))
+		server = 1;
+	else if (!strcmp(argv[1], "client"))
+		server = 0;
+	else
+		usage();
+	optind = 2;
+	while ((opt = getopt(argc, argv, "f:a:p:n:m:c:s:b:q")) != -1) {
+		switch (opt) {
+		case 'f':
+			for (size_t i = 0; i < sizeof(fams) / sizeof(fams[0]); i++)
+				if (!strcmp(optarg, fams[i].name))
+					fam = &fams[i];
+			if (!fam)
+				usage();
+			break;
+		case 'a': addr = optarg; break;
+		case 'p': port = atoi(optarg); break;
+		case 'n': bytes = parse_size(optarg); break;
+		case 'm': mode = optarg; break;
+		case 'c': nconns = atoi(optarg); break;
+		case 's': seed = strtoull(optarg, NULL, 0); break;
+		case 'b': chunk = parse_size(optarg); break;
+		case 'q': quiet = 1; break;
+		default: usage();
+		}
+	}
+	if (!fam || !port || nconns < 1 || nconns > MAX_CONNS || !chunk || (!server && !addr))
+		usage();
+	conns = calloc(nconns, sizeof(*conns));
+	if (!conns)
+		return 1;
+	t0 = now();
+	if (server) {
+		struct sockaddr_storage ss;
+		socklen_t len;
+		int one = 1, lfd = socket(fam->domain, SOCK_STREAM, fam->proto);
+
+		if (lfd < 0) {
+			fprintf(stderr, "xfer: socket(%s): %s\n", fam->name, strerror(errno));
+			return 1;
+		}
+		setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		make_addr(&ss, &len, NULL, port);
+		if (bind(lfd, (struct sockaddr *)&ss, len) || listen(lfd, nconns + 16)) {
+			fprintf(stderr, "xfer: bind/listen %d: %s\n", port, strerror(errno));
+			return 1;
+		}
+		say("xfer: listening on %d (%s)\n", port, fam->name);
+		for (int i = 0; i < nconns; i++) {
+			conns[i].id = i;
+			conns[i].fd = accept(lfd, NULL, NULL);
+			if (conns[i].fd < 0) {
+				fprintf(stderr, "xfer: accept: %s\n", strerror(errno));
+				return 1;
+			}
+			if (i == 0)
+				t0 = now();
+			if (pthread_create(&conns[i].th, NULL, server_thread, &conns[i]))
+				return 1;
+		}
+		close(lfd);
+	} else {
+		uint32_t m = !strcmp(mode, "send") ? M_SEND : !strcmp(mode, "recv") ? M_RECV :
+			     !strcmp(mode, "duplex") ? M_DUPLEX : 99;
+
+		if (m == 99)
+			usage();
+		for (int i = 0; i < nconns; i++) {
+			conns[i] = (struct conn){ .id = i, .addr = addr, .port = port,
+						  .h = { 0, m, bytes, seed + 2 * i } };
+			if (pthread_create(&conns[i].th, NULL, client_thread, &conns[i]))
+				return 1;
+		}
+	}
+	uint64_t total = 0;
+
+	for (int i = 0; i < nconns; i++) {
+		pthread_join(conns[i].th, NULL);
+		if (!conns[i].rc) {
+			ok++;
+			total += conns[i].h.bytes * (conns[i].h.mode == M_DUPLEX ? 2 : 1);
+		}
+	}
+	double secs = now() - t0;
+
+	say("xfer: %s %d/%d connections ok, %llu bytes in %.3fs, %.2f MB/s\n",
+	    server ? "server" : "client", ok, nconns, (unsigned long long)total, secs,
+	    secs > 0 ? total / secs / 1e6 : 0.0);
+	free(conns);
+	return ok == nconns ? 0 : 1;
+}
