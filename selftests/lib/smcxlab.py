@@ -43,9 +43,10 @@ KERNEL_BAD = re.compile(
     r"UBSAN:|KASAN:|kernel BUG|soft lockup|hard LOCKUP|rcu_sched self-detected|"
     r"RCU stall")
 
-# initramfs: only what is needed to reach the host's root; the rest (rxe, smc,
+# initramfs: only what is needed to reach the host's root (virtio_pci is built
+# in on 6.12 but a module on 6.1); the rest (rxe, smc,
 # ...) is loaded from the host's /lib/modules after the chroot.
-INITRAMFS_MODULES = ("netfs", "9pnet", "9pnet_virtio", "9p", "virtio_net")
+INITRAMFS_MODULES = ("virtio_pci", "netfs", "9pnet", "9pnet_virtio", "9p", "virtio_net")
 
 INIT_SCRIPT = r"""#!/bin/busybox sh
 /bin/busybox --install -s /bin
