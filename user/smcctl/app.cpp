@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "app.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#include "baseline.hpp"
+#include "client.hpp"
+#include "format.hpp"
+#include "names.hpp"
+#include "smcx/version.h"
+
+namespace smcctl {
+
+namespace {
+
+template <class... Ts> struct overloaded : Ts... { using Ts::operator()...; };
+template <class... Ts> overloaded(Ts...) -> overloaded<Ts...>;
+
+std::string action_of(const Command& c) {
+    return std::visit(
+        overloaded{
+            [](const cmd::PnetShow&) { return std::string("pnet show"); },
+            [](const cmd::PnetAdd&) { return std::string("pnet add"); },
+            [](const cmd::PnetDel&) { return std::string("pnet delete"); },
+            [](const cmd::PnetFlush&) { return std::string("pnet flush"); },
+            [](const cmd::UeidShow&) { return std::string("ueid show"); },
+            [](const cmd::UeidAdd&) { return std::string("ueid add"); },
+            [](const cmd::UeidDel&) { return std::string("ueid delete"); },
+            [](const cmd::UeidFlush&) { return std::string("ueid flush"); },
+            [](const cmd::InfoShow&) { return std::string("info"); },
+            [](const cmd::StatsShow& s) { return std::string(s.reset ? "stats reset" : "stats"); },
+            [](const auto&) { return std::string(); },
+        },
+        c);
+}
+
+// Command-specific meaning of an errno, empty when there is none.
+std::string specific_reason(const Command& c, int err) {
+    if (std::holds_alternative<cmd::PnetAdd>(c)) {
+        const auto& a = std::get<cmd::PnetAdd>(c);
+        if (err == EEXIST)
+            return "nothing added: the interface/device already has an entry for a PNET ID, "
+                   "or a PNET ID set by hardware";
+        if (err == EINVAL)
+            return "kernel rejected the entry (PNET ID " + a.pnetid +
+                   ", names or port invalid; RDMA devices only in the initial namespace)";
+    }
+    if (std::holds_alternative<cmd::PnetDel>(c) && err == ENOENT)
+        return "PNET ID " + std::get<cmd::PnetDel>(c).pnetid + " not found";
+    if (std::holds_alternative<cmd::UeidAdd>(c)) {
+        if (err == EEXIST)
+            return "user EID is already defined";
+        if (err == ERANGE)
+            return "user EID table is full (at most 4 entries)";
+        if (err == EINVAL)
+            return "kernel rejected the user EID";
+    }
+    if (std::holds_alternative<cmd::UeidDel>(c) && err == ENOENT)
+        return "user EID is not defined";
+    return {};
+}
+
+void print(std::ostream& out, const std::string& s) {
+    out << s;
+}
+
+} // namespace
+
+std::string describe_failure(const Command& command, const nl::error& e) {
+    if (const auto* nf = dynamic_cast<const nl::family_not_found*>(&e))
+        return "SMC module not loaded (generic netlink family " + nf->family() + " not found)";
+
+    const std::string action = action_of(command);
+    const std::string prefix = action.empty() ? std::string() : action + ": ";
+    const int err = e.errno_value();
+    if (err == EPERM || err == EACCES)
+        return prefix + "permission denied (needs CAP_NET_ADMIN; run as root)";
+    if (err == EOPNOTSUPP)
+        return prefix + "not supported by the running kernel";
+    if (auto r = specific_reason(command, err); !r.empty())
+        return prefix + r;
+    return prefix + e.what();
+}
+
+int run(const Invocation& inv, std::ostream& out, std::ostream& err) {
+    const bool json = inv.opt.json;
+    try {
+        return std::visit(
+            overloaded{
+                [&](const cmd::Help& h) {
+                    out << h.text;
+                    return exit_ok;
+                },
+                [&](const cmd::Version&) {
+                    out << inv.prog << " (smcx) " << SMCX_VERSION << '\n';
+                    return exit_ok;
+                },
+                [&](const cmd::Unsupported& u) {
+                    err << inv.prog << ": " << u.what << " is not implemented yet in smcctl "
+                        << SMCX_VERSION << '\n';
+                    return exit_failure;
+                },
+                [&](const cmd::PnetShow& c) {
+                    Client cl;
+                    const PnetTable t = cl.pnet_show(c.pnetid);
+                    print(out, json ? to_json(t) : to_text(t));
+                    return exit_ok;
+                },
+                [&](const cmd::PnetAdd& c) {
+                    Client().pnet_add(c.pnetid, c.eth, c.ib, c.port);
+                    return exit_ok;
+                },
+                [&](const cmd::PnetDel& c) {
+                    Client().pnet_del(c.pnetid);
+                    return exit_ok;
+                },
+                [&](const cmd::PnetFlush&) {
+                    Client().pnet_flush();
+                    return exit_ok;
+                },
+                [&](const cmd::UeidShow&) {
+                    const UeidTable t = Client().ueid_show();
+                    print(out, json ? to_json(t) : to_text(t));
+                    return exit_ok;
+                },
+                [&](const cmd::UeidAdd& c) {
+                    Client().ueid_add(c.eid);
+                    return exit_ok;
+                },
+                [&](const cmd::UeidDel& c) {
+                    if (Client().ueid_del(c.eid))
+                        err << inv.prog
+                            << ": the system EID was enabled again, as the last user EID "
+                               "was removed\n";
+                    return exit_ok;
+                },
+                [&](const cmd::UeidFlush&) {
+                    Client().ueid_flush();
+                    return exit_ok;
+                },
+                [&](const cmd::InfoShow&) {
+                    const SysInfo s = Client().info();
+                    print(out, json ? to_json(s) : to_text(s));
+                    return exit_ok;
+                },
+                [&](const cmd::StatsShow& c) {
+                    const Stats now = Client().stats();
+                    const auto path = baseline::default_path();
+                    const auto scope = baseline::current_scope();
+                    Stats shown = now;
+                    if (!inv.opt.absolute) {
+                        if (auto base = baseline::load(path, scope)) {
+                            if (auto diff = baseline::subtract(now, *base))
+                                shown = std::move(*diff);
+                            else
+                                baseline::discard(path); // counters restarted since
+                        }
+                    }
+                    StatsView view;
+                    view.details = inv.opt.details;
+                    view.smcd = inv.who != Personality::smcr;
+                    print(out, json ? to_json(shown) : to_text(shown, view));
+                    if (c.reset)
+                        baseline::save(path, now, scope);
+                    return exit_ok;
+                },
+            },
+            inv.command);
+    } catch (const nl::error& e) {
+        err << inv.prog << ": " << describe_failure(inv.command, e) << '\n';
+        return exit_failure;
+    } catch (const std::exception& e) {
+        err << inv.prog << ": " << e.what() << '\n';
+        return exit_failure;
+    }
+}
+
+int main_entry(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+    Invocation inv;
+    try {
+        inv = parse_command_line(argv);
+    } catch (const usage_error& e) {
+        const auto who = personality_from_argv0(argv.empty() ? std::string() : argv.front());
+        err << personality_name(who) << ": " << e.what() << '\n' << e.usage();
+        return exit_usage;
+    }
+    for (const auto& w : inv.warnings)
+        err << inv.prog << ": warning: " << w << '\n';
+    return run(inv, out, err);
+}
+
+} // namespace smcctl

@@ -1,0 +1,628 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "cli.hpp"
+
+#include <algorithm>
+#include <initializer_list>
+
+#include "names.hpp"
+
+namespace smcctl {
+
+namespace {
+
+// ---- small helpers ---------------------------------------------------------------------
+
+std::string base_name(std::string_view path) {
+    const auto slash = path.rfind('/');
+    return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+// `word` abbreviates `full` (non-empty prefix), as smc-tools and ip(8) accept.
+bool abbreviates(std::string_view word, std::string_view full) {
+    return !word.empty() && word.size() <= full.size() && full.substr(0, word.size()) == word;
+}
+
+// First candidate that `word` abbreviates.
+std::optional<std::string_view> match_word(std::string_view word,
+                                           std::initializer_list<std::string_view> candidates) {
+    for (auto c : candidates)
+        if (abbreviates(word, c))
+            return c;
+    return std::nullopt;
+}
+
+// Cursor over the arguments after argv[0].
+class Args {
+public:
+    explicit Args(std::vector<std::string> v) : v_(std::move(v)) {}
+    bool empty() const { return i_ >= v_.size(); }
+    std::size_t left() const { return v_.size() - i_; }
+    const std::string& peek() const { return v_[i_]; }
+    std::string take() { return v_[i_++]; }
+    std::vector<std::string> rest() {
+        std::vector<std::string> r(v_.begin() + static_cast<std::ptrdiff_t>(i_), v_.end());
+        i_ = v_.size();
+        return r;
+    }
+
+private:
+    std::vector<std::string> v_;
+    std::size_t i_ = 0;
+};
+
+[[noreturn]] void fail(Personality p, std::string_view object, const std::string& msg) {
+    throw usage_error(msg, usage_text(p, object));
+}
+
+// Runs a normalizer, turning its std::invalid_argument into a usage error.
+template <typename F> auto checked(Personality p, std::string_view object, F&& f) -> decltype(f()) {
+    try {
+        return f();
+    } catch (const std::invalid_argument& e) {
+        fail(p, object, e.what());
+    }
+}
+
+std::uint8_t parse_port(Personality p, std::string_view object, const std::string& s) {
+    if (s == "1")
+        return 1;
+    if (s == "2")
+        return 2;
+    fail(p, object, "invalid IB port '" + s + "' (must be 1 or 2)");
+}
+
+void expect_end(Personality p, std::string_view object, Args& a) {
+    if (!a.empty())
+        fail(p, object, "unexpected argument '" + a.peek() + "'");
+}
+
+// ---- smc_pnet style options (also `smcctl pnet -a ...`) -------------------------------
+
+struct long_opt {
+    std::string_view name;
+    char id;
+    bool takes_value;
+};
+
+constexpr long_opt pnet_long_opts[] = {
+    {"add", 'a', false},      {"delete", 'd', false},  {"show", 's', false},  {"flush", 'f', false},
+    {"interface", 'I', true}, {"ibdevice", 'D', true}, {"ibport", 'P', true}, {"json", 'j', false},
+    {"version", 'v', false},  {"help", 'h', false},
+};
+
+Command parse_pnet_options(Personality p, std::string_view object, Args& a, Options& opt,
+                           std::vector<std::string>& warnings) {
+    char mode = 0; // 'a', 'd', 's', 'f'
+    std::optional<std::string> eth, ib, port_arg;
+    std::vector<std::string> positional;
+
+    auto set_mode = [&](char m) {
+        if (mode && mode != m)
+            fail(p, object, "only one of -a, -d, -s and -f may be given");
+        mode = m;
+    };
+    // Applies one option; `value` is the attached value, if any.
+    auto apply = [&](char id, std::optional<std::string> value) -> std::optional<std::string> {
+        switch (id) {
+        case 'a':
+        case 'd':
+        case 's':
+        case 'f':
+            set_mode(id);
+            return value; // an attached "=NAME" of --add/--delete/--show is the PNET ID
+        case 'I':
+            eth = std::move(value);
+            return std::nullopt;
+        case 'D':
+            ib = std::move(value);
+            return std::nullopt;
+        case 'P':
+            port_arg = std::move(value);
+            return std::nullopt;
+        }
+        return std::nullopt;
+    };
+
+    bool only_positional = false;
+    bool help = false, version = false;
+    while (!a.empty()) {
+        std::string tok = a.take();
+        if (only_positional || tok.size() < 2 || tok[0] != '-') {
+            positional.push_back(std::move(tok));
+            continue;
+        }
+        if (tok == "--") {
+            only_positional = true;
+            continue;
+        }
+        if (tok.rfind("--", 0) == 0) {
+            std::string name = tok.substr(2);
+            std::optional<std::string> value;
+            if (auto eq = name.find('='); eq != std::string::npos) {
+                value = name.substr(eq + 1);
+                name.resize(eq);
+            }
+            const long_opt* hit = nullptr;
+            for (const auto& o : pnet_long_opts) {
+                if (o.name == name) {
+                    hit = &o;
+                    break;
+                }
+                if (abbreviates(name, o.name)) {
+                    if (hit)
+                        fail(p, object, "ambiguous option '" + tok + "'");
+                    hit = &o;
+                }
+            }
+            if (!hit)
+                fail(p, object, "unknown option '" + tok + "'");
+            if (hit->id == 'h') {
+                help = true;
+                continue;
+            }
+            if (hit->id == 'j') {
+                opt.json = true;
+                continue;
+            }
+            if (hit->id == 'v') {
+                version = true;
+                continue;
+            }
+            if (hit->takes_value && !value) {
+                if (a.empty())
+                    fail(p, object, "option '--" + std::string(hit->name) + "' needs a value");
+                value = a.take();
+            }
+            if (auto pos = apply(hit->id, std::move(value)))
+                positional.push_back(std::move(*pos));
+            continue;
+        }
+        // A cluster of short options; a value-taking one consumes the rest of the token or
+        // the next argument.
+        for (std::size_t k = 1; k < tok.size(); ++k) {
+            const char c = tok[k];
+            const auto* o = std::find_if(std::begin(pnet_long_opts), std::end(pnet_long_opts),
+                                         [c](const long_opt& x) { return x.id == c; });
+            if (o == std::end(pnet_long_opts))
+                fail(p, object, std::string("unknown option '-") + c + "'");
+            if (c == 'h') {
+                help = true;
+                continue;
+            }
+            if (c == 'j') {
+                opt.json = true;
+                continue;
+            }
+            if (c == 'v') {
+                version = true;
+                continue;
+            }
+            if (!o->takes_value) {
+                apply(c, std::nullopt);
+                continue;
+            }
+            std::string value;
+            if (k + 1 < tok.size()) {
+                value = tok.substr(k + 1);
+            } else {
+                if (a.empty())
+                    fail(p, object, std::string("option '-") + c + "' needs a value");
+                value = a.take();
+            }
+            apply(c, std::move(value));
+            break;
+        }
+    }
+
+    if (help)
+        return cmd::Help{usage_text(p, object)};
+    if (version)
+        return cmd::Version{};
+    if (positional.size() > 1)
+        fail(p, object, "too many parameters");
+    std::optional<std::string> name;
+    if (!positional.empty())
+        name = positional.front();
+    if (!mode) {
+        if (name)
+            fail(p, object, "PNET ID given without -a, -d or -s");
+        mode = 's';
+    }
+
+    auto pnetid = [&] { return checked(p, object, [&] { return normalize_pnetid(*name); }); };
+
+    if (mode == 'f') {
+        if (name)
+            fail(p, object, "-f takes no parameters");
+        if (eth || ib || port_arg)
+            warnings.push_back("interface, device and port are ignored with -f");
+        return cmd::PnetFlush{};
+    }
+    if (mode == 's' || mode == 'd') {
+        if (eth)
+            warnings.push_back("interface " + *eth + " ignored");
+        if (ib)
+            warnings.push_back("device " + *ib + " ignored");
+        if (port_arg)
+            warnings.push_back("ibport " + *port_arg + " ignored");
+        if (mode == 's')
+            return cmd::PnetShow{name ? std::optional(pnetid()) : std::nullopt};
+        if (!name)
+            fail(p, object, "-d needs a PNET ID");
+        return cmd::PnetDel{pnetid()};
+    }
+    // add
+    if (!name)
+        fail(p, object, "-a needs a PNET ID");
+    if (!eth && !ib)
+        fail(p, object, "interface (-I) or device (-D) missing");
+    cmd::PnetAdd add;
+    add.pnetid = pnetid();
+    if (eth) {
+        checked(p, object, [&] { check_ifname(*eth); });
+        add.eth = eth;
+    }
+    if (ib) {
+        checked(p, object, [&] { check_ibname(*ib); });
+        add.ib = ib;
+    }
+    if (port_arg) {
+        if (!ib)
+            warnings.push_back("ibport " + *port_arg + " ignored without a device");
+        else
+            add.port = parse_port(p, object, *port_arg);
+    }
+    return add;
+}
+
+// ---- object parsers ---------------------------------------------------------------------
+
+// `pnet` with words: show [NAME] | add NAME [eth IF] [ib DEV [port N]] | delete NAME | flush
+Command parse_pnet_words(Personality p, Args& a, Options& opt, std::vector<std::string>& warnings) {
+    constexpr std::string_view obj = "pnet";
+    if (!a.empty() && a.peek().size() > 1 && a.peek()[0] == '-')
+        return parse_pnet_options(p, obj, a, opt, warnings);
+    if (a.empty())
+        return cmd::PnetShow{};
+    const std::string word = a.take();
+    const auto verb =
+        match_word(word, {"show", "list", "add", "delete", "remove", "flush", "help"});
+    if (!verb)
+        fail(p, obj, "unknown pnet command '" + word + "'");
+    auto pnetid = [&](const std::string& s) {
+        return checked(p, obj, [&] { return normalize_pnetid(s); });
+    };
+    if (*verb == "help")
+        return cmd::Help{usage_text(p, obj)};
+    if (*verb == "show" || *verb == "list") {
+        cmd::PnetShow show;
+        if (!a.empty())
+            show.pnetid = pnetid(a.take());
+        expect_end(p, obj, a);
+        return show;
+    }
+    if (*verb == "flush") {
+        expect_end(p, obj, a);
+        return cmd::PnetFlush{};
+    }
+    if (a.empty())
+        fail(p, obj, "pnet " + std::string(*verb) + " needs a PNET ID");
+    const std::string name = pnetid(a.take());
+    if (*verb == "delete" || *verb == "remove") {
+        expect_end(p, obj, a);
+        return cmd::PnetDel{name};
+    }
+    cmd::PnetAdd add;
+    add.pnetid = name;
+    std::optional<std::string> port_arg;
+    while (!a.empty()) {
+        const std::string key = a.take();
+        const auto k = match_word(key, {"eth", "interface", "ib", "ibdevice", "port", "ibport"});
+        if (!k)
+            fail(p, obj, "unexpected argument '" + key + "'");
+        if (a.empty())
+            fail(p, obj, "'" + key + "' needs a value");
+        std::string value = a.take();
+        if (*k == "eth" || *k == "interface") {
+            checked(p, obj, [&] { check_ifname(value); });
+            add.eth = std::move(value);
+        } else if (*k == "ib" || *k == "ibdevice") {
+            checked(p, obj, [&] { check_ibname(value); });
+            add.ib = std::move(value);
+        } else {
+            port_arg = std::move(value);
+        }
+    }
+    if (!add.eth && !add.ib)
+        fail(p, obj, "pnet add needs an interface (eth IF) or a device (ib DEV)");
+    if (port_arg) {
+        if (!add.ib)
+            fail(p, obj, "port needs a device (ib DEV)");
+        add.port = parse_port(p, obj, *port_arg);
+    }
+    return add;
+}
+
+Command parse_ueid(Personality p, Args& a) {
+    constexpr std::string_view obj = "ueid";
+    if (a.empty())
+        return cmd::UeidShow{};
+    const std::string word = a.take();
+    const auto verb = match_word(word, {"show", "add", "delete", "remove", "flush", "help"});
+    if (!verb)
+        fail(p, obj, "unknown ueid command '" + word + "'");
+    if (*verb == "help")
+        return cmd::Help{usage_text(p, obj)};
+    if (*verb == "show" || *verb == "flush") {
+        expect_end(p, obj, a);
+        if (*verb == "show")
+            return cmd::UeidShow{};
+        return cmd::UeidFlush{};
+    }
+    if (a.empty())
+        fail(p, obj, "ueid " + std::string(*verb) + " needs an EID");
+    const std::string eid = checked(p, obj, [&] { return normalize_ueid(a.take()); });
+    expect_end(p, obj, a);
+    if (*verb == "add")
+        return cmd::UeidAdd{eid};
+    return cmd::UeidDel{eid};
+}
+
+Command parse_info(Personality p, Args& a) {
+    constexpr std::string_view obj = "info";
+    if (!a.empty()) {
+        const std::string word = a.take();
+        const auto verb = match_word(word, {"show", "help"});
+        if (!verb)
+            fail(p, obj, "unknown info command '" + word + "'");
+        if (*verb == "help")
+            return cmd::Help{usage_text(p, obj)};
+    }
+    expect_end(p, obj, a);
+    return cmd::InfoShow{};
+}
+
+Command parse_stats(Personality p, Args& a, Options& opt) {
+    constexpr std::string_view obj = "stats";
+    cmd::StatsShow show;
+    bool have_verb = false;
+    while (!a.empty()) {
+        const std::string word = a.take();
+        if (word.size() > 1 && word[0] == '-') {
+            const std::string_view w = std::string_view(word).substr(word[1] == '-' ? 2 : 1);
+            if (w == "ad" || w == "da") {
+                opt.absolute = opt.details = true;
+            } else if (auto o = match_word(w, {"details", "ddetails", "absolute", "json"})) {
+                if (*o == "absolute")
+                    opt.absolute = true;
+                else if (*o == "json")
+                    opt.json = true;
+                else
+                    opt.details = true;
+            } else {
+                fail(p, obj, "unknown option '" + word + "'");
+            }
+            continue;
+        }
+        if (have_verb)
+            fail(p, obj, "unexpected argument '" + word + "'");
+        const auto verb = match_word(word, {"show", "json", "reset", "help"});
+        if (!verb)
+            fail(p, obj, "unknown stats command '" + word + "'");
+        have_verb = true;
+        if (*verb == "help")
+            return cmd::Help{usage_text(p, obj)};
+        if (*verb == "json")
+            opt.json = true;
+        else if (*verb == "reset")
+            show.reset = true;
+    }
+    return show;
+}
+
+// Leading options of smcctl / smcr: -j -d -dd -a -ad -v -h (one or two dashes, abbreviable).
+// Returns a Help or Version command when one of those was asked for.
+std::optional<Command> parse_global_options(Personality p, Args& a, Options& opt) {
+    while (!a.empty()) {
+        const std::string& tok = a.peek();
+        if (tok.size() < 2 || tok[0] != '-')
+            break;
+        a.take();
+        if (tok == "--")
+            break;
+        const std::string_view w = std::string_view(tok).substr(tok[1] == '-' ? 2 : 1);
+        if (auto o =
+                match_word(w, {"json", "details", "ddetails", "absolute", "version", "help"})) {
+            if (*o == "json")
+                opt.json = true;
+            else if (*o == "absolute")
+                opt.absolute = true;
+            else if (*o == "version")
+                return cmd::Version{};
+            else if (*o == "help")
+                return cmd::Help{usage_text(p)};
+            else
+                opt.details = true;
+            continue;
+        }
+        if (tok[1] != '-' && w.find_first_not_of("jdav") == std::string_view::npos) {
+            for (char c : w) {
+                if (c == 'j')
+                    opt.json = true;
+                else if (c == 'd')
+                    opt.details = true;
+                else if (c == 'a')
+                    opt.absolute = true;
+                else
+                    return cmd::Version{};
+            }
+            continue;
+        }
+        fail(p, {}, "unknown option '" + tok + "'");
+    }
+    return std::nullopt;
+}
+
+Command parse_objects(Personality p, Args& a, Options& opt, std::vector<std::string>& warnings) {
+    if (auto c = parse_global_options(p, a, opt))
+        return *c;
+    if (a.empty())
+        fail(p, {}, "missing object");
+    const std::string word = a.take();
+    std::optional<std::string_view> obj;
+    if (p == Personality::smcctl)
+        obj = match_word(
+            word, {"pnet", "ueid", "info", "stats", "linkgroup", "device", "help", "version"});
+    else
+        obj = match_word(word, {"info", "linkgroup", "device", "stats", "ueid", "help"});
+    if (!obj)
+        fail(p, {}, "unknown object '" + word + "'");
+    if (*obj == "help")
+        return cmd::Help{usage_text(p)};
+    if (*obj == "version")
+        return cmd::Version{};
+    if (*obj == "pnet")
+        return parse_pnet_words(p, a, opt, warnings);
+    if (*obj == "ueid")
+        return parse_ueid(p, a);
+    if (*obj == "info")
+        return parse_info(p, a);
+    if (*obj == "stats")
+        return parse_stats(p, a, opt);
+    return cmd::Unsupported{std::string(*obj)};
+}
+
+} // namespace
+
+Personality personality_from_argv0(std::string_view argv0) {
+    const std::string name = base_name(argv0);
+    if (name == "smcr")
+        return Personality::smcr;
+    if (name == "smc_pnet")
+        return Personality::smc_pnet;
+    if (name == "smcss")
+        return Personality::smcss;
+    if (name == "smc_dbg")
+        return Personality::smc_dbg;
+    if (name == "smc_run")
+        return Personality::smc_run;
+    return Personality::smcctl;
+}
+
+std::string_view personality_name(Personality p) {
+    switch (p) {
+    case Personality::smcctl:
+        return "smcctl";
+    case Personality::smcr:
+        return "smcr";
+    case Personality::smc_pnet:
+        return "smc_pnet";
+    case Personality::smcss:
+        return "smcss";
+    case Personality::smc_dbg:
+        return "smc_dbg";
+    case Personality::smc_run:
+        return "smc_run";
+    }
+    return "smcctl";
+}
+
+Invocation parse_command_line(const std::vector<std::string>& argv) {
+    Invocation inv;
+    inv.who = personality_from_argv0(argv.empty() ? std::string_view{} : argv.front());
+    inv.prog = std::string(personality_name(inv.who));
+
+    // --json is accepted anywhere before "--", by every personality.
+    std::vector<std::string> rest;
+    bool after_dashdash = false;
+    for (std::size_t i = 1; i < argv.size(); ++i) {
+        if (!after_dashdash && argv[i] == "--json") {
+            inv.opt.json = true;
+            continue;
+        }
+        if (argv[i] == "--")
+            after_dashdash = true;
+        rest.push_back(argv[i]);
+    }
+    Args a(std::move(rest));
+
+    switch (inv.who) {
+    case Personality::smcctl:
+    case Personality::smcr:
+        inv.command = parse_objects(inv.who, a, inv.opt, inv.warnings);
+        break;
+    case Personality::smc_pnet:
+        inv.command = parse_pnet_options(inv.who, {}, a, inv.opt, inv.warnings);
+        break;
+    case Personality::smcss:
+    case Personality::smc_dbg:
+    case Personality::smc_run: {
+        inv.command = cmd::Unsupported{inv.prog};
+        if (!a.empty()) {
+            const std::string& t = a.peek();
+            if (t == "-v" || t == "--version")
+                inv.command = cmd::Version{};
+            else if (t == "-h" || t == "--help")
+                inv.command = cmd::Help{usage_text(inv.who)};
+        }
+        break;
+    }
+    }
+    return inv;
+}
+
+std::string usage_text(Personality p, std::string_view object) {
+    const std::string prog(personality_name(p));
+    const std::string pnet_opts = "  -a, --add PNETID       add an entry; needs -I and/or -D\n"
+                                  "  -d, --delete PNETID    delete all entries of PNETID\n"
+                                  "  -s, --show [PNETID]    show the table, or one PNET ID\n"
+                                  "  -f, --flush            delete all entries\n"
+                                  "  -I, --interface ETH    Ethernet interface of the entry\n"
+                                  "  -D, --ibdevice DEV     RDMA (or ISM) device of the entry\n"
+                                  "  -P, --ibport PORT      RDMA device port, 1 or 2 (default 1)\n"
+                                  "  -j, --json             JSON output\n"
+                                  "  -v, --version          show the version\n"
+                                  "  -h, --help             this text\n"
+                                  "Without options the whole table is shown.\n";
+    if (p == Personality::smc_pnet)
+        return "Usage: smc_pnet [OPTIONS] [PNETID]\n" + pnet_opts;
+
+    const std::string pfx = "Usage: " + prog + " [OPTIONS] ";
+    if (object == "pnet")
+        return pfx + "pnet [show [PNETID]]\n" + "       " + prog +
+               " pnet add PNETID [eth ETH] [ib DEV [port 1|2]]\n" + "       " + prog +
+               " pnet delete PNETID\n" + "       " + prog + " pnet flush\n" + "       " + prog +
+               " pnet [smc_pnet options]\n" + pnet_opts;
+    if (object == "ueid")
+        return pfx + "ueid [show]\n" + "       " + prog + " ueid add EID\n" + "       " + prog +
+               " ueid delete EID\n" + "       " + prog + " ueid flush\n" +
+               "An EID has up to 32 characters A-Z, 0-9, '.', '-' (first A-Z or 0-9);\n"
+               "lower case is converted, the kernel stores it blank padded.\n";
+    if (object == "info")
+        return pfx + "info [show]\n";
+    if (object == "stats")
+        return pfx + "stats [show | json | reset]\n" +
+               "  -d, --details    per-reason fallbacks and more counters\n"
+               "  -a, --absolute   ignore the baseline stored by 'stats reset'\n"
+               "  -j, --json       JSON output (same as 'stats json')\n"
+               "'reset' shows the counters, then stores them as the baseline that later\n"
+               "'show' subtracts; the kernel's counters are not changed.\n";
+
+    switch (p) {
+    case Personality::smcctl:
+        return "Usage: smcctl [OPTIONS] OBJECT [COMMAND [ARGS]]\n"
+               "  OBJECT := { pnet | ueid | info | stats | help }\n"
+               "  OPTIONS := { -j[son] | -d[etails] | -a[bsolute] | -v[ersion] | -h[elp] }\n"
+               "Run 'smcctl OBJECT help' for the commands of an object.\n"
+               "Also runs as smc_pnet, smcr, smcss, smc_dbg and smc_run (by program name).\n";
+    case Personality::smcr:
+        return "Usage: smcr [OPTIONS] OBJECT [COMMAND [ARGS]]\n"
+               "  OBJECT := { info | stats | ueid | linkgroup | device | help }\n"
+               "  OPTIONS := { -j[son] | -d[etails] | -a[bsolute] | -v[ersion] | -h[elp] }\n";
+    default:
+        return "Usage: " + prog + " [-v | --version] [-h | --help]\n" + prog +
+               " is not implemented in this version of smcctl.\n";
+    }
+}
+
+} // namespace smcctl

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+// Command line: which personality runs (argv[0]) and what it was asked to do.  Parsing is
+// pure (no I/O), so every option form is unit-testable.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace smcctl {
+
+// The tool answers to several names, like the smc-tools programs it stands in for.
+enum class Personality { smcctl, smcr, smc_pnet, smcss, smc_dbg, smc_run };
+
+// Personality from argv[0] (its base name); anything unknown is smcctl.
+Personality personality_from_argv0(std::string_view argv0);
+std::string_view personality_name(Personality p);
+
+// Bad command line.  what() names the problem; usage() is the help text to show with it.
+class usage_error : public std::runtime_error {
+public:
+    usage_error(const std::string& what, std::string usage)
+        : std::runtime_error(what), usage_(std::move(usage)) {}
+    const std::string& usage() const noexcept { return usage_; }
+
+private:
+    std::string usage_;
+};
+
+namespace cmd {
+
+struct Help {
+    std::string text;
+};
+struct Version {};
+// A personality or object this build does not implement yet.
+struct Unsupported {
+    std::string what;
+};
+
+struct PnetShow {
+    std::optional<std::string> pnetid; // normalized; all entries when absent
+};
+struct PnetAdd {
+    std::string pnetid; // normalized
+    std::optional<std::string> eth;
+    std::optional<std::string> ib;
+    std::uint8_t port = 1;
+
+    bool operator==(const PnetAdd&) const = default;
+};
+struct PnetDel {
+    std::string pnetid;
+};
+struct PnetFlush {};
+
+struct UeidShow {};
+struct UeidAdd {
+    std::string eid; // normalized: 32 characters, blank padded
+};
+struct UeidDel {
+    std::string eid;
+};
+struct UeidFlush {};
+
+struct InfoShow {};
+
+struct StatsShow {
+    bool reset = false; // store the current counters as the new baseline afterwards
+};
+
+} // namespace cmd
+
+using Command = std::variant<cmd::Help, cmd::Version, cmd::Unsupported, cmd::PnetShow, cmd::PnetAdd,
+                             cmd::PnetDel, cmd::PnetFlush, cmd::UeidShow, cmd::UeidAdd,
+                             cmd::UeidDel, cmd::UeidFlush, cmd::InfoShow, cmd::StatsShow>;
+
+struct Options {
+    bool json = false;     // --json / -j, or "stats json"
+    bool details = false;  // -d / --details
+    bool absolute = false; // -a / --absolute: stats without the reset baseline
+};
+
+struct Invocation {
+    Personality who = Personality::smcctl;
+    std::string prog; // base name used in messages
+    Options opt;
+    Command command;
+    std::vector<std::string> warnings; // accepted but ignored input, to print on stderr
+};
+
+// Parses argv (argv[0] included).  Throws usage_error.
+Invocation parse_command_line(const std::vector<std::string>& argv);
+
+// Usage text of a personality, or of one object of it ("pnet", "ueid", "info", "stats").
+std::string usage_text(Personality p, std::string_view object = {});
+
+} // namespace smcctl
