@@ -48,7 +48,7 @@ std::string pair_note(std::string_view a, std::uint64_t x, std::string_view b, s
 
 void histogram(std::ostream& o, std::string_view label, const SizeHistogram& h) {
     char buf[32];
-    std::snprintf(buf, sizeof(buf), "  %-6.*s", static_cast<int>(label.size()), label.data());
+    std::snprintf(buf, sizeof(buf), "    %-6.*s", static_cast<int>(label.size()), label.data());
     o << buf;
     for (auto c : h.count) {
         std::snprintf(buf, sizeof(buf), " %7s", abbreviate(c).c_str());
@@ -58,7 +58,7 @@ void histogram(std::ostream& o, std::string_view label, const SizeHistogram& h) 
 }
 
 void histogram_header(std::ostream& o) {
-    o << "        ";
+    o << "          ";
     char buf[32];
     for (auto l : bucket_labels) {
         std::snprintf(buf, sizeof(buf), " %7.*s", static_cast<int>(l.size()), l.data());
@@ -167,27 +167,33 @@ void json_optional(JsonWriter& j, std::string_view key, const std::optional<std:
 void json_tech(JsonWriter& j, std::string_view key, const TechStats& t) {
     j.key(key).begin_object();
     j.field("connections", t.connections());
-    j.field("clnt_v1_succ_cnt", t.clnt_v1_succ);
-    j.field("clnt_v2_succ_cnt", t.clnt_v2_succ);
-    j.field("srv_v1_succ_cnt", t.srv_v1_succ);
-    j.field("srv_v2_succ_cnt", t.srv_v2_succ);
-    j.field("rx_bytes", t.rx_bytes);
-    j.field("tx_bytes", t.tx_bytes);
-    j.field("rx_cnt", t.rx_cnt);
-    j.field("tx_cnt", t.tx_cnt);
-    j.field("sendpage_cnt", t.sendpage_cnt);
-    j.field("splice_cnt", t.splice_cnt);
-    j.field("cork_cnt", t.cork_cnt);
-    j.field("ndly_cnt", t.ndly_cnt);
-    j.field("urg_data_cnt", t.urg_data_cnt);
-    json_optional(j, "rx_rmb_usage", t.rx_rmb_usage);
-    json_optional(j, "tx_rmb_usage", t.tx_rmb_usage);
-    json_buffers(j, "tx_buffer", t.tx_buf);
-    json_buffers(j, "rx_buffer", t.rx_buf);
-    json_histogram(j, "tx_rmb_size", t.tx_rmb_size);
-    json_histogram(j, "rx_rmb_size", t.rx_rmb_size);
-    json_histogram(j, "tx_payload_size", t.tx_payload);
-    json_histogram(j, "rx_payload_size", t.rx_payload);
+    j.key("v1").begin_object();
+    j.field("clnt_success", t.clnt_v1_succ).field("srv_success", t.srv_v1_succ);
+    j.end_object();
+    j.key("v2").begin_object();
+    j.field("clnt_success", t.clnt_v2_succ).field("srv_success", t.srv_v2_succ);
+    j.end_object();
+    auto direction = [&](std::string_view k, std::uint64_t bytes, std::uint64_t cnt,
+                         const BufferEvents& b, const SizeHistogram& rmb,
+                         const SizeHistogram& payload, const std::optional<std::uint64_t>& use) {
+        j.key(k).begin_object();
+        j.field("bytes", bytes);
+        j.field("cnt", cnt);
+        json_optional(j, "rmb_usage", use);
+        json_buffers(j, "buffer", b);
+        json_histogram(j, "rmb_size", rmb);
+        json_histogram(j, "payload_size", payload);
+        j.end_object();
+    };
+    direction("rx", t.rx_bytes, t.rx_cnt, t.rx_buf, t.rx_rmb_size, t.rx_payload, t.rx_rmb_usage);
+    direction("tx", t.tx_bytes, t.tx_cnt, t.tx_buf, t.tx_rmb_size, t.tx_payload, t.tx_rmb_usage);
+    j.key("special_calls").begin_object();
+    j.field("cork", t.cork_cnt);
+    j.field("nodelay", t.ndly_cnt);
+    j.field("sendpage", t.sendpage_cnt);
+    j.field("splice", t.splice_cnt);
+    j.field("urgent_data", t.urg_data_cnt);
+    j.end_object();
     j.end_object();
 }
 
@@ -379,11 +385,12 @@ std::string to_json(const Stats& s) {
     j.begin_object();
     json_tech(j, "smcr", s.smcr);
     json_tech(j, "smcd", s.smcd);
-    j.field("clnt_hs_err_cnt", s.clnt_hs_err);
-    j.field("srv_hs_err_cnt", s.srv_hs_err);
-    j.key("fallback").begin_object();
-    j.field("clnt_cnt", s.clnt_fallback);
-    j.field("srv_cnt", s.srv_fallback);
+    j.key("handshake_errors").begin_object();
+    j.field("clnt", s.clnt_hs_err).field("srv", s.srv_hs_err);
+    j.end_object();
+    j.key("fallbacks").begin_object();
+    j.field("clnt", s.clnt_fallback);
+    j.field("srv", s.srv_fallback);
     json_reasons(j, "clnt_reasons", s.clnt_reasons);
     json_reasons(j, "srv_reasons", s.srv_reasons);
     j.end_object();
