@@ -134,6 +134,10 @@ class Runner:
         if lab is None and self.reuse:
             lab = smcxlab.Lab(rundir=self.rundir, verbose=self.verbose)
             if lab.attach() and lab.wires == wires and not fresh:
+                # A lab used by hand may hold anything: start from a clean state.
+                for h in lab.hosts:
+                    for p in self._teardown(h):
+                        print("# reused lab: " + p.splitlines()[0])
                 self.lab = lab
                 return lab
         if lab is not None:

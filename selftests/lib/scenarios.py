@@ -64,6 +64,12 @@ def xfer(server, client, family="tcp", port=5000, nbytes=1 << 20, mode="send", c
     return srv.wait(timeout=60), cli
 
 
+def verified(res):
+    """The (connection, direction) pairs an xfer side moved and checked."""
+    return set(re.findall(r"^xfer: conn (\d+) (tx|rx) bytes=\d+ fnv=[0-9a-f]+ ok$",
+                          res.out, re.M))
+
+
 def throughput(res):
     """MB/s from an xfer summary line."""
     m = re.search(r"([\d.]+) MB/s", res.out)
@@ -73,7 +79,7 @@ def throughput(res):
 def inkernel_stats(h):
     """SMC-R counters of the stock smc.ko (smcr stats, JSON)."""
     import json
-    return json.loads(h.out("%s stats --json" % tool("smcr")))
+    return json.loads(h.out("%s -j stats" % tool("smcr")))
 
 
 def wait_for(pred, timeout=10, step=0.2):
