@@ -142,21 +142,42 @@ smcx__reason_find(const struct smcx_reason *t, unsigned int n, uint32_t code)
 static inline const char *smcx_decl_class(uint32_t code)
 {
 	switch (code >> 24) {
-	case 0x01: return "resources";
-	case 0x02: return "timeout";
-	case 0x03: return "configuration";
-	case 0x04: return "synchronization";
-	case 0x05: return "peer decline";
-	case 0x09: return "internal";
+	case 0x01:
+		return "resources";
+	case 0x02:
+		return "timeout";
+	case 0x03:
+		return "configuration";
+	case 0x04:
+		return "synchronization";
+	case 0x05:
+		return "peer decline";
+	case 0x09:
+		return "internal";
 	}
 	return "unknown";
+}
+
+static inline const struct smcx_reason *smcx__decl_find(uint32_t code)
+{
+	unsigned int n;
+	const struct smcx_reason *t = smcx__decl_table(&n);
+
+	return smcx__reason_find(t, n, code);
+}
+
+static inline const struct smcx_reason *smcx__llc_del_find(uint32_t code)
+{
+	unsigned int n;
+	const struct smcx_reason *t = smcx__llc_del_table(&n);
+
+	return smcx__reason_find(t, n, code);
 }
 
 /* "DIFFPREFIX"; NULL for an unknown code */
 static inline const char *smcx_decl_name(uint32_t code)
 {
-	unsigned int n;
-	const struct smcx_reason *r = smcx__reason_find(smcx__decl_table(&n), n, code);
+	const struct smcx_reason *r = smcx__decl_find(code);
 
 	return r ? r->name : NULL;
 }
@@ -164,26 +185,21 @@ static inline const char *smcx_decl_name(uint32_t code)
 /* "IP prefix / subnet mismatch"; the class name for an unknown code */
 static inline const char *smcx_decl_text(uint32_t code)
 {
-	unsigned int n;
-	const struct smcx_reason *r = smcx__reason_find(smcx__decl_table(&n), n, code);
+	const struct smcx_reason *r = smcx__decl_find(code);
 
 	return r ? r->text : smcx_decl_class(code);
 }
 
 static inline const char *smcx_llc_del_name(uint32_t code)
 {
-	unsigned int n;
-	const struct smcx_reason *r = smcx__reason_find(smcx__llc_del_table(&n),
-							n, code);
+	const struct smcx_reason *r = smcx__llc_del_find(code);
 
 	return r ? r->name : NULL;
 }
 
 static inline const char *smcx_llc_del_text(uint32_t code)
 {
-	unsigned int n;
-	const struct smcx_reason *r = smcx__reason_find(smcx__llc_del_table(&n),
-							n, code);
+	const struct smcx_reason *r = smcx__llc_del_find(code);
 
 	return r ? r->text : "unknown delete-link reason";
 }
