@@ -15,7 +15,7 @@ Bytes enc(const smcx_cdc_msg &m)
 smcx_cdc_msg check(const Bytes &v)
 {
     smcx_cdc_msg m;
-    COUNT_VECTOR();
+    record_vector("cdc", v);
     EXPECT_WIRE(smcx_cdc_decode(v.data(), v.size(), &m, 0), 0);
     EXPECT_EQ(hex(enc(m)), hex(v));
     return m;

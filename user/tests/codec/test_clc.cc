@@ -54,7 +54,7 @@ Bytes enc_decl(const smcx_clc_decline &m)
 smcx_clc_proposal check_prop(const Bytes &v)
 {
     smcx_clc_proposal m;
-    COUNT_VECTOR();
+    record_vector("clc", v);
     EXPECT_WIRE(smcx_clc_decode_proposal(v.data(), v.size(), &m, 0), 0);
     EXPECT_EQ(hex(enc_prop(m)), hex(v));
     return m;
@@ -63,7 +63,7 @@ smcx_clc_proposal check_prop(const Bytes &v)
 smcx_clc_accept check_acc(const Bytes &v, uint8_t type)
 {
     smcx_clc_accept m;
-    COUNT_VECTOR();
+    record_vector("clc", v);
     EXPECT_WIRE(smcx_clc_decode_accept(v.data(), v.size(), type, &m, 0), 0);
     EXPECT_EQ(hex(enc_acc(m, type)), hex(v));
     return m;
@@ -72,7 +72,7 @@ smcx_clc_accept check_acc(const Bytes &v, uint8_t type)
 smcx_clc_decline check_decl(const Bytes &v)
 {
     smcx_clc_decline m;
-    COUNT_VECTOR();
+    record_vector("clc", v);
     EXPECT_WIRE(smcx_clc_decode_decline(v.data(), v.size(), &m, 0), 0);
     EXPECT_EQ(hex(enc_decl(m)), hex(v));
     return m;

@@ -23,7 +23,7 @@ Bytes enc(const smcx_llc_msg &m)
 smcx_llc_msg check(const Bytes &v)
 {
     smcx_llc_msg m;
-    COUNT_VECTOR();
+    record_vector("llc", v);
     EXPECT_WIRE(smcx_llc_decode(v.data(), v.size(), &m, 0), 0);
     EXPECT_EQ(m.length, v.size());
     EXPECT_EQ(hex(enc(m)), hex(v));

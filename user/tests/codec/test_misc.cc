@@ -5,6 +5,8 @@
 
 #include <smcx/wire/selftest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <set>
 #include <string>
 
@@ -12,6 +14,22 @@ int &vector_count()
 {
     static int n;
     return n;
+}
+
+void record_vector(const char *corpus, const Bytes &v)
+{
+    vector_count()++;
+    const char *dir = std::getenv("SMCX_DUMP_SEEDS");
+    if (!dir || !*dir)
+        return;
+    // name by content (FNV-1a) so repeated runs do not duplicate seeds
+    uint64_t h = 1469598103934665603ull;
+    for (uint8_t b : v)
+        h = (h ^ b) * 1099511628211ull;
+    char name[32];
+    std::snprintf(name, sizeof(name), "%016llx", (unsigned long long)h);
+    std::ofstream(std::string(dir) + "/" + corpus + "/" + name, std::ios::binary)
+        .write(reinterpret_cast<const char *>(v.data()), std::streamsize(v.size()));
 }
 
 TEST(Errors, EveryCodeHasADistinctName)
