@@ -6,9 +6,10 @@
  *
  * It encodes a handful of canonical messages, compares key bytes with the
  * specification, decodes them back and checks one rejection.  No
- * allocation; each step runs in its own non-inlined frame below 512 bytes.
- * The proposal step needs ~1.5 KiB, so it works in static storage: call
- * the self-test from one context at a time (module init is).
+ * allocation; each step runs in its own non-inlined frame below 512 bytes
+ * (the largest is ~450).  The proposal step needs ~1.5 KiB and the accept
+ * step's output buffer is static too: call the self-test from one context
+ * at a time (module init is).
  */
 #ifndef SMCX_WIRE_SELFTEST_H
 #define SMCX_WIRE_SELFTEST_H
@@ -161,8 +162,8 @@ static SMCX_WIRE_NOINLINE int smcx__st_decline(void)
 /* CLC accept v2 with first contact (160 bytes) round trip */
 static SMCX_WIRE_NOINLINE int smcx__st_accept(void)
 {
+	static uint8_t out[SMCX_CLC_ACC_V2_LEN + SMCX_CLC_FCE_V2X_LEN];
 	struct smcx_clc_accept m;
-	uint8_t out[SMCX_CLC_ACC_V2_LEN + SMCX_CLC_FCE_V2X_LEN];
 	int rc;
 
 	memset(&m, 0, sizeof(m));
