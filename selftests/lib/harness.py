@@ -6,6 +6,8 @@ A test is a file selftests/<name>.py with
     WIRES = 1          # wires the lab must have (1 or 2), optional
     TIMEOUT = 300      # seconds before the test counts as hung, optional
     FRESH = False      # True: boot a new lab for this test, optional
+    PENDING = "..."    # the test checks work not landed yet (names the issue);
+                       # reported as SKIP unless the runner gets --pending
 
     def run(t):        # t is a Ctx; raise (or t.check) to fail, t.skip() to skip
         ...
@@ -110,7 +112,8 @@ def load_test(name):
 
 
 class Runner:
-    def __init__(self, rundir, reuse=False, keep=False, verbose=False):
+    def __init__(self, rundir, reuse=False, keep=False, verbose=False, pending=False):
+        self.pending = pending
         self.rundir = rundir
         self.reuse = reuse
         self.keep = keep
@@ -182,6 +185,8 @@ class Runner:
             mod = load_test(name)
         except Exception as e:  # noqa: BLE001
             return "fail", "cannot load test: " + describe(e)
+        if getattr(mod, "PENDING", None) and not self.pending:
+            return "skip", "pending: %s (run with --pending)" % mod.PENDING
         wires = getattr(mod, "WIRES", 1)
         timeout = getattr(mod, "TIMEOUT", 300)
         try:
