@@ -2,22 +2,81 @@
 /*
  * smcx module entry: ordered init with goto unwinding, exact reverse exit.
  * Each layer registers itself here once; nothing else registers globally.
+ *
+ * Order matters at both ends.  Init: the codec proves itself, then what
+ * sockets need (counters, statistics, workqueues, protos), then the SMC
+ * option in TCP, and the AF_SMC family last: once it is registered, sockets
+ * can exist.  If another provider (smc.ko) owns AF_SMC, that last step
+ * fails and everything before it is undone.  Exit: the family goes first;
+ * no smcx socket can exist then (each holds a module reference), and the
+ * rest is taken down in reverse.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/init.h>
+#include <linux/rcupdate.h>
+#include <net/tcp.h>
 
 #include <smcx/version.h>
+#include <smcx/wire/selftest.h>
+
+#include "af_smc.h"
+#include "debugfs.h"
+#include "sock.h"
+#include "stats.h"
 
 static int __init smcx_init(void)
 {
+	int rc;
+
+	rc = smcx_wire_selftest();
+	if (rc) {
+		pr_err("wire codec self-test failed: %s\n",
+		       smcx_wire_strerror(rc));
+		return -EINVAL;
+	}
+	rc = smcx_debugfs_init();
+	if (rc)
+		return rc;
+	rc = smcx_stats_init();
+	if (rc)
+		goto err_debugfs;
+	rc = smcx_sock_init();
+	if (rc)
+		goto err_stats;
+	/* TCP writes and parses the SMC option only while this is on */
+	static_branch_inc(&tcp_have_smc);
+	rc = smcx_af_init();
+	if (rc)
+		goto err_tcp_smc;
+
 	pr_info("smcx " SMCX_VERSION " loaded\n");
 	return 0;
+
+err_tcp_smc:
+	static_branch_dec(&tcp_have_smc);
+	smcx_sock_exit();
+err_stats:
+	smcx_stats_exit();
+err_debugfs:
+	smcx_debugfs_exit();
+	return rc;
 }
 
 static void __exit smcx_exit(void)
 {
+	smcx_af_exit();
+	static_branch_dec(&tcp_have_smc);
+	/*
+	 * TCP sockets we handed back to TCP may still run our callbacks' last
+	 * instructions from softirq; wait for them before the text goes.
+	 */
+	synchronize_rcu();
+	smcx_sock_exit();
+	smcx_stats_exit();
+	smcx_debugfs_exit();
+	rcu_barrier();
 	pr_info("smcx " SMCX_VERSION " unloaded\n");
 }
 

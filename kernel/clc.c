@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CLC handshake messages over the internal TCP socket.
+ *
+ * Every message is built and parsed by the wire codec (include/smcx/wire);
+ * this file only moves bytes and decides.  Framing: the 8-byte header is
+ * read first, its length field says how much follows, and exactly that much
+ * is read, so a message never swallows a byte of application data that
+ * follows it in the TCP stream (the peer falls back right after a decline
+ * and its first data may already be queued behind it).
+ *
+ * What smcx says, until the RDMA data path exists:
+ *   client  sends a v2 Proposal offering SMC-R v2 (release 1, 255 conns,
+ *           2 links, as mainline 6.12 does); no SMC-R v1 (rxe has no RoCE
+ *           v1 GIDs), no SMC-D.  A Decline makes it fall back with
+ *           PEERDECL and the peer's diagnosis; an Accept is answered with a
+ *           Decline NOSMCRDEV in the Accept's version.
+ *   server  answers a Proposal with a Decline in the Proposal's version:
+ *           NOUEID for an SMC-R v2-only offer without user EIDs (the check
+ *           mainline makes first), NOSMCRDEV for other offers including
+ *           SMC-R, NOSMCDDEV for SMC-D-only offers.  A Decline instead of a
+ *           Proposal (mainline's client without a device) means PEERDECL.
+ * Timeouts: SMCX_CLC_WAIT_TIME (6 s, mainline's CLC_WAIT_TIME) for each
+ * message awaited.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/net.h>
+#include <linux/slab.h>
+#include <linux/uio.h>
+#include <net/sock.h>
+
+#include <smcx/wire.h>
+
+#include "clc.h"
+#include "sock.h"
+
+/* what mainline 6.12 offers in a proposal (SMC_CONN_PER_LGR_PREFER, ...) */
+#define SMCX_PROP_MAX_CONNS	255
+#define SMCX_PROP_MAX_LINKS	2
+
+/*
+ * Our system id (sender peer id).  Mainline's is two random bytes and the
+ * MAC of its first RoCE port and is only sent when it has such a port; we
+ * have no device layer yet, so it is all zero, as mainline's then is.
+ */
+static const u8 smcx_local_systemid[SMCX_PEERID_LEN];
+
+struct smcx_clc_ctx {
+	u8 buf[SMCX_CLC_MAX_LEN];
+	union {
+		struct smcx_clc_proposal prop;
+		struct smcx_clc_accept acc;
+		struct smcx_clc_decline dcl;
+	} m;
+};
+
+/* write one whole message; it is small and the connection fresh */
+static int smcx_clc_write(struct socket *cs, const u8 *buf, size_t len)
+{
+	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
+	struct kvec iov = { .iov_base = (void *)buf, .iov_len = len };
+	int rc;
+
+	rc = kernel_sendmsg(cs, &msg, &iov, 1, len);
+	if (rc < 0)
+		return rc;
+	/* a partial message would desynchronise the stream: give up */
+	return rc == len ? 0 : -EPROTO;
+}
+
+/*
+ * Read exactly @n bytes, waiting at most *@timeo jiffies in total.  The
+ * waits are on the CLC socket's own queue; an abort (tcp_abort from
+ * release or from the listener) wakes them and the read returns its error.
+ */
+static int smcx_clc_read(struct socket *cs, u8 *p, size_t n, long *timeo)
+{
+	struct sock *tcpsk = cs->sk;
+	int rc;
+
+	while (n) {
+		struct msghdr msg = { .msg_flags = MSG_DONTWAIT };
+		struct kvec iov = { .iov_base = p, .iov_len = n };
+
+		rc = kernel_recvmsg(cs, &msg, &iov, 1, n, MSG_DONTWAIT);
+		if (rc > 0) {
+			p += rc;
+			n -= rc;
+			continue;
+		}
+		if (rc == 0)
+			return -ECONNRESET;	/* peer closed mid-handshake */
+		if (rc != -EAGAIN)
+			return rc;
+		if (!*timeo)
+			return -ETIMEDOUT;
+		lock_sock(tcpsk);
+		sk_wait_data(tcpsk, timeo, NULL);
+		release_sock(tcpsk);
+	}
+	return 0;
+}
+
+/* receive one CLC message into ctx->buf; its length, or -errno */
+static int smcx_clc_recv(struct socket *cs, struct smcx_clc_ctx *ctx,
+			 struct smcx_clc_hdr *hdr)
+{
+	long timeo = SMCX_CLC_WAIT_TIME;
+	int rc;
+
+	rc = smcx_clc_read(cs, ctx->buf, SMCX_CLC_HDR_LEN, &timeo);
+	if (rc)
+		return rc;
+	if (smcx_clc_peek(ctx->buf, SMCX_CLC_HDR_LEN, hdr))
+		return -EPROTO;
+	if (hdr->length < SMCX_CLC_HDR_LEN + SMCX_CLC_TRL_LEN ||
+	    hdr->length > sizeof(ctx->buf))
+		return -EPROTO;
+	rc = smcx_clc_read(cs, ctx->buf + SMCX_CLC_HDR_LEN,
+			   hdr->length - SMCX_CLC_HDR_LEN, &timeo);
+	return rc ? rc : hdr->length;
+}
+
+static int smcx_clc_send_decline(struct socket *cs, u32 reason, u8 version)
+{
+	struct smcx_clc_decline d = {
+		.hdr = {
+			.eyecatcher = SMCX_EYE_SMCR,
+			.version = version,
+			.typev1 = SMCX_TYPE_R,
+			/* "out of sync" only goes with SYNCERR */
+			.typev2 = reason == SMCX_DECL_SYNCERR ?
+				  SMCX_CLC_FIRST_CONTACT : 0,
+		},
+		.diag = reason,
+		.os_type = version == SMCX_CLC_V1 ? 0 : SMCX_CLC_OS_LINUX,
+	};
+	u8 buf[SMCX_CLC_DECL_V2_LEN];
+	int len;
+
+	memcpy(d.peer_id, smcx_local_systemid, SMCX_PEERID_LEN);
+	len = smcx_clc_encode_decline(&d, buf, sizeof(buf));
+	if (len < 0)
+		return -EINVAL;
+	return smcx_clc_write(cs, buf, len);
+}
+
+static void smcx_clc_fill_proposal(struct smcx_clc_proposal *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->hdr.eyecatcher = SMCX_EYE_SMCR;
+	p->hdr.version = SMCX_CLC_V2;
+	p->hdr.typev1 = SMCX_TYPE_N;
+	p->hdr.typev2 = SMCX_TYPE_R;
+	memcpy(p->peer_id, smcx_local_systemid, SMCX_PEERID_LEN);
+	p->has_smcd_area = 1;		/* always present in v2 */
+	p->release = SMCX_RELEASE_1;
+	p->max_conns = SMCX_PROP_MAX_CONNS;
+	p->max_links = SMCX_PROP_MAX_LINKS;
+	/* RoCE v2 GID and user EIDs come with the device and EID layers */
+}
+
+/* a peer's decline: keep its diagnosis, fall back without answering */
+static int smcx_clc_peer_declined(struct smcx_sock *smc,
+				  struct smcx_clc_ctx *ctx, int len)
+{
+	if (smcx_clc_decode_decline(ctx->buf, len, &ctx->m.dcl,
+				    SMCX_WIRE_LAX_RSVD))
+		return -EPROTO;
+	smc->peer_diag = ctx->m.dcl.diag;
+	return SMCX_DECL_PEERDECL;
+}
+
+int smcx_clc_client(struct smcx_sock *smc)
+{
+	struct socket *cs = smc->clcsock;
+	struct smcx_clc_ctx *ctx;
+	struct smcx_clc_hdr hdr;
+	u32 reason;
+	int rc, len;
+
+	ctx = kmalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx) {
+		/* nothing sent yet: a decline instead of a proposal */
+		rc = smcx_clc_send_decline(cs, SMCX_DECL_MEM, SMCX_CLC_V2);
+		return rc ? rc : SMCX_DECL_MEM;
+	}
+	smcx_clc_fill_proposal(&ctx->m.prop);
+	len = smcx_clc_encode_proposal(&ctx->m.prop, ctx->buf, sizeof(ctx->buf));
+	if (len < 0) {
+		rc = smcx_clc_send_decline(cs, SMCX_DECL_INTERR, SMCX_CLC_V2);
+		rc = rc ? rc : SMCX_DECL_INTERR;
+		goto out;
+	}
+	rc = smcx_clc_write(cs, ctx->buf, len);
+	if (rc)
+		goto out;
+
+	len = smcx_clc_recv(cs, ctx, &hdr);
+	if (len < 0) {
+		rc = len;
+		goto out;
+	}
+	switch (hdr.type) {
+	case SMCX_CLC_DECLINE:
+		rc = smcx_clc_peer_declined(smc, ctx, len);
+		break;
+	case SMCX_CLC_ACCEPT:
+		if (smcx_clc_decode_accept(ctx->buf, len, SMCX_CLC_ACCEPT,
+					   &ctx->m.acc, SMCX_WIRE_LAX_RSVD)) {
+			rc = -EPROTO;
+			break;
+		}
+		/* we offered v2 only; a v1 accept does not match the offer */
+		reason = ctx->m.acc.hdr.version == SMCX_CLC_V2 ?
+			 SMCX_DECL_NOSMCRDEV : SMCX_DECL_MODEUNSUPP;
+		rc = smcx_clc_send_decline(cs, reason, ctx->m.acc.hdr.version);
+		if (!rc)
+			rc = reason;
+		break;
+	default:
+		rc = -EPROTO;
+		break;
+	}
+out:
+	kfree(ctx);
+	return rc;
+}
+
+/* the decline a server without an RDMA data path gives to a proposal */
+static u32 smcx_clc_srv_reason(const struct smcx_clc_proposal *p)
+{
+	bool v2 = p->hdr.version == SMCX_CLC_V2;
+	bool r1 = smcx_type_has_r(p->hdr.typev1);
+	bool r2 = v2 && smcx_type_has_r(p->hdr.typev2);
+	bool d1 = smcx_type_has_d(p->hdr.typev1);
+
+	if (r2 && !r1 && !d1 && !p->eid_cnt)
+		return SMCX_DECL_NOUEID;
+	if (r1 || r2)
+		return SMCX_DECL_NOSMCRDEV;
+	return SMCX_DECL_NOSMCDDEV;
+}
+
+int smcx_clc_server(struct smcx_sock *smc)
+{
+	struct socket *cs = smc->clcsock;
+	struct smcx_clc_ctx *ctx;
+	struct smcx_clc_hdr hdr;
+	u32 reason;
+	int rc, len;
+
+	ctx = kmalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	len = smcx_clc_recv(cs, ctx, &hdr);
+	if (len < 0) {
+		rc = len;
+		goto out;
+	}
+	switch (hdr.type) {
+	case SMCX_CLC_DECLINE:
+		rc = smcx_clc_peer_declined(smc, ctx, len);
+		break;
+	case SMCX_CLC_PROPOSAL:
+		if (smcx_clc_decode_proposal(ctx->buf, len, &ctx->m.prop,
+					     SMCX_WIRE_LAX_RSVD)) {
+			rc = -EPROTO;
+			break;
+		}
+		reason = smcx_clc_srv_reason(&ctx->m.prop);
+		rc = smcx_clc_send_decline(cs, reason, ctx->m.prop.hdr.version);
+		if (!rc)
+			rc = reason;
+		break;
+	default:
+		rc = -EPROTO;
+		break;
+	}
+out:
+	kfree(ctx);
+	return rc;
+}

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Server side: listen(), the accept worker, per-connection handshakes and
+ * accept().
+ *
+ * Pipeline of one incoming connection:
+ *   TCP accept queue of the CLC listener
+ *     -> accept_work (smcx_listen_wq) takes it with kernel_accept(), makes
+ *        an smcx sock for it and puts it on ->pending
+ *     -> its hs_work (smcx_hs_wq, unbound) runs the server handshake; a
+ *        silent or slow client blocks only its own work item, for at most
+ *        SMCX_CLC_WAIT_TIME
+ *     -> moved to ->acceptq (or dropped if the handshake failed), the
+ *        listener's waiters are woken
+ *     -> accept() takes it and grafts it onto the new socket.
+ *
+ * Bounds.  ->pending plus ->acceptq never exceed the listen backlog + 1:
+ * the accept worker stops draining TCP's queue when they are full (and is
+ * kicked again by accept() and by dropped handshakes), so TCP's own backlog
+ * handling applies beyond that.  Independently, while as many handshakes
+ * are pending as the backlog allows, new SYNs are answered without the SMC
+ * option (tcp_sk()->smc_hs_congested): those clients become plain TCP at
+ * once instead of queueing behind slow handshakes.
+ *
+ * Lifetime.  A pending or queued connection is owned by the listener's lists
+ * and holds a reference on the listener.  smcx_listen_stop() takes both
+ * lists under ->accq_lock (and sets ->closing, so a handshake finishing at
+ * that moment leaves its connection to it), aborts and waits for the
+ * pending handshakes, and closes everything.  The accept work holds a
+ * listener reference while queued.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/net.h>
+#include <net/tcp.h>
+
+#include <smcx/wire.h>
+
+#include "clc.h"
+#include "debugfs.h"
+#include "sock.h"
+
+static void smcx_srv_hs_work(struct work_struct *work);
+
+static void smcx_accept_kick(struct smcx_sock *lsmc)
+{
+	sock_hold(&lsmc->sk);
+	if (!queue_work(smcx_listen_wq, &lsmc->accept_work))
+		sock_put(&lsmc->sk);
+}
+
+/* handshakes the listener lets run at once */
+static unsigned int smcx_hs_limit(const struct smcx_sock *lsmc)
+{
+	return max_t(u32, READ_ONCE(lsmc->sk.sk_max_ack_backlog), 1);
+}
+
+/*
+ * tcp_sk()->smc_hs_congested of the CLC listener, asked by TCP for every
+ * SYN that carries the SMC option (softirq): true means answer without it.
+ */
+static bool smcx_hs_congested(const struct sock *tcpsk)
+{
+	struct sock *sk = (struct sock *)tcpsk;
+	struct smcx_sock *lsmc;
+	bool congested = true;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	lsmc = __smcx_tcp_owner(sk);
+	if (lsmc)
+		congested = READ_ONCE(lsmc->npending) >= smcx_hs_limit(lsmc);
+	read_unlock_bh(&sk->sk_callback_lock);
+	return congested;
+}
+
+/* sk_data_ready of the CLC listener: TCP queued a connection (softirq) */
+static void smcx_listen_data_ready(struct sock *tcpsk)
+{
+	struct smcx_sock *lsmc;
+
+	read_lock_bh(&tcpsk->sk_callback_lock);
+	lsmc = __smcx_tcp_owner(tcpsk);
+	/* a child cloned before accept_work reset it has no owner: ignore */
+	if (lsmc) {
+		lsmc->tcp_data_ready(tcpsk);
+		if (READ_ONCE(lsmc->sk.sk_state) == SMCX_LISTEN)
+			smcx_accept_kick(lsmc);
+	}
+	read_unlock_bh(&tcpsk->sk_callback_lock);
+}
+
+int smcx_listen(struct smcx_sock *smc, int backlog)
+{
+	struct sock *sk = &smc->sk;
+	struct socket *cs;
+	struct sock *tcpsk;
+	int rc;
+
+	lock_sock(sk);
+	if (smc->grafted) {
+		release_sock(sk);
+		return SMCX_AGAIN;
+	}
+	cs = smc->clcsock;
+	tcpsk = cs->sk;
+	if (sk->sk_state == SMCX_LISTEN) {
+		/* listen() again only changes the backlog, as for TCP */
+		rc = cs->ops->listen(cs, backlog);
+		if (!rc)
+			WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
+		goto out;
+	}
+	rc = -EINVAL;
+	if (sk->sk_state != SMCX_INIT || smc->hs != SMCX_HS_NONE ||
+	    !sk->sk_socket || sk->sk_socket->state != SS_UNCONNECTED)
+		goto out;
+
+	write_lock_bh(&tcpsk->sk_callback_lock);
+	tcpsk->sk_data_ready = smcx_listen_data_ready;
+	tcp_sk(tcpsk)->smc_hs_congested = smcx_hs_congested;
+	write_unlock_bh(&tcpsk->sk_callback_lock);
+	tcp_sk(tcpsk)->syn_smc = 1;	/* SYN-ACKs announce SMC */
+	spin_lock(&smc->accq_lock);
+	smc->closing = false;
+	spin_unlock(&smc->accq_lock);
+	WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
+	WRITE_ONCE(sk->sk_ack_backlog, 0);
+	sk->sk_state = SMCX_LISTEN;	/* before TCP can queue anything */
+
+	rc = cs->ops->listen(cs, backlog);
+	if (rc) {
+		sk->sk_state = SMCX_INIT;
+		write_lock_bh(&tcpsk->sk_callback_lock);
+		tcpsk->sk_data_ready = smc->tcp_data_ready;
+		tcp_sk(tcpsk)->smc_hs_congested = NULL;
+		write_unlock_bh(&tcpsk->sk_callback_lock);
+		tcp_sk(tcpsk)->syn_smc = 0;
+		goto out;
+	}
+	smcx_obj_inc(SMCX_OBJ_LISTENER);
+out:
+	release_sock(sk);
+	return rc;
+}
+
+/* may the accept worker take another connection from TCP? accq_lock */
+static bool smcx_listen_room(struct smcx_sock *lsmc)
+{
+	struct sock *lsk = &lsmc->sk;
+
+	return lsmc->npending + READ_ONCE(lsk->sk_ack_backlog) <=
+	       READ_ONCE(lsk->sk_max_ack_backlog);
+}
+
+/* an smcx sock for a connection TCP accepted; NULL on allocation failure */
+static struct smcx_sock *smcx_child_new(struct smcx_sock *lsmc,
+					struct socket *newcs)
+{
+	struct sock *tcpsk = newcs->sk;
+	struct smcx_sock *child;
+
+	child = smcx_sock_alloc(sock_net(&lsmc->sk), NULL, lsmc->sk.sk_protocol);
+	if (!child)
+		return NULL;
+	child->clcsock = newcs;
+	/* TCP cloned the listener's callbacks into the child: undo that */
+	write_lock_bh(&tcpsk->sk_callback_lock);
+	tcpsk->sk_data_ready = lsmc->tcp_data_ready;
+	tcp_sk(tcpsk)->smc_hs_congested = NULL;
+	write_unlock_bh(&tcpsk->sk_callback_lock);
+	smcx_tcp_link(child);
+	WRITE_ONCE(child->sk.sk_sndbuf, READ_ONCE(tcpsk->sk_sndbuf));
+	WRITE_ONCE(child->sk.sk_rcvbuf, READ_ONCE(tcpsk->sk_rcvbuf));
+	child->hs = SMCX_HS_RUNNING;
+	INIT_WORK(&child->hs_work, smcx_srv_hs_work);
+	sock_hold(&lsmc->sk);
+	child->listener = lsmc;
+	return child;
+}
+
+/*
+ * Close a connection that was never accepted: the peer gets a reset, like
+ * the connections a closing TCP listener still had queued.
+ */
+static void smcx_child_close(struct smcx_sock *child)
+{
+	struct smcx_sock *lsmc = child->listener;
+	struct sock *sk = &child->sk;
+	struct sock *tcpsk = child->clcsock->sk;
+
+	smcx_tcp_unlink(child);
+	if (inet_sk_state_load(tcpsk) != TCP_CLOSE)
+		tcp_abort(tcpsk, ECONNABORTED);
+	smcx_clcsock_free(child);
+	lock_sock(sk);
+	sk->sk_state = SMCX_CLOSED;
+	sock_set_flag(sk, SOCK_DEAD);
+	release_sock(sk);
+	sk->sk_prot->unhash(sk);
+	child->listener = NULL;
+	sock_put(&lsmc->sk);		/* the child's listener reference */
+	sock_put(sk);			/* owner: the listener's list */
+}
+
+void smcx_accept_work(struct work_struct *work)
+{
+	struct smcx_sock *lsmc = container_of(work, struct smcx_sock,
+					      accept_work);
+	struct sock *lsk = &lsmc->sk;
+
+	lock_sock(lsk);
+	while (lsk->sk_state == SMCX_LISTEN) {
+		struct smcx_sock *child;
+		struct socket *newcs;
+		bool room;
+
+		spin_lock(&lsmc->accq_lock);
+		room = smcx_listen_room(lsmc);
+		spin_unlock(&lsmc->accq_lock);
+		if (!room)
+			break;		/* accept() kicks us again */
+		if (kernel_accept(lsmc->clcsock, &newcs, O_NONBLOCK))
+			break;		/* TCP's queue is empty */
+		smcx_obj_inc(SMCX_OBJ_CLCSOCK);
+		child = smcx_child_new(lsmc, newcs);
+		if (!child) {
+			tcp_abort(newcs->sk, ENOMEM);
+			sock_release(newcs);
+			smcx_obj_dec(SMCX_OBJ_CLCSOCK);
+			continue;
+		}
+		spin_lock(&lsmc->accq_lock);
+		list_add_tail(&child->lnode, &lsmc->pending);
+		lsmc->npending++;
+		spin_unlock(&lsmc->accq_lock);
+		smcx_obj_inc(SMCX_OBJ_PENDING_HS);
+		queue_work(smcx_hs_wq, &child->hs_work);
+	}
+	release_sock(lsk);
+	sock_put(lsk);			/* from smcx_accept_kick() */
+}
+
+/* the handshake of @child ended: queue it for accept() or drop it */
+static void smcx_listen_hs_done(struct smcx_sock *lsmc,
+				struct smcx_sock *child, int rc, u32 reason)
+{
+	struct sock *lsk = &lsmc->sk;
+	struct sock *sk = &child->sk;
+	bool mine = false;
+
+	lock_sock(sk);
+	if (rc < 0) {
+		smcx_stats_hs_error(sock_net(sk), SMCX_SRV);
+		sk->sk_state = SMCX_CLOSED;
+	} else {
+		smcx_fallback_record(child, SMCX_SRV, reason);
+		sk->sk_state = SMCX_ACTIVE;
+	}
+	child->hs = SMCX_HS_DONE;
+	release_sock(sk);
+
+	spin_lock(&lsmc->accq_lock);
+	if (!lsmc->closing) {
+		mine = true;
+		list_del_init(&child->lnode);
+		lsmc->npending--;
+		if (rc >= 0) {
+			list_add_tail(&child->lnode, &lsmc->acceptq);
+			sk_acceptq_added(lsk);
+		}
+	}
+	spin_unlock(&lsmc->accq_lock);
+	if (!mine)
+		return;		/* smcx_listen_stop() owns the connection */
+
+	smcx_obj_dec(SMCX_OBJ_PENDING_HS);
+	if (rc >= 0) {
+		lsk->sk_data_ready(lsk);	/* wake accept(), poll, epoll */
+		return;
+	}
+	smcx_accept_kick(lsmc);		/* a slot is free again */
+	smcx_child_close(child);	/* may free @child: last use */
+}
+
+static void smcx_srv_hs_work(struct work_struct *work)
+{
+	struct smcx_sock *child = container_of(work, struct smcx_sock, hs_work);
+	struct smcx_sock *lsmc = child->listener;
+	struct sock *tcpsk = child->clcsock->sk;
+	u32 reason = 0;
+	int rc = 0;
+
+	if (READ_ONCE(child->aborting)) {
+		rc = -ECONNABORTED;
+	} else if (!tcp_sk(tcpsk)->syn_smc) {
+		/* the client's SYN had no SMC option: no CLC, TCP at once */
+		reason = SMCX_DECL_PEERNOSMC;
+	} else {
+		smcx_stats_hs_started(sock_net(&child->sk), SMCX_SRV);
+		rc = smcx_clc_server(child);
+		if (rc > 0) {
+			reason = rc;
+			rc = 0;
+		}
+	}
+	smcx_listen_hs_done(lsmc, child, rc, reason);
+}
+
+/*
+ * Stop listening (close, or shutdown(SHUT_RD) as TCP allows): no more
+ * connections are taken from TCP, pending handshakes are aborted, queued
+ * connections are reset, accept() waiters are woken.  @new_state is
+ * SMCX_CLOSED for close and SMCX_INIT after shutdown (listen() may follow).
+ * Called without the listener's lock.
+ */
+void smcx_listen_stop(struct smcx_sock *lsmc, int new_state)
+{
+	struct smcx_sock *child, *tmp;
+	struct sock *lsk = &lsmc->sk;
+	struct sock *tcpsk;
+	LIST_HEAD(pending);
+	LIST_HEAD(ready);
+
+	lock_sock(lsk);
+	if (lsk->sk_state != SMCX_LISTEN) {
+		release_sock(lsk);
+		return;
+	}
+	lsk->sk_state = new_state;
+	smcx_obj_dec(SMCX_OBJ_LISTENER);
+	tcpsk = lsmc->clcsock->sk;
+	write_lock_bh(&tcpsk->sk_callback_lock);
+	tcpsk->sk_data_ready = lsmc->tcp_data_ready;
+	tcp_sk(tcpsk)->smc_hs_congested = NULL;
+	write_unlock_bh(&tcpsk->sk_callback_lock);
+	tcp_sk(tcpsk)->syn_smc = 0;
+
+	spin_lock(&lsmc->accq_lock);
+	lsmc->closing = true;
+	list_splice_init(&lsmc->pending, &pending);
+	list_splice_init(&lsmc->acceptq, &ready);
+	lsmc->npending = 0;
+	WRITE_ONCE(lsk->sk_ack_backlog, 0);
+	spin_unlock(&lsmc->accq_lock);
+	release_sock(lsk);
+
+	if (cancel_work_sync(&lsmc->accept_work))
+		sock_put(lsk);		/* the queued work's reference */
+
+	list_for_each_entry_safe(child, tmp, &pending, lnode) {
+		list_del_init(&child->lnode);
+		smcx_hs_cancel(child);	/* abort its TCP, wait for its work */
+		smcx_obj_dec(SMCX_OBJ_PENDING_HS);
+		smcx_child_close(child);
+	}
+	list_for_each_entry_safe(child, tmp, &ready, lnode) {
+		list_del_init(&child->lnode);
+		smcx_child_close(child);
+	}
+	lsk->sk_state_change(lsk);	/* accept() returns EINVAL */
+}
+
+__poll_t smcx_accept_poll(struct smcx_sock *lsmc)
+{
+	return READ_ONCE(lsmc->sk.sk_ack_backlog) ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
+static struct smcx_sock *smcx_acceptq_pop(struct smcx_sock *lsmc)
+{
+	struct smcx_sock *child;
+
+	spin_lock(&lsmc->accq_lock);
+	child = list_first_entry_or_null(&lsmc->acceptq, struct smcx_sock,
+					 lnode);
+	if (child) {
+		list_del_init(&child->lnode);
+		sk_acceptq_removed(&lsmc->sk);
+	}
+	spin_unlock(&lsmc->accq_lock);
+	return child;
+}
+
+/*
+ * Give an accepted connection its socket.  The smcx sock is attached to
+ * @newsock (its wait queue, its inode); a fallen-back connection then
+ * grafts its TCP sock, so @newsock is a TCP socket in all but its ops.
+ */
+static void smcx_child_graft(struct smcx_sock *child, struct socket *newsock)
+{
+	struct smcx_sock *lsmc = child->listener;
+	struct sock *sk = &child->sk;
+
+	lock_sock(sk);
+	newsock->state = SS_CONNECTED;
+	set_bit(SOCK_CUSTOM_SOCKOPT, &newsock->flags);
+	write_lock_bh(&sk->sk_callback_lock);
+	rcu_assign_pointer(sk->sk_wq, &newsock->wq);
+	sk_set_socket(sk, newsock);
+	sk->sk_uid = SOCK_INODE(newsock)->i_uid;
+	write_unlock_bh(&sk->sk_callback_lock);
+	if (child->fallback)
+		smcx_graft_tcp(child, newsock);
+	else
+		WRITE_ONCE(newsock->sk, sk);
+	child->listener = NULL;
+	release_sock(sk);
+	sock_put(&lsmc->sk);		/* the child's listener reference */
+}
+
+int smcx_accept(struct smcx_sock *lsmc, struct socket *newsock,
+		struct proto_accept_arg *arg)
+{
+	struct sock *lsk = &lsmc->sk;
+	struct smcx_sock *child = NULL;
+	DEFINE_WAIT(wait);
+	long timeo;
+	int rc = 0;
+
+	lock_sock(lsk);
+	if (lsmc->grafted) {
+		release_sock(lsk);
+		return SMCX_AGAIN;
+	}
+	if (lsk->sk_state != SMCX_LISTEN) {
+		rc = -EINVAL;
+		goto out;
+	}
+	timeo = sock_rcvtimeo(lsk, arg->flags & O_NONBLOCK);
+	for (;;) {
+		child = smcx_acceptq_pop(lsmc);
+		if (child)
+			break;
+		if (!timeo) {
+			rc = -EAGAIN;
+			break;
+		}
+		prepare_to_wait_exclusive(sk_sleep(lsk), &wait,
+					  TASK_INTERRUPTIBLE);
+		release_sock(lsk);
+		if (!READ_ONCE(lsk->sk_ack_backlog))
+			timeo = schedule_timeout(timeo);
+		sched_annotate_sleep();
+		lock_sock(lsk);
+		finish_wait(sk_sleep(lsk), &wait);
+		if (lsk->sk_state != SMCX_LISTEN) {
+			rc = -EINVAL;
+			break;
+		}
+		if (signal_pending(current)) {
+			rc = sock_intr_errno(timeo);
+			break;
+		}
+	}
+	if (child)
+		arg->is_empty = !READ_ONCE(lsk->sk_ack_backlog);
+out:
+	release_sock(lsk);
+	if (!child)
+		return rc;
+	smcx_accept_kick(lsmc);		/* room for one more from TCP */
+	smcx_child_graft(child, newsock);
+	return 0;
+}

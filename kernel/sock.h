@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * struct smcx_sock: one AF_SMC socket and the kernel TCP socket it owns.
+ *
+ * Every AF_SMC socket owns an internal TCP socket (the "CLC socket", a
+ * struct socket created with sock_create_kern() or by kernel_accept()).  The
+ * CLC handshake runs over it, and when the connection does not become SMC it
+ * simply continues as that TCP connection.
+ *
+ * Fallback by grafting.  Once a connection is decided to be TCP, smcx grafts
+ * the TCP sock onto the application's struct socket: sock->sk becomes the
+ * TCP sock, whose sk_wq and sk_socket now point at the application's socket.
+ * From then on every operation on the file (our proto_ops dispatch on the
+ * kind of sock->sk) and everything the socket core does with sock->sk
+ * directly (SOL_SOCKET getsockopt, SO_ERROR, fasync, ...) reaches TCP, and
+ * TCP's own wake-ups (sk_data_ready, sk_write_space, sk_state_change,
+ * sk_error_report) wake the application's wait queue: the very queue on
+ * which poll, select and epoll registered before the fallback.  No callback
+ * forwarding, no file->private_data swap.  See docs/kernel-socket.md.
+ *
+ * The CLC struct socket stays behind as an empty "shell" that still points
+ * at the TCP sock (so an operation that raced with the graft and still sees
+ * the smcx sock reaches the same TCP sock); it is released last.
+ *
+ * Reference counting (sk_refcnt of the smcx sock):
+ *   - one "owner" reference from sk_alloc: held by the application's socket,
+ *     or for a server connection not yet accepted by the listener's pending
+ *     or accept list; dropped by release, or by the listener's cleanup;
+ *   - a server connection holds a reference on its listener (->listener)
+ *     from creation until accept() or the listener's cleanup takes it;
+ *   - work items take no reference: whoever drops the owner reference first
+ *     stops the handshake (smcx_hs_cancel) and waits for the work item.
+ * Softirq callbacks on the TCP sock find the smcx sock through
+ * sk_user_data under sk_callback_lock; it is cleared under the write lock
+ * before the smcx sock can go away.
+ *
+ * Locks: smcx sock lock (lock_sock) -> TCP sock lock; the listener's
+ * ->accq_lock is a leaf spinlock taken in process context only.
+ */
+#ifndef SMCX_SOCK_H
+#define SMCX_SOCK_H
+
+#include <linux/workqueue.h>
+#include <net/sock.h>
+
+#include "stats.h"
+
+#ifndef AF_SMC
+#define AF_SMC 43
+#endif
+
+/* socket() protocol numbers of AF_SMC */
+#define SMCX_PROTO_SMC		0	/* SMCPROTO_SMC: IPv4 */
+#define SMCX_PROTO_SMC6		1	/* SMCPROTO_SMC6: IPv6 */
+
+/* sk_state of an smcx sock: the numbers mainline uses (and smc_diag shows) */
+enum smcx_state {
+	SMCX_ACTIVE	= 1,	/* connected (as SMC or as TCP) */
+	SMCX_INIT	= 2,	/* fresh, bound, or connecting */
+	SMCX_CLOSED	= 7,
+	SMCX_LISTEN	= 10,
+};
+
+/* handshake progress, under the smcx sock lock */
+enum smcx_hs {
+	SMCX_HS_NONE,		/* none yet: fresh or listening socket */
+	SMCX_HS_CONNECTING,	/* client: SYN sent, waiting for TCP */
+	SMCX_HS_RUNNING,	/* the handshake work owns the connection */
+	SMCX_HS_DONE,		/* decided: SMC, TCP, or failed */
+};
+
+/*
+ * Returned by the connect/listen/accept helpers when the socket was grafted
+ * while they waited for its lock: the caller dispatches again, now to TCP.
+ */
+#define SMCX_AGAIN		1
+
+/* max. time to wait for a CLC message, as mainline's CLC_WAIT_TIME */
+#define SMCX_CLC_WAIT_TIME	(6 * HZ)
+
+struct smcx_sock {
+	struct sock sk;			/* first: allocated by sk_alloc() */
+	struct socket *clcsock;		/* the TCP socket; a shell once grafted */
+
+	/* TCP callbacks we replaced, restored before the TCP sock goes on alone */
+	void (*tcp_state_change)(struct sock *sk);
+	void (*tcp_data_ready)(struct sock *sk);
+
+	struct work_struct hs_work;	/* client or server handshake */
+	u8 hs;				/* enum smcx_hs */
+	bool aborting;			/* release/listener: stop the handshake */
+	bool fallback;			/* the connection is TCP */
+	bool grafted;			/* ... and sock->sk is now the TCP sock */
+	u32 fallback_rsn;		/* local reason, SMCX_DECL_*, 0 if none */
+	u32 peer_diag;			/* diagnosis of the peer's decline */
+
+	/* server connection, until accepted */
+	struct smcx_sock *listener;	/* reference held */
+	struct list_head lnode;		/* on listener's pending or accept list */
+
+	/* listener */
+	spinlock_t accq_lock;		/* pending, acceptq, npending, closing */
+	struct list_head pending;	/* connections inside the handshake */
+	struct list_head acceptq;	/* connections ready for accept() */
+	unsigned int npending;
+	bool closing;			/* lists handed to smcx_listen_stop() */
+	struct work_struct accept_work;	/* drains the TCP accept queue */
+};
+
+static inline struct smcx_sock *smcx_sk(const struct sock *sk)
+{
+	return (struct smcx_sock *)sk;
+}
+
+/* is @sk an smcx sock (else it is a grafted TCP sock)? */
+static inline bool smcx_sk_is_smc(const struct sock *sk)
+{
+	return sk->sk_family == AF_SMC;
+}
+
+static inline bool smcx_hs_busy(const struct smcx_sock *smc)
+{
+	u8 hs = READ_ONCE(smc->hs);
+
+	return hs == SMCX_HS_CONNECTING || hs == SMCX_HS_RUNNING;
+}
+
+extern struct workqueue_struct *smcx_hs_wq;
+extern struct workqueue_struct *smcx_listen_wq;
+
+/* sock.c: life cycle */
+struct smcx_sock *smcx_sock_alloc(struct net *net, struct socket *sock,
+				  int protocol);
+int smcx_clcsock_create(struct smcx_sock *smc);
+void smcx_clcsock_free(struct smcx_sock *smc);
+const struct proto_ops *smcx_tcp_ops_of(const struct sock *tcpsk);
+void smcx_tcp_link(struct smcx_sock *smc);
+void smcx_tcp_unlink(struct smcx_sock *smc);
+void smcx_tcp_restore_cbs(struct smcx_sock *smc);
+struct smcx_sock *__smcx_tcp_owner(struct sock *tcpsk);
+struct smcx_sock *smcx_tcp_owner(struct sock *tcpsk);
+int smcx_wait_hs(struct smcx_sock *smc, long *timeo);
+void smcx_hs_cancel(struct smcx_sock *smc);
+int smcx_sock_release(struct socket *sock, struct smcx_sock *smc);
+void smcx_sock_free_fallback(struct smcx_sock *smc);
+bool smcx_family_v6_ok(void);
+int smcx_sock_init(void);
+void smcx_sock_exit(void);
+
+/* fallback.c: the switch to TCP */
+void smcx_fallback_record(struct smcx_sock *smc, enum smcx_role role,
+			  u32 reason);
+void smcx_graft_tcp(struct smcx_sock *smc, struct socket *sock);
+int smcx_fallback_now(struct smcx_sock *smc, struct socket *sock, u32 reason);
+int smcx_release_tcp(struct socket *sock, struct sock *tcpsk);
+
+/* connect.c: client */
+int smcx_connect(struct socket *sock, struct smcx_sock *smc,
+		 struct sockaddr *addr, int alen, int flags);
+void smcx_connect_work(struct work_struct *work);
+
+/* listen.c: server */
+int smcx_listen(struct smcx_sock *smc, int backlog);
+int smcx_accept(struct smcx_sock *lsmc, struct socket *newsock,
+		struct proto_accept_arg *arg);
+void smcx_listen_stop(struct smcx_sock *lsmc, int new_state);
+__poll_t smcx_accept_poll(struct smcx_sock *lsmc);
+void smcx_accept_work(struct work_struct *work);
+
+#endif /* SMCX_SOCK_H */
