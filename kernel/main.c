@@ -23,8 +23,12 @@
 
 #include "af_smc.h"
 #include "debugfs.h"
+#include "ib.h"
+#include "netlink.h"
+#include "pnet.h"
 #include "sock.h"
 #include "stats.h"
+#include "ueid.h"
 
 static int __init smcx_init(void)
 {
@@ -42,9 +46,22 @@ static int __init smcx_init(void)
 	rc = smcx_stats_init();
 	if (rc)
 		goto err_debugfs;
-	rc = smcx_sock_init();
+	/* devices and the control plane: before sockets, which use them */
+	rc = smcx_ib_init();
 	if (rc)
 		goto err_stats;
+	rc = smcx_pnet_init();
+	if (rc)
+		goto err_ib;
+	rc = smcx_ueid_init();
+	if (rc)
+		goto err_pnet;
+	rc = smcx_nl_init();
+	if (rc)
+		goto err_ueid;
+	rc = smcx_sock_init();
+	if (rc)
+		goto err_nl;
 	/* TCP writes and parses the SMC option only while this is on */
 	static_branch_inc(&tcp_have_smc);
 	rc = smcx_af_init();
@@ -57,6 +74,14 @@ static int __init smcx_init(void)
 err_tcp_smc:
 	static_branch_dec(&tcp_have_smc);
 	smcx_sock_exit();
+err_nl:
+	smcx_nl_exit();
+err_ueid:
+	smcx_ueid_exit();
+err_pnet:
+	smcx_pnet_exit();
+err_ib:
+	smcx_ib_exit();
 err_stats:
 	smcx_stats_exit();
 err_debugfs:
@@ -74,6 +99,10 @@ static void __exit smcx_exit(void)
 	 */
 	synchronize_rcu();
 	smcx_sock_exit();
+	smcx_nl_exit();
+	smcx_ueid_exit();
+	smcx_pnet_exit();
+	smcx_ib_exit();
 	smcx_stats_exit();
 	smcx_debugfs_exit();
 	rcu_barrier();

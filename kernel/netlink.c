@@ -1,0 +1,632 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic netlink family "SMC_GEN_NETLINK" (see netlink.h).
+ *
+ * Every reply nests its payload the way the mainline ABI does, one object
+ * per message, so existing tools parse it unchanged.  Reads are open to
+ * anyone; commands that change per-namespace state need CAP_NET_ADMIN over
+ * the namespace (GENL_UNS_ADMIN_PERM), commands that change global state
+ * (the user EID table, the system EID) need it in the initial user
+ * namespace (GENL_ADMIN_PERM): a container's root must not rewrite the
+ * EIDs every namespace of the host uses.
+ *
+ * Input is validated strictly by the core (the family is "new": unknown
+ * attributes, attributes on commands that take none and a non-zero
+ * reserved header field are all EINVAL); the handlers add extack messages
+ * for what the policy cannot say.
+ *
+ * Also here: the per-namespace handshake limitation flag, the CLC host
+ * name, and the debugfs file "config" with the control-plane object counts.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/rwsem.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/utsname.h>
+#include <net/genetlink.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+
+#include <smcx/wire.h>
+
+#include "ib.h"
+#include "netlink.h"
+#include "pnet.h"
+#include "stats.h"
+#include "ueid.h"
+
+static struct genl_family smcx_gen_family;
+
+static u8 smcx_host[SMC_MAX_HOSTNAME_LEN];
+
+struct smcx_nl_net {
+	bool hs_limited;
+};
+
+static unsigned int smcx_nl_net_id __read_mostly;
+
+/* the link-group layer's dumpers; the rwsem lets set(NULL) wait for users */
+static DECLARE_RWSEM(smcx_nl_lgr_sem);
+static const struct smcx_nl_lgr_ops *smcx_nl_lgr_ops;
+
+static struct dentry *smcx_nl_dbg;
+
+void *smcx_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb,
+		       u8 cmd)
+{
+	return genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			   &smcx_gen_family, NLM_F_MULTI, cmd);
+}
+
+void smcx_nl_lgr_ops_set(const struct smcx_nl_lgr_ops *ops)
+{
+	down_write(&smcx_nl_lgr_sem);
+	smcx_nl_lgr_ops = ops;
+	up_write(&smcx_nl_lgr_sem);
+}
+
+bool smcx_hs_limited(const struct net *net)
+{
+	const struct smcx_nl_net *sn = net_generic(net, smcx_nl_net_id);
+
+	return READ_ONCE(sn->hs_limited);
+}
+
+void smcx_hostname(u8 out[SMC_MAX_HOSTNAME_LEN])
+{
+	memcpy(out, smcx_host, SMC_MAX_HOSTNAME_LEN);
+}
+
+/* -- GET_SYS_INFO ----------------------------------------------------------- */
+
+static int smcx_nl_sys_info(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	char host[SMC_MAX_HOSTNAME_LEN + 1];
+	struct nlattr *nest;
+	void *hdr;
+
+	if (cb->args[0])
+		return 0;
+	hdr = smcx_nl_dump_hdr(skb, cb, SMC_NETLINK_GET_SYS_INFO);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, SMC_GEN_SYS_INFO);
+	if (!nest)
+		goto cancel;
+	memcpy(host, smcx_host, SMC_MAX_HOSTNAME_LEN);
+	host[SMC_MAX_HOSTNAME_LEN] = '\0';
+	/* highest version and release spoken; no ISM, so no system EID */
+	if (nla_put_u8(skb, SMC_NLA_SYS_VER, SMCX_CLC_V2) ||
+	    nla_put_u8(skb, SMC_NLA_SYS_REL, SMCX_RELEASE_1) ||
+	    nla_put_u8(skb, SMC_NLA_SYS_IS_ISM_V2, 0) ||
+	    nla_put_u8(skb, SMC_NLA_SYS_IS_SMCR_V2, 1) ||
+	    nla_put_string(skb, SMC_NLA_SYS_LOCAL_HOST, host))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	cb->args[0] = 1;
+	return skb->len;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/* -- GET_DEV_SMCR ----------------------------------------------------------- */
+
+static int smcx_nl_fill_port(struct sk_buff *skb, struct smcx_ibdev *d,
+			     unsigned int i)
+{
+	struct smcx_ibport *p = &d->port[i];
+	char pnetid[SMCX_PNETID_LEN + 1];
+	struct nlattr *nest;
+	bool user;
+
+	nest = nla_nest_start(skb, SMC_NLA_DEV_PORT + i);
+	if (!nest)
+		return -EMSGSIZE;
+	/* every PNET ID of an RDMA port comes from the (user's) table here */
+	user = !smcx_pnet_ib_pnetid(d->ibdev, p->num, pnetid);
+	if (nla_put_u8(skb, SMC_NLA_DEV_PORT_PNET_USR, user) ||
+	    nla_put_string(skb, SMC_NLA_DEV_PORT_PNETID, pnetid) ||
+	    nla_put_u32(skb, SMC_NLA_DEV_PORT_NETDEV,
+			smcx_ibport_ifindex(d, p->num)) ||
+	    nla_put_u8(skb, SMC_NLA_DEV_PORT_VALID, p->roce) ||
+	    nla_put_u8(skb, SMC_NLA_DEV_PORT_STATE,
+		       smcx_ibport_active(d, p->num)) ||
+	    nla_put_u32(skb, SMC_NLA_DEV_PORT_LNK_CNT, atomic_read(&p->links))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int smcx_nl_fill_pci(struct sk_buff *skb, struct smcx_ibdev *d)
+{
+	struct device *parent = d->ibdev->dev.parent;
+	struct pci_dev *pdev;
+
+	/* soft devices (rxe) have no PCI function: leave the fields out */
+	if (!parent || !dev_is_pci(parent))
+		return 0;
+	pdev = to_pci_dev(parent);
+	/* function and channel ids exist on s390 only */
+	if (nla_put_u32(skb, SMC_NLA_DEV_PCI_FID, 0) ||
+	    nla_put_u16(skb, SMC_NLA_DEV_PCI_CHID, 0) ||
+	    nla_put_u16(skb, SMC_NLA_DEV_PCI_VENDOR, pdev->vendor) ||
+	    nla_put_u16(skb, SMC_NLA_DEV_PCI_DEVICE, pdev->device) ||
+	    nla_put_string(skb, SMC_NLA_DEV_PCI_ID, pci_name(pdev)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int smcx_nl_fill_dev(struct sk_buff *skb, struct netlink_callback *cb,
+			    struct smcx_ibdev *d)
+{
+	bool crit = false;
+	struct nlattr *nest;
+	unsigned int i;
+	void *hdr;
+
+	hdr = smcx_nl_dump_hdr(skb, cb, SMC_NETLINK_GET_DEV_SMCR);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, SMC_GEN_DEV_SMCR);
+	if (!nest)
+		goto cancel;
+	down_read(&smcx_nl_lgr_sem);
+	if (smcx_nl_lgr_ops && smcx_nl_lgr_ops->dev_critical)
+		crit = smcx_nl_lgr_ops->dev_critical(d);
+	up_read(&smcx_nl_lgr_sem);
+	if (nla_put_u8(skb, SMC_NLA_DEV_IS_CRIT, crit) ||
+	    smcx_nl_fill_pci(skb, d) ||
+	    nla_put_string(skb, SMC_NLA_DEV_IB_NAME, smcx_ibdev_name(d)))
+		goto cancel;
+	for (i = 0; i < d->nports; i++)
+		if (smcx_nl_fill_port(skb, d, i))
+			goto cancel;
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static int smcx_nl_dev_smcr(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct smcx_ibdev *d;
+	int rc = 0;
+
+	/* devices are referenced one at a time; the cursor is an index */
+	while ((d = smcx_ibdev_nth(cb->args[0]))) {
+		rc = smcx_nl_fill_dev(skb, cb, d);
+		smcx_ibdev_put(d);
+		if (rc)
+			break;
+		cb->args[0]++;
+	}
+	/* a device too big for an empty skb would loop forever: report it */
+	if (rc && !skb->len)
+		return rc;
+	return skb->len;
+}
+
+/* -- link groups: the link-group layer's, empty until it hooks in ----------- */
+
+static int smcx_nl_lgr_smcr(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	int rc = 0;
+
+	down_read(&smcx_nl_lgr_sem);
+	if (smcx_nl_lgr_ops && smcx_nl_lgr_ops->dump_lgr)
+		rc = smcx_nl_lgr_ops->dump_lgr(skb, cb);
+	up_read(&smcx_nl_lgr_sem);
+	return rc;
+}
+
+static int smcx_nl_link_smcr(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	int rc = 0;
+
+	down_read(&smcx_nl_lgr_sem);
+	if (smcx_nl_lgr_ops && smcx_nl_lgr_ops->dump_link)
+		rc = smcx_nl_lgr_ops->dump_link(skb, cb);
+	up_read(&smcx_nl_lgr_sem);
+	return rc;
+}
+
+/* SMC-D (ISM) is not implemented: no link groups, no devices */
+static int smcx_nl_empty(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return 0;
+}
+
+/* -- GET_STATS ---------------------------------------------------------------- */
+
+static int smcx_nl_put_zeros(struct sk_buff *skb, int type, int first,
+			     int last, int pad)
+{
+	struct nlattr *nest = nla_nest_start(skb, type);
+	int a;
+
+	if (!nest)
+		return -EMSGSIZE;
+	for (a = first; a <= last; a++)
+		if (nla_put_u64_64bit(skb, a, 0, pad))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * One technology's counters.  smcx counts handshake outcomes so far (and
+ * SMC-D never happens), so buffer and data counters are reported as zero,
+ * with the full mainline nesting so readers find every attribute.
+ */
+static int smcx_nl_put_tech(struct sk_buff *skb, int type,
+			    const struct smcx_stats *s)
+{
+	static const int hist[] = {
+		SMC_NLA_STATS_T_TXPLOAD_SIZE, SMC_NLA_STATS_T_RXPLOAD_SIZE,
+		SMC_NLA_STATS_T_TX_RMB_SIZE, SMC_NLA_STATS_T_RX_RMB_SIZE,
+	};
+	const u64 zero[SMCX_ROLES] = { 0 };
+	const u64 *v1 = s ? s->success_v1 : zero;
+	const u64 *v2 = s ? s->success_v2 : zero;
+	struct nlattr *nest = nla_nest_start(skb, type);
+	unsigned int i;
+	int a;
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (smcx_nl_put_zeros(skb, SMC_NLA_STATS_T_TX_RMB_STATS,
+			      SMC_NLA_STATS_RMB_SIZE_SM_PEER_CNT,
+			      SMC_NLA_STATS_RMB_DGRADE_CNT, SMC_NLA_STATS_RMB_PAD) ||
+	    smcx_nl_put_zeros(skb, SMC_NLA_STATS_T_RX_RMB_STATS,
+			      SMC_NLA_STATS_RMB_SIZE_SM_PEER_CNT,
+			      SMC_NLA_STATS_RMB_DGRADE_CNT, SMC_NLA_STATS_RMB_PAD))
+		return -EMSGSIZE;
+	for (i = 0; i < ARRAY_SIZE(hist); i++)
+		if (smcx_nl_put_zeros(skb, hist[i], SMC_NLA_STATS_PLOAD_8K,
+				      SMC_NLA_STATS_PLOAD_G_1024K,
+				      SMC_NLA_STATS_PLOAD_PAD))
+			return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, SMC_NLA_STATS_T_CLNT_V1_SUCC, v1[SMCX_CLNT],
+			      SMC_NLA_STATS_T_PAD) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_STATS_T_CLNT_V2_SUCC, v2[SMCX_CLNT],
+			      SMC_NLA_STATS_T_PAD) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_STATS_T_SRV_V1_SUCC, v1[SMCX_SRV],
+			      SMC_NLA_STATS_T_PAD) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_STATS_T_SRV_V2_SUCC, v2[SMCX_SRV],
+			      SMC_NLA_STATS_T_PAD) ||
+	    nla_put_uint(skb, SMC_NLA_STATS_T_RX_RMB_USAGE, 0) ||
+	    nla_put_uint(skb, SMC_NLA_STATS_T_TX_RMB_USAGE, 0))
+		return -EMSGSIZE;
+	for (a = SMC_NLA_STATS_T_SENDPAGE_CNT; a <= SMC_NLA_STATS_T_TX_CNT; a++)
+		if (nla_put_u64_64bit(skb, a, 0, SMC_NLA_STATS_T_PAD))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int smcx_nl_stats(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct smcx_stats *s;
+	struct nlattr *nest;
+	void *hdr;
+	int rc = -EMSGSIZE;
+
+	if (cb->args[0])
+		return 0;
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	smcx_stats_fold(sock_net(skb->sk), s);
+	hdr = smcx_nl_dump_hdr(skb, cb, SMC_NETLINK_GET_STATS);
+	if (!hdr)
+		goto out;
+	nest = nla_nest_start(skb, SMC_GEN_STATS);
+	if (!nest ||
+	    smcx_nl_put_tech(skb, SMC_NLA_STATS_SMCD_TECH, NULL) ||
+	    smcx_nl_put_tech(skb, SMC_NLA_STATS_SMCR_TECH, s) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_STATS_CLNT_HS_ERR_CNT,
+			      s->hs_errors[SMCX_CLNT], SMC_NLA_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_STATS_SRV_HS_ERR_CNT,
+			      s->hs_errors[SMCX_SRV], SMC_NLA_STATS_PAD)) {
+		genlmsg_cancel(skb, hdr);
+		goto out;
+	}
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	cb->args[0] = 1;
+	rc = skb->len;
+out:
+	kfree(s);
+	return rc;
+}
+
+/* -- GET_FBACK_STATS ------------------------------------------------------------ */
+
+/*
+ * Mainline's order: reason k of the server, then reason k of the client,
+ * for k = 0, 1, ... until both sides have no k-th reason; the totals ride
+ * in the first message only.  Reasons are those with a known code and a
+ * non-zero count, in the order of the reason table.  The sequence is
+ * rebuilt on every call; cb->args[0] is the position in it.
+ */
+struct smcx_fback {
+	u32 code[SMCX_ROLES][SMCX_STATS_RSN_SLOTS];
+	u64 cnt[SMCX_ROLES][SMCX_STATS_RSN_SLOTS];
+	unsigned int n[SMCX_ROLES];
+};
+
+static int smcx_nl_fback_one(struct sk_buff *skb, struct netlink_callback *cb,
+			     const struct smcx_stats *s,
+			     const struct smcx_fback *f, int role,
+			     unsigned int k, bool totals)
+{
+	struct nlattr *nest;
+	void *hdr;
+
+	hdr = smcx_nl_dump_hdr(skb, cb, SMC_NETLINK_GET_FBACK_STATS);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, SMC_GEN_FBACK_STATS);
+	if (!nest ||
+	    nla_put_u8(skb, SMC_NLA_FBACK_STATS_TYPE, role == SMCX_SRV) ||
+	    (totals &&
+	     (nla_put_u64_64bit(skb, SMC_NLA_FBACK_STATS_SRV_CNT,
+				s->fallback[SMCX_SRV], SMC_NLA_FBACK_STATS_PAD) ||
+	      nla_put_u64_64bit(skb, SMC_NLA_FBACK_STATS_CLNT_CNT,
+				s->fallback[SMCX_CLNT],
+				SMC_NLA_FBACK_STATS_PAD))) ||
+	    nla_put_u32(skb, SMC_NLA_FBACK_STATS_RSN_CODE, f->code[role][k]) ||
+	    nla_put_u16(skb, SMC_NLA_FBACK_STATS_RSN_CNT,
+			min_t(u64, f->cnt[role][k], U16_MAX))) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int smcx_nl_fback(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	static const int order[SMCX_ROLES] = { SMCX_SRV, SMCX_CLNT };
+	struct smcx_stats *s;
+	struct smcx_fback *f;
+	unsigned int i, k, r, pos = 0;
+	int rc = 0;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!s || !f) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	smcx_stats_fold(sock_net(skb->sk), s);
+	for (r = 0; r < SMCX_ROLES; r++) {
+		for (i = 0; i < SMCX_STATS_RSN_SLOTS; i++) {
+			u32 code = smcx_stats_rsn_code(i);
+
+			if (!code || !s->fallback_rsn[r][i])
+				continue;
+			f->code[r][f->n[r]] = code;
+			f->cnt[r][f->n[r]++] = s->fallback_rsn[r][i];
+		}
+	}
+	for (k = 0; k < SMCX_STATS_RSN_SLOTS; k++) {
+		for (i = 0; i < SMCX_ROLES; i++) {
+			r = order[i];
+			if (k >= f->n[r])
+				continue;
+			if (pos++ < cb->args[0])
+				continue;
+			if (smcx_nl_fback_one(skb, cb, s, f, r, k, pos == 1))
+				goto done;
+			cb->args[0] = pos;
+		}
+	}
+done:
+	rc = skb->len;
+out:
+	kfree(f);
+	kfree(s);
+	return rc;
+}
+
+/* -- SEID: no ISMv2 hardware, hence no system EID ------------------------------ */
+
+static int smcx_nl_dump_seid(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	void *hdr;
+
+	if (cb->args[0])
+		return 0;
+	/* an empty message says "no system EID" */
+	hdr = smcx_nl_dump_hdr(skb, cb, SMC_NETLINK_DUMP_SEID);
+	if (!hdr)
+		return -EMSGSIZE;
+	genlmsg_end(skb, hdr);
+	cb->args[0] = 1;
+	return skb->len;
+}
+
+static int smcx_nl_seid_set(struct sk_buff *skb, struct genl_info *info)
+{
+	NL_SET_ERR_MSG(info->extack,
+		       "no system EID: it exists only with ISMv2 hardware (s390)");
+	return -EOPNOTSUPP;
+}
+
+/* -- handshake limitation -------------------------------------------------------- */
+
+static int smcx_nl_dump_hs(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	void *hdr;
+
+	if (cb->args[0])
+		return 0;
+	hdr = smcx_nl_dump_hdr(skb, cb, SMC_NETLINK_DUMP_HS_LIMITATION);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u8(skb, SMC_NLA_HS_LIMITATION_ENABLED,
+		       smcx_hs_limited(sock_net(skb->sk)))) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	cb->args[0] = 1;
+	return skb->len;
+}
+
+static int smcx_nl_hs_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct smcx_nl_net *sn = net_generic(genl_info_net(info), smcx_nl_net_id);
+
+	WRITE_ONCE(sn->hs_limited,
+		   info->genlhdr->cmd == SMC_NETLINK_ENABLE_HS_LIMITATION);
+	return 0;
+}
+
+/* -- the family -------------------------------------------------------------------- */
+
+static const struct genl_ops smcx_gen_ops[] = {
+	/* reads: anyone */
+	{ .cmd = SMC_NETLINK_GET_SYS_INFO,	.dumpit = smcx_nl_sys_info },
+	{ .cmd = SMC_NETLINK_GET_LGR_SMCR,	.dumpit = smcx_nl_lgr_smcr },
+	{ .cmd = SMC_NETLINK_GET_LINK_SMCR,	.dumpit = smcx_nl_link_smcr },
+	{ .cmd = SMC_NETLINK_GET_LGR_SMCD,	.dumpit = smcx_nl_empty },
+	{ .cmd = SMC_NETLINK_GET_DEV_SMCD,	.dumpit = smcx_nl_empty },
+	{ .cmd = SMC_NETLINK_GET_DEV_SMCR,	.dumpit = smcx_nl_dev_smcr },
+	{ .cmd = SMC_NETLINK_GET_STATS,		.dumpit = smcx_nl_stats },
+	{ .cmd = SMC_NETLINK_GET_FBACK_STATS,	.dumpit = smcx_nl_fback },
+	{ .cmd = SMC_NETLINK_DUMP_UEID,		.dumpit = smcx_ueid_nl_dump },
+	{ .cmd = SMC_NETLINK_DUMP_SEID,		.dumpit = smcx_nl_dump_seid },
+	{ .cmd = SMC_NETLINK_DUMP_HS_LIMITATION, .dumpit = smcx_nl_dump_hs },
+	/* global state: initial user namespace's CAP_NET_ADMIN */
+	{
+		.cmd = SMC_NETLINK_ADD_UEID,
+		.flags = GENL_ADMIN_PERM,
+		.doit = smcx_ueid_nl_add,
+		.policy = smcx_ueid_policy,
+		.maxattr = SMC_NLA_EID_TABLE_MAX,
+	},
+	{
+		.cmd = SMC_NETLINK_REMOVE_UEID,
+		.flags = GENL_ADMIN_PERM,
+		.doit = smcx_ueid_nl_remove,
+		.policy = smcx_ueid_policy,
+		.maxattr = SMC_NLA_EID_TABLE_MAX,
+	},
+	{
+		.cmd = SMC_NETLINK_FLUSH_UEID,
+		.flags = GENL_ADMIN_PERM,
+		.doit = smcx_ueid_nl_flush,
+	},
+	{
+		.cmd = SMC_NETLINK_ENABLE_SEID,
+		.flags = GENL_ADMIN_PERM,
+		.doit = smcx_nl_seid_set,
+	},
+	{
+		.cmd = SMC_NETLINK_DISABLE_SEID,
+		.flags = GENL_ADMIN_PERM,
+		.doit = smcx_nl_seid_set,
+	},
+	/* per-namespace state: CAP_NET_ADMIN over the namespace */
+	{
+		.cmd = SMC_NETLINK_ENABLE_HS_LIMITATION,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = smcx_nl_hs_set,
+	},
+	{
+		.cmd = SMC_NETLINK_DISABLE_HS_LIMITATION,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = smcx_nl_hs_set,
+	},
+};
+
+static struct genl_family smcx_gen_family __ro_after_init = {
+	.name = SMC_GENL_FAMILY_NAME,
+	.version = SMC_GENL_FAMILY_VERSION,
+	.netnsok = true,
+	.parallel_ops = true,		/* all state has its own locks */
+	.module = THIS_MODULE,
+	.ops = smcx_gen_ops,
+	.n_ops = ARRAY_SIZE(smcx_gen_ops),
+};
+
+static __net_init int smcx_nl_net_init(struct net *net)
+{
+	struct smcx_nl_net *sn = net_generic(net, smcx_nl_net_id);
+
+	sn->hs_limited = false;
+	return 0;
+}
+
+static struct pernet_operations smcx_nl_net_ops = {
+	.init = smcx_nl_net_init,
+	.id = &smcx_nl_net_id,
+	.size = sizeof(struct smcx_nl_net),
+};
+
+/* -- debugfs: control-plane object counts ----------------------------------------- */
+
+static int smcx_nl_config_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "ibdevs %ld\n", smcx_ib_count());
+	seq_printf(m, "ibdev_refs %ld\n", smcx_ib_user_refs());
+	seq_printf(m, "pnet_entries %ld\n", smcx_pnet_count());
+	seq_printf(m, "ueids %d\n", smcx_ueid_count());
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smcx_nl_config);
+
+static void smcx_nl_debugfs_init(void)
+{
+	struct dentry *dir = debugfs_lookup(KBUILD_MODNAME, NULL);
+
+	if (IS_ERR_OR_NULL(dir))
+		return;
+	smcx_nl_dbg = debugfs_create_file("config", 0444, dir, NULL,
+					  &smcx_nl_config_fops);
+	if (IS_ERR(smcx_nl_dbg))
+		smcx_nl_dbg = NULL;
+	dput(dir);
+}
+
+int smcx_nl_init(void)
+{
+	const char *name = init_utsname()->nodename;
+	int rc;
+
+	/* the CLC host name is fixed at load, like mainline's */
+	memset(smcx_host, ' ', sizeof(smcx_host));
+	memcpy(smcx_host, name, min_t(size_t, strlen(name), sizeof(smcx_host)));
+
+	rc = register_pernet_subsys(&smcx_nl_net_ops);
+	if (rc)
+		return rc;
+	rc = genl_register_family(&smcx_gen_family);
+	if (rc) {
+		unregister_pernet_subsys(&smcx_nl_net_ops);
+		return rc;
+	}
+	smcx_nl_debugfs_init();
+	return 0;
+}
+
+void smcx_nl_exit(void)
+{
+	debugfs_remove(smcx_nl_dbg);
+	smcx_nl_dbg = NULL;
+	genl_unregister_family(&smcx_gen_family);
+	unregister_pernet_subsys(&smcx_nl_net_ops);
+}
