@@ -2,13 +2,16 @@
 #include "app.hpp"
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 
 #include "baseline.hpp"
 #include "client.hpp"
+#include "dbg.hpp"
 #include "format.hpp"
 #include "names.hpp"
 #include "smcx/version.h"
+#include "uapi/linux/smc_diag.h"
 
 namespace smcctl {
 
@@ -30,6 +33,9 @@ std::string action_of(const Command& c) {
             [](const cmd::UeidFlush&) { return std::string("ueid flush"); },
             [](const cmd::InfoShow&) { return std::string("info"); },
             [](const cmd::StatsShow& s) { return std::string(s.reset ? "stats reset" : "stats"); },
+            [](const cmd::SsShow&) { return std::string("sockets"); },
+            [](const cmd::LgrShow&) { return std::string("linkgroup"); },
+            [](const cmd::DevShow&) { return std::string("device"); },
             [](const auto&) { return std::string(); },
         },
         c);
@@ -70,6 +76,10 @@ void print(std::ostream& out, const std::string& s) {
 std::string describe_failure(const Command& command, const nl::error& e) {
     if (const auto* nf = dynamic_cast<const nl::family_not_found*>(&e))
         return "SMC module not loaded (generic netlink family " + nf->family() + " not found)";
+    // sock_diag answers ENOENT when no handler for AF_SMC is registered.
+    if (std::holds_alternative<cmd::SsShow>(command) && e.errno_value() == ENOENT)
+        return "sockets: SMC socket monitoring not available (modules smc and smc_diag not "
+               "loaded)";
 
     const std::string action = action_of(command);
     const std::string prefix = action.empty() ? std::string() : action + ": ";
@@ -163,6 +173,57 @@ int run(const Invocation& inv, std::ostream& out, std::ostream& err) {
                     print(out, json ? to_json(shown) : to_text(shown, view));
                     if (c.reset)
                         baseline::save(path, now, scope);
+                    return exit_ok;
+                },
+                [&](const cmd::SsShow& c) {
+                    SsView v;
+                    v.which = c.which == cmd::SsShow::Which::all         ? SsView::Which::all
+                              : c.which == cmd::SsShow::Which::listening ? SsView::Which::listening
+                                                                         : SsView::Which::connected;
+                    v.debug = c.debug;
+                    v.smcr = c.smcr;
+                    v.smcd = c.smcd;
+                    v.wide = c.wide;
+                    std::uint8_t ext = wire::diag_ext_bit(SMC_DIAG_SHUTDOWN) |
+                                       wire::diag_ext_bit(SMC_DIAG_FALLBACK);
+                    if (json || c.debug)
+                        ext |= wire::diag_ext_bit(SMC_DIAG_CONNINFO);
+                    if (json || c.smcr)
+                        ext |= wire::diag_ext_bit(SMC_DIAG_LGRINFO);
+                    if (json || c.smcd)
+                        ext |= wire::diag_ext_bit(SMC_DIAG_DMBINFO);
+                    const SocketTable t = select_sockets(DiagClient().sockets(ext), v);
+                    print(out, json ? to_json(t) : to_text(t, v));
+                    return exit_ok;
+                },
+                [&](const cmd::LgrShow& c) {
+                    LgrView v;
+                    v.links = c.links;
+                    v.detail = inv.opt.detail_level;
+                    v.lgid = c.lgid;
+                    v.ibdev = c.ibdev;
+                    v.netdev = c.netdev;
+                    // JSON always nests the links; device filters need them too.
+                    const bool links = c.links || json || c.ibdev || c.netdev;
+                    const LinkGroupTable t = select_linkgroups(Client().linkgroups(links), v);
+                    print(out, json ? to_json(t) : to_text(t, v));
+                    return exit_ok;
+                },
+                [&](const cmd::DevShow& c) {
+                    DevView v;
+                    v.detail = inv.opt.detail_level;
+                    v.ibdev = c.ibdev;
+                    v.netdev = c.netdev;
+                    const DeviceTable t = select_devices(Client().smcr_devices(), v);
+                    print(out, json ? to_json(t) : to_text(t, v));
+                    return exit_ok;
+                },
+                [&](const cmd::DbgCollect& c) {
+                    const std::string name = dbg::default_name();
+                    const std::string archive = c.output.value_or("/tmp/" + name + ".tar.gz");
+                    const auto res = dbg::make_bundle(
+                        dbg::standard_collectors(std::chrono::seconds(20)), archive, name, err);
+                    out << res.archive << '\n';
                     return exit_ok;
                 },
             },

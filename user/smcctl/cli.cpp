@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <span>
 
 #include "names.hpp"
 
@@ -74,6 +75,300 @@ std::uint8_t parse_port(Personality p, std::string_view object, const std::strin
 void expect_end(Personality p, std::string_view object, Args& a) {
     if (!a.empty())
         fail(p, object, "unexpected argument '" + a.peek() + "'");
+}
+
+void add_detail(Options& opt, unsigned n) {
+    opt.detail_level += n;
+    opt.details = true;
+}
+
+// ---- getopt-like option lists (smcss, smc_dbg) ------------------------------------------
+
+struct flag_opt {
+    std::string_view name; // long name
+    char id;               // short letter
+    bool takes_value = false;
+};
+
+// Parses options (short clusters, --long, --long=value, abbreviations) until the end of the
+// arguments; `apply` gets each option's id and value.  Arguments that are no option are an
+// error: these programs take none.
+template <typename Apply>
+void parse_flags(Personality p, std::string_view object, Args& a, std::span<const flag_opt> opts,
+                 Apply&& apply) {
+    while (!a.empty()) {
+        const std::string tok = a.take();
+        if (tok.size() < 2 || tok[0] != '-')
+            fail(p, object, "unexpected argument '" + tok + "'");
+        if (tok.rfind("--", 0) == 0) {
+            std::string name = tok.substr(2);
+            std::optional<std::string> value;
+            if (auto eq = name.find('='); eq != std::string::npos) {
+                value = name.substr(eq + 1);
+                name.resize(eq);
+            }
+            const flag_opt* hit = nullptr;
+            for (const auto& o : opts) {
+                if (o.name == name) {
+                    hit = &o;
+                    break;
+                }
+                if (abbreviates(name, o.name)) {
+                    if (hit && hit->name != o.name)
+                        fail(p, object, "ambiguous option '" + tok + "'");
+                    hit = &o;
+                }
+            }
+            if (!hit)
+                fail(p, object, "unknown option '" + tok + "'");
+            if (hit->takes_value && !value) {
+                if (a.empty())
+                    fail(p, object, "option '--" + std::string(hit->name) + "' needs a value");
+                value = a.take();
+            }
+            if (!hit->takes_value && value)
+                fail(p, object, "option '--" + std::string(hit->name) + "' takes no value");
+            apply(hit->id, std::move(value));
+            continue;
+        }
+        for (std::size_t k = 1; k < tok.size(); ++k) {
+            const char c = tok[k];
+            const auto o = std::find_if(opts.begin(), opts.end(),
+                                        [c](const flag_opt& x) { return x.id == c; });
+            if (o == opts.end())
+                fail(p, object, std::string("unknown option '-") + c + "'");
+            if (!o->takes_value) {
+                apply(c, std::nullopt);
+                continue;
+            }
+            std::string value;
+            if (k + 1 < tok.size()) {
+                value = tok.substr(k + 1);
+            } else {
+                if (a.empty())
+                    fail(p, object, std::string("option '-") + c + "' needs a value");
+                value = a.take();
+            }
+            apply(c, std::move(value));
+            break;
+        }
+    }
+}
+
+// ---- smcss ------------------------------------------------------------------------------
+
+constexpr flag_opt ss_opts[] = {
+    {"all", 'a'},     {"listening", 'l'}, {"debug", 'd'}, {"extended", 'e'},
+    {"smcd", 'D'},    {"smcr", 'R'},      {"wide", 'W'},  {"wide", 'w'},
+    {"version", 'v'}, {"version", 'V'},   {"help", 'h'},  {"json", 'j'},
+};
+
+Command parse_ss(Personality p, Args& a, Options& opt) {
+    constexpr std::string_view obj = "ss";
+    cmd::SsShow ss;
+    bool all = false, listening = false, help = false, version = false;
+    parse_flags(p, obj, a, ss_opts, [&](char id, const std::optional<std::string>&) {
+        switch (id) {
+        case 'a':
+            all = true;
+            break;
+        case 'l':
+            listening = true;
+            break;
+        case 'd':
+        case 'e':
+            ss.debug = true;
+            break;
+        case 'D':
+            ss.smcd = true;
+            break;
+        case 'R':
+            ss.smcr = true;
+            break;
+        case 'W':
+        case 'w':
+            ss.wide = true;
+            break;
+        case 'v':
+        case 'V':
+            version = true;
+            break;
+        case 'h':
+            help = true;
+            break;
+        case 'j':
+            opt.json = true;
+            break;
+        }
+    });
+    if (help)
+        return cmd::Help{usage_text(p, obj)};
+    if (version)
+        return cmd::Version{};
+    if (ss.smcr && ss.smcd)
+        fail(p, obj, "--smcd together with --smcr is not supported");
+    if (listening) {
+        if (all)
+            fail(p, obj, "--listening together with --all is not supported");
+        if (ss.debug)
+            fail(p, obj, "--listening together with --debug is not supported");
+        if (ss.smcr || ss.smcd)
+            fail(p, obj, "--listening together with --smcr or --smcd is not supported");
+        ss.which = cmd::SsShow::Which::listening;
+    } else if (all) {
+        ss.which = cmd::SsShow::Which::all;
+    }
+    return ss;
+}
+
+// ---- smc_dbg ----------------------------------------------------------------------------
+
+constexpr flag_opt dbg_opts[] = {
+    {"output", 'o', true},
+    {"tgz", 't'},
+    {"version", 'v'},
+    {"help", 'h'},
+};
+
+Command parse_dbg(Personality p, Args& a) {
+    constexpr std::string_view obj = "dbg";
+    cmd::DbgCollect dbg;
+    bool help = false, version = false;
+    parse_flags(p, obj, a, dbg_opts, [&](char id, std::optional<std::string> value) {
+        if (id == 'o')
+            dbg.output = std::move(value);
+        else if (id == 'h')
+            help = true;
+        else if (id == 'v')
+            version = true;
+        // -t: smc-tools' "make a .tgz"; the bundle always is one.
+    });
+    if (help)
+        return cmd::Help{usage_text(p, obj)};
+    if (version)
+        return cmd::Version{};
+    if (dbg.output && dbg.output->empty())
+        fail(p, obj, "empty output path");
+    return dbg;
+}
+
+// ---- linkgroup / device -----------------------------------------------------------------
+
+// -d, -dd, -j, --json, --details between the words of linkgroup/device; true if `tok` was one.
+bool object_option(Personality p, std::string_view obj, const std::string& tok, Options& opt) {
+    if (tok.size() < 2 || tok[0] != '-')
+        return false;
+    const std::string_view w = std::string_view(tok).substr(tok[1] == '-' ? 2 : 1);
+    if (tok[1] != '-' && !w.empty() && w.find_first_not_of("dj") == std::string_view::npos) {
+        for (char c : w) {
+            if (c == 'j')
+                opt.json = true;
+            else
+                add_detail(opt, 1);
+        }
+        return true;
+    }
+    if (auto o = match_word(w, {"json", "details", "ddetails"})) {
+        if (*o == "json")
+            opt.json = true;
+        else
+            add_detail(opt, *o == "ddetails" ? 2 : 1);
+        return true;
+    }
+    fail(p, obj, "unknown option '" + tok + "'");
+}
+
+// The device filters shared by linkgroup and device: "ibdev DEV", "netdev DEV".  True if
+// `word` was one of them (its value is consumed).
+bool device_filter(Personality p, std::string_view obj, const std::string& word, Args& a,
+                   Options& opt, std::optional<std::string>& ibdev,
+                   std::optional<std::string>& netdev) {
+    const auto k = match_word(word, {"ibdev", "netdev"});
+    if (!k || word.size() < 2)
+        return false;
+    while (!a.empty() && object_option(p, obj, a.peek(), opt))
+        a.take();
+    if (a.empty())
+        fail(p, obj, "'" + std::string(*k) + "' needs a device name");
+    std::string value = a.take();
+    if (*k == "ibdev") {
+        checked(p, obj, [&] { check_ibname(value); });
+        ibdev = std::move(value);
+    } else {
+        checked(p, obj, [&] { check_ifname(value); });
+        netdev = std::move(value);
+    }
+    return true;
+}
+
+std::uint32_t parse_lgid(Personality p, std::string_view obj, const std::string& s) {
+    std::string_view v = s;
+    if (v.size() > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))
+        v.remove_prefix(2);
+    if (v.empty() || v.size() > 8 || v.find_first_not_of("0123456789abcdefABCDEF") != v.npos)
+        fail(p, obj, "invalid link group id '" + s + "' (up to 8 hex digits)");
+    // A link id (link group id plus the link's number in the low byte) names its group.
+    return static_cast<std::uint32_t>(std::stoul(std::string(v), nullptr, 16)) & 0xffffff00u;
+}
+
+Command parse_linkgroup(Personality p, Args& a, Options& opt) {
+    constexpr std::string_view obj = "linkgroup";
+    cmd::LgrShow show;
+    bool have_verb = false, have_sel = false;
+    while (!a.empty()) {
+        const std::string word = a.take();
+        if (object_option(p, obj, word, opt))
+            continue;
+        if (!have_verb && !have_sel) {
+            if (auto v = match_word(word, {"show", "link-show", "help"})) {
+                have_verb = true;
+                if (*v == "help")
+                    return cmd::Help{usage_text(p, obj)};
+                show.links = *v == "link-show";
+                continue;
+            }
+        }
+        if (word == "help")
+            return cmd::Help{usage_text(p, obj)};
+        if (device_filter(p, obj, word, a, opt, show.ibdev, show.netdev))
+            continue;
+        if (have_sel || show.ibdev || show.netdev)
+            fail(p, obj, "unexpected argument '" + word + "'");
+        have_sel = true;
+        if (word == "all")
+            continue;
+        show.lgid = parse_lgid(p, obj, word);
+    }
+    return show;
+}
+
+Command parse_device(Personality p, Args& a, Options& opt) {
+    constexpr std::string_view obj = "device";
+    cmd::DevShow show;
+    bool have_verb = false, have_all = false;
+    while (!a.empty()) {
+        const std::string word = a.take();
+        if (object_option(p, obj, word, opt))
+            continue;
+        if (!have_verb && !have_all) {
+            if (auto v = match_word(word, {"show", "help"})) {
+                have_verb = true;
+                if (*v == "help")
+                    return cmd::Help{usage_text(p, obj)};
+                continue;
+            }
+        }
+        if (word == "help")
+            return cmd::Help{usage_text(p, obj)};
+        if (device_filter(p, obj, word, a, opt, show.ibdev, show.netdev))
+            continue;
+        if (!have_all && word == "all" && !show.ibdev && !show.netdev) {
+            have_all = true;
+            continue;
+        }
+        fail(p, obj, "unexpected argument '" + word + "'");
+    }
+    return show;
 }
 
 // ---- smc_pnet style options (also `smcctl pnet -a ...`) -------------------------------
@@ -391,14 +686,15 @@ Command parse_stats(Personality p, Args& a, Options& opt) {
         if (word.size() > 1 && word[0] == '-') {
             const std::string_view w = std::string_view(word).substr(word[1] == '-' ? 2 : 1);
             if (w == "ad" || w == "da") {
-                opt.absolute = opt.details = true;
+                opt.absolute = true;
+                add_detail(opt, 1);
             } else if (auto o = match_word(w, {"details", "ddetails", "absolute", "json"})) {
                 if (*o == "absolute")
                     opt.absolute = true;
                 else if (*o == "json")
                     opt.json = true;
                 else
-                    opt.details = true;
+                    add_detail(opt, *o == "ddetails" ? 2 : 1);
             } else {
                 fail(p, obj, "unknown option '" + word + "'");
             }
@@ -442,7 +738,7 @@ std::optional<Command> parse_global_options(Personality p, Args& a, Options& opt
             else if (*o == "help")
                 return cmd::Help{usage_text(p)};
             else
-                opt.details = true;
+                add_detail(opt, *o == "ddetails" ? 2 : 1);
             continue;
         }
         if (tok[1] != '-' && w.find_first_not_of("jdav") == std::string_view::npos) {
@@ -450,7 +746,7 @@ std::optional<Command> parse_global_options(Personality p, Args& a, Options& opt
                 if (c == 'j')
                     opt.json = true;
                 else if (c == 'd')
-                    opt.details = true;
+                    add_detail(opt, 1);
                 else if (c == 'a')
                     opt.absolute = true;
                 else
@@ -471,8 +767,8 @@ Command parse_objects(Personality p, Args& a, Options& opt, std::vector<std::str
     const std::string word = a.take();
     std::optional<std::string_view> obj;
     if (p == Personality::smcctl)
-        obj = match_word(
-            word, {"pnet", "ueid", "info", "stats", "linkgroup", "device", "help", "version"});
+        obj = match_word(word, {"pnet", "ueid", "info", "stats", "ss", "linkgroup", "device",
+                                "help", "version"});
     else
         obj = match_word(word, {"info", "linkgroup", "device", "stats", "ueid", "help"});
     if (!obj)
@@ -489,6 +785,12 @@ Command parse_objects(Personality p, Args& a, Options& opt, std::vector<std::str
         return parse_info(p, a);
     if (*obj == "stats")
         return parse_stats(p, a, opt);
+    if (*obj == "ss")
+        return parse_ss(p, a, opt);
+    if (*obj == "linkgroup")
+        return parse_linkgroup(p, a, opt);
+    if (*obj == "device")
+        return parse_device(p, a, opt);
     return cmd::Unsupported{std::string(*obj)};
 }
 
@@ -555,7 +857,11 @@ Invocation parse_command_line(const std::vector<std::string>& argv) {
         inv.command = parse_pnet_options(inv.who, {}, a, inv.opt, inv.warnings);
         break;
     case Personality::smcss:
+        inv.command = parse_ss(inv.who, a, inv.opt);
+        break;
     case Personality::smc_dbg:
+        inv.command = parse_dbg(inv.who, a);
+        break;
     case Personality::smc_run: {
         inv.command = cmd::Unsupported{inv.prog};
         if (!a.empty()) {
@@ -587,7 +893,45 @@ std::string usage_text(Personality p, std::string_view object) {
     if (p == Personality::smc_pnet)
         return "Usage: smc_pnet [OPTIONS] [PNETID]\n" + pnet_opts;
 
+    const std::string ss_opts =
+        "  -a, --all         all sockets, listening and initializing ones too\n"
+        "  -l, --listening   listening sockets only\n"
+        "  -d, --debug       shutdown state, buffers and cursors (also -e)\n"
+        "  -R, --smcr        SMC-R sockets only, with their link\n"
+        "  -D, --smcd        SMC-D sockets only, with their DMB\n"
+        "  -W, --wide        do not truncate addresses\n"
+        "  -j, --json        JSON output, every field\n"
+        "  -v, --version     show the version\n"
+        "  -h, --help        this text\n"
+        "Without options: connected and closing sockets.\n";
+    const std::string dbg_text =
+        "  -o, --output PATH  archive to write (default /tmp/smc_dbg-HOST-TIME.tar.gz)\n"
+        "  -t, --tgz          accepted for smc-tools compatibility (always a .tar.gz)\n"
+        "  -v, --version      show the version\n"
+        "  -h, --help         this text\n"
+        "Collects socket, link group, device, PNET, statistics, sysctl, RDMA, interface,\n"
+        "module and kernel log information into one archive and prints its path.\n";
+    if (p == Personality::smcss)
+        return "Usage: smcss [OPTIONS]\n" + ss_opts;
+    if (p == Personality::smc_dbg)
+        return "Usage: smc_dbg [OPTIONS]\n" + dbg_text;
+    if (object == "ss")
+        return "Usage: " + prog + " ss [OPTIONS]\n" + ss_opts;
+
     const std::string pfx = "Usage: " + prog + " [OPTIONS] ";
+    if (object == "linkgroup")
+        return pfx + "linkgroup [show | link-show] [all | LG-ID] [ibdev DEV] [netdev DEV]\n" +
+               "  show       one line per SMC-R link group (default)\n"
+               "  link-show  one line per link\n"
+               "  LG-ID      a link group id (hex, as shown); a link id selects its group\n"
+               "  -d         link-show: link UIDs, RDMA device and port; show: SMCv2 details\n"
+               "  -dd        link-show: also the GIDs\n"
+               "  -j, --json JSON output, link groups with their links\n";
+    if (object == "device")
+        return pfx + "device [show] [all] [ibdev DEV] [netdev DEV]\n" +
+               "  one line per usable RDMA device port\n"
+               "  -d         also PCI function id, PCI id and PCHID\n"
+               "  -j, --json JSON output\n";
     if (object == "pnet")
         return pfx + "pnet [show [PNETID]]\n" + "       " + prog +
                " pnet add PNETID [eth ETH] [ib DEV [port 1|2]]\n" + "       " + prog +
@@ -611,14 +955,15 @@ std::string usage_text(Personality p, std::string_view object) {
     switch (p) {
     case Personality::smcctl:
         return "Usage: smcctl [OPTIONS] OBJECT [COMMAND [ARGS]]\n"
-               "  OBJECT := { pnet | ueid | info | stats | help }\n"
+               "  OBJECT := { pnet | ueid | info | stats | ss | linkgroup | device | help }\n"
                "  OPTIONS := { -j[son] | -d[etails] | -a[bsolute] | -v[ersion] | -h[elp] }\n"
                "Run 'smcctl OBJECT help' for the commands of an object.\n"
                "Also runs as smc_pnet, smcr, smcss, smc_dbg and smc_run (by program name).\n";
     case Personality::smcr:
         return "Usage: smcr [OPTIONS] OBJECT [COMMAND [ARGS]]\n"
                "  OBJECT := { info | stats | ueid | linkgroup | device | help }\n"
-               "  OPTIONS := { -j[son] | -d[etails] | -a[bsolute] | -v[ersion] | -h[elp] }\n";
+               "  OPTIONS := { -j[son] | -d[etails] | -dd | -a[bsolute] | -v[ersion] | -h[elp] }\n"
+               "Run 'smcr OBJECT help' for the commands of an object.\n";
     default:
         return "Usage: " + prog + " [-v | --version] [-h | --help]\n" + prog +
                " is not implemented in this version of smcctl.\n";

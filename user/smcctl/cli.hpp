@@ -73,16 +73,53 @@ struct StatsShow {
     bool reset = false; // store the current counters as the new baseline afterwards
 };
 
+// smcss: which sockets, which extra columns.
+struct SsShow {
+    enum class Which { connected, all, listening };
+    Which which = Which::connected; // default: neither listening nor INIT sockets
+    bool debug = false;             // -d: shutdown state and connection cursors
+    bool smcr = false;              // -R: SMC-R sockets only, with their link
+    bool smcd = false;              // -D: SMC-D sockets only, with their DMB
+    bool wide = false;              // -W: addresses not truncated
+
+    bool operator==(const SsShow&) const = default;
+};
+
+// smcr linkgroup [show | link-show] [all | LG-ID] [ibdev DEV] [netdev DEV]
+struct LgrShow {
+    bool links = false;                // link-show: one line per link
+    std::optional<std::uint32_t> lgid; // link group id (a link id's low byte masked off)
+    std::optional<std::string> ibdev;  // only link groups/links on this RDMA device
+    std::optional<std::string> netdev; // only link groups/links on this interface
+
+    bool operator==(const LgrShow&) const = default;
+};
+
+// smcr device [show] [all] [ibdev DEV] [netdev DEV]
+struct DevShow {
+    std::optional<std::string> ibdev;
+    std::optional<std::string> netdev;
+
+    bool operator==(const DevShow&) const = default;
+};
+
+// smc_dbg: collect a diagnostic bundle.
+struct DbgCollect {
+    std::optional<std::string> output; // archive path; default /tmp/smc_dbg-HOST-TIME.tar.gz
+};
+
 } // namespace cmd
 
 using Command = std::variant<cmd::Help, cmd::Version, cmd::Unsupported, cmd::PnetShow, cmd::PnetAdd,
                              cmd::PnetDel, cmd::PnetFlush, cmd::UeidShow, cmd::UeidAdd,
-                             cmd::UeidDel, cmd::UeidFlush, cmd::InfoShow, cmd::StatsShow>;
+                             cmd::UeidDel, cmd::UeidFlush, cmd::InfoShow, cmd::StatsShow,
+                             cmd::SsShow, cmd::LgrShow, cmd::DevShow, cmd::DbgCollect>;
 
 struct Options {
-    bool json = false;     // --json / -j, or "stats json"
-    bool details = false;  // -d / --details
-    bool absolute = false; // -a / --absolute: stats without the reset baseline
+    bool json = false;         // --json / -j, or "stats json"
+    bool details = false;      // -d / --details (detail_level > 0)
+    bool absolute = false;     // -a / --absolute: stats without the reset baseline
+    unsigned detail_level = 0; // -d 1, -dd 2 (linkgroup and device columns)
 };
 
 struct Invocation {
@@ -96,7 +133,8 @@ struct Invocation {
 // Parses argv (argv[0] included).  Throws usage_error.
 Invocation parse_command_line(const std::vector<std::string>& argv);
 
-// Usage text of a personality, or of one object of it ("pnet", "ueid", "info", "stats").
+// Usage text of a personality, or of one object of it ("pnet", "ueid", "info", "stats",
+// "linkgroup", "device", "ss").
 std::string usage_text(Personality p, std::string_view object = {});
 
 } // namespace smcctl

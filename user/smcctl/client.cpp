@@ -4,6 +4,8 @@
 #include <array>
 #include <cerrno>
 
+#include <net/if.h>
+
 #include "names.hpp"
 #include "uapi/linux/smc.h"
 
@@ -97,6 +99,82 @@ constexpr auto fback_policy = [] {
     return t;
 }();
 
+constexpr auto lgr_r_policy = [] {
+    policy_table<SMC_NLA_LGR_R_MAX + 1> t{};
+    t[SMC_NLA_LGR_R_ID] = pol(NLA_U32);
+    t[SMC_NLA_LGR_R_ROLE] = pol(NLA_U8);
+    t[SMC_NLA_LGR_R_TYPE] = pol(NLA_U8);
+    t[SMC_NLA_LGR_R_PNETID] = pol(NLA_STRING);
+    t[SMC_NLA_LGR_R_VLAN_ID] = pol(NLA_U8);
+    t[SMC_NLA_LGR_R_CONNS_NUM] = pol(NLA_U32);
+    t[SMC_NLA_LGR_R_V2_COMMON] = pol(NLA_NESTED);
+    t[SMC_NLA_LGR_R_V2] = pol(NLA_NESTED);
+    t[SMC_NLA_LGR_R_NET_COOKIE] = pol(NLA_U64);
+    t[SMC_NLA_LGR_R_BUF_TYPE] = pol(NLA_U8);
+    t[SMC_NLA_LGR_R_SNDBUF_ALLOC] = pol(NLA_UNSPEC, 4);
+    t[SMC_NLA_LGR_R_RMB_ALLOC] = pol(NLA_UNSPEC, 4);
+    return t;
+}();
+
+constexpr auto lgr_v2_common_policy = [] {
+    policy_table<SMC_NLA_LGR_V2_MAX + 1> t{};
+    t[SMC_NLA_LGR_V2_VER] = pol(NLA_U8);
+    t[SMC_NLA_LGR_V2_REL] = pol(NLA_U8);
+    t[SMC_NLA_LGR_V2_OS] = pol(NLA_U8);
+    t[SMC_NLA_LGR_V2_NEG_EID] = pol(NLA_STRING);
+    t[SMC_NLA_LGR_V2_PEER_HOST] = pol(NLA_STRING);
+    return t;
+}();
+
+constexpr auto lgr_r_v2_policy = [] {
+    policy_table<SMC_NLA_LGR_R_V2_MAX + 1> t{};
+    t[SMC_NLA_LGR_R_V2_DIRECT] = pol(NLA_U8);
+    t[SMC_NLA_LGR_R_V2_MAX_CONNS] = pol(NLA_U8);
+    t[SMC_NLA_LGR_R_V2_MAX_LINKS] = pol(NLA_U8);
+    return t;
+}();
+
+constexpr auto link_policy = [] {
+    policy_table<SMC_NLA_LINK_MAX + 1> t{};
+    t[SMC_NLA_LINK_ID] = pol(NLA_U8);
+    t[SMC_NLA_LINK_IB_DEV] = pol(NLA_STRING);
+    t[SMC_NLA_LINK_IB_PORT] = pol(NLA_U8);
+    t[SMC_NLA_LINK_GID] = pol(NLA_STRING);
+    t[SMC_NLA_LINK_PEER_GID] = pol(NLA_STRING);
+    t[SMC_NLA_LINK_CONN_CNT] = pol(NLA_U32);
+    t[SMC_NLA_LINK_NET_DEV] = pol(NLA_U32);
+    t[SMC_NLA_LINK_UID] = pol(NLA_U32);
+    t[SMC_NLA_LINK_PEER_UID] = pol(NLA_U32);
+    t[SMC_NLA_LINK_STATE] = pol(NLA_U32);
+    return t;
+}();
+
+constexpr auto dev_policy = [] {
+    policy_table<SMC_NLA_DEV_MAX + 1> t{};
+    t[SMC_NLA_DEV_USE_CNT] = pol(NLA_U32);
+    t[SMC_NLA_DEV_IS_CRIT] = pol(NLA_U8);
+    t[SMC_NLA_DEV_PCI_FID] = pol(NLA_U32);
+    t[SMC_NLA_DEV_PCI_CHID] = pol(NLA_U16);
+    t[SMC_NLA_DEV_PCI_VENDOR] = pol(NLA_U16);
+    t[SMC_NLA_DEV_PCI_DEVICE] = pol(NLA_U16);
+    t[SMC_NLA_DEV_PCI_ID] = pol(NLA_STRING);
+    t[SMC_NLA_DEV_PORT] = pol(NLA_NESTED);
+    t[SMC_NLA_DEV_PORT2] = pol(NLA_NESTED);
+    t[SMC_NLA_DEV_IB_NAME] = pol(NLA_STRING);
+    return t;
+}();
+
+constexpr auto dev_port_policy = [] {
+    policy_table<SMC_NLA_DEV_PORT_MAX + 1> t{};
+    t[SMC_NLA_DEV_PORT_PNET_USR] = pol(NLA_U8);
+    t[SMC_NLA_DEV_PORT_PNETID] = pol(NLA_STRING);
+    t[SMC_NLA_DEV_PORT_NETDEV] = pol(NLA_U32);
+    t[SMC_NLA_DEV_PORT_STATE] = pol(NLA_U8);
+    t[SMC_NLA_DEV_PORT_VALID] = pol(NLA_U8);
+    t[SMC_NLA_DEV_PORT_LNK_CNT] = pol(NLA_U32);
+    return t;
+}();
+
 template <std::size_t N> nl::layout layout_of(const policy_table<N>& t) {
     return nl::layout{static_cast<int>(N) - 1, t.data()};
 }
@@ -150,6 +228,75 @@ void decode_tech(const nl::attrs& stats, int type, TechStats& t) {
     decode_histogram(a, SMC_NLA_STATS_T_RX_RMB_SIZE, t.rx_rmb_size);
     decode_histogram(a, SMC_NLA_STATS_T_TXPLOAD_SIZE, t.tx_payload);
     decode_histogram(a, SMC_NLA_STATS_T_RXPLOAD_SIZE, t.rx_payload);
+}
+
+LgrV2 decode_lgr_v2(const nl::attrs& lgr) {
+    LgrV2 v2;
+    if (lgr.has(SMC_NLA_LGR_R_V2_COMMON)) {
+        const nl::attrs c = lgr.nested(SMC_NLA_LGR_R_V2_COMMON, layout_of(lgr_v2_common_policy));
+        v2.version = c.u8(SMC_NLA_LGR_V2_VER);
+        v2.release = c.u8(SMC_NLA_LGR_V2_REL);
+        v2.peer_os = c.u8(SMC_NLA_LGR_V2_OS);
+        v2.negotiated_eid = trim_blanks(c.str(SMC_NLA_LGR_V2_NEG_EID).value_or(""));
+        v2.peer_host = trim_blanks(c.str(SMC_NLA_LGR_V2_PEER_HOST).value_or(""));
+    }
+    if (lgr.has(SMC_NLA_LGR_R_V2)) {
+        const nl::attrs r = lgr.nested(SMC_NLA_LGR_R_V2, layout_of(lgr_r_v2_policy));
+        if (auto d = r.u8(SMC_NLA_LGR_R_V2_DIRECT))
+            v2.direct = *d != 0;
+        v2.max_conns = r.u8(SMC_NLA_LGR_R_V2_MAX_CONNS);
+        v2.max_links = r.u8(SMC_NLA_LGR_R_V2_MAX_LINKS);
+    }
+    return v2;
+}
+
+LinkGroup decode_lgr(const nl::attrs& top) {
+    const nl::attrs a = top.nested(SMC_GEN_LGR_SMCR, layout_of(lgr_r_policy));
+    LinkGroup g;
+    g.id = a.u32(SMC_NLA_LGR_R_ID).value_or(0);
+    g.role = a.u8(SMC_NLA_LGR_R_ROLE).value_or(0);
+    g.type = a.u8(SMC_NLA_LGR_R_TYPE).value_or(0);
+    g.pnetid = trim_blanks(a.str(SMC_NLA_LGR_R_PNETID).value_or(""));
+    g.vlan = a.u8(SMC_NLA_LGR_R_VLAN_ID).value_or(0);
+    g.conns = a.u32(SMC_NLA_LGR_R_CONNS_NUM).value_or(0);
+    g.net_cookie = a.u64(SMC_NLA_LGR_R_NET_COOKIE);
+    g.buf_type = a.u8(SMC_NLA_LGR_R_BUF_TYPE);
+    g.sndbuf_alloc = a.uint(SMC_NLA_LGR_R_SNDBUF_ALLOC);
+    g.rmb_alloc = a.uint(SMC_NLA_LGR_R_RMB_ALLOC);
+    if (a.has(SMC_NLA_LGR_R_V2_COMMON) || a.has(SMC_NLA_LGR_R_V2))
+        g.v2 = decode_lgr_v2(a);
+    return g;
+}
+
+Link decode_link(const nl::attrs& top) {
+    const nl::attrs a = top.nested(SMC_GEN_LINK_SMCR, layout_of(link_policy));
+    Link l;
+    l.id = a.u8(SMC_NLA_LINK_ID).value_or(0);
+    l.ibdev = a.str(SMC_NLA_LINK_IB_DEV).value_or("");
+    l.ibport = a.u8(SMC_NLA_LINK_IB_PORT).value_or(0);
+    l.gid = a.str(SMC_NLA_LINK_GID).value_or("");
+    l.peer_gid = a.str(SMC_NLA_LINK_PEER_GID).value_or("");
+    l.conns = a.u32(SMC_NLA_LINK_CONN_CNT).value_or(0);
+    l.netdev_ifindex = a.u32(SMC_NLA_LINK_NET_DEV).value_or(0);
+    l.uid = a.u32(SMC_NLA_LINK_UID).value_or(0);
+    l.peer_uid = a.u32(SMC_NLA_LINK_PEER_UID).value_or(0);
+    l.state = a.u32(SMC_NLA_LINK_STATE).value_or(0);
+    return l;
+}
+
+void decode_port(const nl::attrs& dev, int type, std::uint8_t number, Device& d) {
+    if (!dev.has(type))
+        return;
+    const nl::attrs a = dev.nested(type, layout_of(dev_port_policy));
+    DevicePort p;
+    p.number = number;
+    p.pnetid = trim_blanks(a.str(SMC_NLA_DEV_PORT_PNETID).value_or(""));
+    p.pnetid_by_user = a.u8(SMC_NLA_DEV_PORT_PNET_USR).value_or(0) != 0;
+    p.netdev_ifindex = a.u32(SMC_NLA_DEV_PORT_NETDEV).value_or(0);
+    p.active = a.u8(SMC_NLA_DEV_PORT_STATE).value_or(0) != 0;
+    p.valid = a.u8(SMC_NLA_DEV_PORT_VALID).value_or(0) != 0;
+    p.links = a.u32(SMC_NLA_DEV_PORT_LNK_CNT).value_or(0);
+    d.ports.push_back(std::move(p));
 }
 
 } // namespace
@@ -221,7 +368,50 @@ void decode_fback_stats(nlmsghdr* hdr, Stats& out) {
     list.push_back({*code, a.u16(SMC_NLA_FBACK_STATS_RSN_CNT).value_or(0)});
 }
 
+void decode_lgr_smcr(nlmsghdr* hdr, LinkGroupTable& out) {
+    const nl::attrs top = nl::attrs::parse(hdr, layout_of(gen_policy));
+    if (top.has(SMC_GEN_LGR_SMCR))
+        out.groups.push_back(decode_lgr(top));
+    if (top.has(SMC_GEN_LINK_SMCR)) {
+        if (out.groups.empty())
+            throw nl::malformed_reply("link without a link group before it");
+        out.groups.back().links.push_back(decode_link(top));
+    }
+}
+
+std::optional<Device> decode_dev_smcr(nlmsghdr* hdr) {
+    const nl::attrs top = nl::attrs::parse(hdr, layout_of(gen_policy));
+    if (!top.has(SMC_GEN_DEV_SMCR))
+        return std::nullopt;
+    const nl::attrs a = top.nested(SMC_GEN_DEV_SMCR, layout_of(dev_policy));
+    Device d;
+    d.ibdev = a.str(SMC_NLA_DEV_IB_NAME).value_or("");
+    d.critical = a.u8(SMC_NLA_DEV_IS_CRIT).value_or(0) != 0;
+    d.use_cnt = a.u32(SMC_NLA_DEV_USE_CNT);
+    if (a.has(SMC_NLA_DEV_PCI_FID) || a.has(SMC_NLA_DEV_PCI_ID)) {
+        PciInfo pci;
+        pci.fid = a.u32(SMC_NLA_DEV_PCI_FID).value_or(0);
+        pci.chid = a.u16(SMC_NLA_DEV_PCI_CHID).value_or(0);
+        pci.vendor = a.u16(SMC_NLA_DEV_PCI_VENDOR).value_or(0);
+        pci.device = a.u16(SMC_NLA_DEV_PCI_DEVICE).value_or(0);
+        pci.id = a.str(SMC_NLA_DEV_PCI_ID).value_or("");
+        d.pci = std::move(pci);
+    }
+    decode_port(a, SMC_NLA_DEV_PORT, 1, d);
+    decode_port(a, SMC_NLA_DEV_PORT2, 2, d);
+    return d;
+}
+
 } // namespace wire
+
+std::string ifname_of(std::uint32_t ifindex) {
+    if (ifindex == 0)
+        return {};
+    char buf[IF_NAMESIZE + 1] = {};
+    if (if_indextoname(ifindex, buf))
+        return buf;
+    return "#" + std::to_string(ifindex);
+}
 
 int Client::gen_family() {
     if (!gen_id_)
@@ -335,6 +525,32 @@ SysInfo Client::info() {
     info.smcr_devices = count(SMC_NETLINK_GET_DEV_SMCR);
     info.smcd_devices = count(SMC_NETLINK_GET_DEV_SMCD);
     return info;
+}
+
+LinkGroupTable Client::linkgroups(bool links) {
+    LinkGroupTable t;
+    t.with_links = links;
+    nl::message req(gen_family(), links ? SMC_NETLINK_GET_LINK_SMCR : SMC_NETLINK_GET_LGR_SMCR,
+                    SMC_GENL_FAMILY_VERSION, nl::reply_kind::dump);
+    sk_.transact(req, [&](nlmsghdr* h) { wire::decode_lgr_smcr(h, t); });
+    for (auto& g : t.groups)
+        for (auto& l : g.links)
+            l.netdev = ifname_of(l.netdev_ifindex);
+    return t;
+}
+
+DeviceTable Client::smcr_devices() {
+    DeviceTable t;
+    nl::message req(gen_family(), SMC_NETLINK_GET_DEV_SMCR, SMC_GENL_FAMILY_VERSION,
+                    nl::reply_kind::dump);
+    sk_.transact(req, [&](nlmsghdr* h) {
+        if (auto d = wire::decode_dev_smcr(h))
+            t.devices.push_back(std::move(*d));
+    });
+    for (auto& d : t.devices)
+        for (auto& p : d.ports)
+            p.netdev = ifname_of(p.netdev_ifindex);
+    return t;
 }
 
 Stats Client::stats() {

@@ -4,7 +4,10 @@
 // hand-built replies.
 #pragma once
 
+#include <cstdint>
+#include <istream>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "model.hpp"
@@ -24,6 +27,25 @@ void decode_sys_info(nlmsghdr* hdr, SysInfo& out);
 void decode_stats(nlmsghdr* hdr, Stats& out);
 // One SMC_NETLINK_GET_FBACK_STATS reply message (appends a reason, takes the totals).
 void decode_fback_stats(nlmsghdr* hdr, Stats& out);
+// One message of an SMC_NETLINK_GET_LGR_SMCR or _GET_LINK_SMCR dump: a link group is
+// appended, a link goes to the link group before it.
+void decode_lgr_smcr(nlmsghdr* hdr, LinkGroupTable& out);
+// One SMC_NETLINK_GET_DEV_SMCR reply message; nullopt when it carries no device.
+std::optional<Device> decode_dev_smcr(nlmsghdr* hdr);
+
+// Local TCP ports that have an IPv6 listener, for telling IPv4 from IPv6 AF_SMC listeners
+// (the kernel reports both as AF_SMC with all-zero addresses).
+using V6Ports = std::set<std::uint16_t>;
+// One AF_SMC sock_diag reply message.  `v6_listeners` settles the family of sockets whose
+// addresses are all zero; without it they count as IPv4.
+SmcSocket decode_smc_sock(nlmsghdr* hdr, const V6Ports* v6_listeners = nullptr);
+// Local port of one inet_diag reply message.
+std::uint16_t decode_inet_diag_port(nlmsghdr* hdr);
+// Local ports of the listening sockets in a /proc/net/tcp6 listing.
+V6Ports listen_ports_from_proc(std::istream& in);
+
+// The diag_ext bits of an AF_SMC sock_diag request (1 << (SMC_DIAG_* - 1)).
+std::uint8_t diag_ext_bit(int ext);
 
 } // namespace wire
 
@@ -49,6 +71,11 @@ public:
     SysInfo info();
     Stats stats();
 
+    // SMC-R link groups; with their links when `links` (one dump gives both).
+    LinkGroupTable linkgroups(bool links);
+    // RDMA devices SMC knows.
+    DeviceTable smcr_devices();
+
 private:
     int gen_family();
     int pnet_family();
@@ -57,5 +84,23 @@ private:
     std::optional<int> gen_id_;
     std::optional<int> pnet_id_;
 };
+
+// A session with the sock_diag interface of AF_SMC (the smc_diag module).
+class DiagClient {
+public:
+    DiagClient();
+
+    // Every AF_SMC socket of the network namespace; `ext` is the diag_ext mask of the
+    // extensions wanted (SMC_DIAG_FALLBACK and SMC_DIAG_SHUTDOWN always come).
+    SocketTable sockets(std::uint8_t ext);
+
+private:
+    wire::V6Ports v6_listeners();
+
+    nl::socket sk_;
+};
+
+// Name of an interface index ("" when there is none, "#7" when it does not resolve).
+std::string ifname_of(std::uint32_t ifindex);
 
 } // namespace smcctl

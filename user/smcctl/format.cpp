@@ -232,6 +232,46 @@ std::string abbreviate(std::uint64_t v) {
     return buf;
 }
 
+// ---- text tables -----------------------------------------------------------------------
+
+TextTable& TextTable::column(std::string header, Align a) {
+    headers_.push_back(std::move(header));
+    align_.push_back(a);
+    return *this;
+}
+
+TextTable& TextTable::row(std::vector<std::string> cells) {
+    rows_.push_back(std::move(cells));
+    return *this;
+}
+
+std::string TextTable::str() const {
+    std::vector<std::size_t> width(headers_.size(), 0);
+    for (std::size_t c = 0; c < headers_.size(); ++c)
+        width[c] = headers_[c].size();
+    for (const auto& r : rows_)
+        for (std::size_t c = 0; c < r.size() && c < width.size(); ++c)
+            width[c] = std::max(width[c], r[c].size());
+
+    std::ostringstream o;
+    auto emit = [&](const std::vector<std::string>& cells) {
+        std::string line;
+        for (std::size_t c = 0; c < headers_.size(); ++c) {
+            const std::string& cell = c < cells.size() ? cells[c] : std::string();
+            if (c)
+                line += "  ";
+            const std::string pad(width[c] - std::min(width[c], cell.size()), ' ');
+            line += align_[c] == Align::right ? pad + cell : cell + pad;
+        }
+        line.erase(line.find_last_not_of(' ') + 1);
+        o << line << '\n';
+    };
+    emit(headers_);
+    for (const auto& r : rows_)
+        emit(r);
+    return o.str();
+}
+
 // ---- PNET table ----------------------------------------------------------------------
 
 std::string to_text(const PnetTable& t) {

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "model.hpp"
 
@@ -30,7 +32,75 @@ std::string to_text(const Stats& s, const StatsView& v);
 // JSON always carries every counter of both technologies.
 std::string to_json(const Stats& s);
 
+// ---- sockets (smcss) ----------------------------------------------------------------------
+
+struct SsView {
+    enum class Which { connected, all, listening };
+    Which which = Which::connected; // connected: neither LISTEN nor INIT sockets
+    bool debug = false;             // shutdown, buffers, cursors
+    bool smcr = false;              // SMC-R sockets only, with link columns
+    bool smcd = false;              // SMC-D sockets only, with DMB columns
+    bool wide = false;              // addresses not truncated
+};
+
+// The sockets a view shows, in kernel order.
+SocketTable select_sockets(const SocketTable& t, const SsView& v);
+// smc-tools smcss columns, aligned.  Shows every socket of `t` (select first).
+std::string to_text(const SocketTable& t, const SsView& v);
+// Every field of every socket of `t`.
+std::string to_json(const SocketTable& t);
+
+// State name as smcss shows it ("ACTIVE", "LISTEN", "PEERCLW1", ...; "0x42?" if unknown).
+std::string smc_state_name(std::uint8_t state);
+// Mode column: "SMCR", "SMCD", "TCP 0x03010000", "TCP 0x05000000/0x03030000".
+std::string mode_text(const SmcSocket& s);
+// Names of the fallback codes: "PEER_NO_SMC", "PEERDECL/NOSMCDEV"; empty when not a fallback.
+std::string fallback_names(const SmcSocket& s);
+// "198.18.0.1:5000", "[fe80::1]:5000"; truncated to 23 characters with ".." unless wide.
+std::string endpoint_text(const std::string& addr, std::uint16_t port, int ip_version, bool wide);
+
+// ---- link groups and devices (smcr linkgroup / device) ------------------------------------
+
+struct LgrView {
+    bool links = false;  // one line per link (link-show)
+    unsigned detail = 0; // -d, -dd
+    std::optional<std::uint32_t> lgid;
+    std::optional<std::string> ibdev;
+    std::optional<std::string> netdev;
+};
+
+// Link groups (and, for link-show, links) a view shows.  Device filters need the links.
+LinkGroupTable select_linkgroups(const LinkGroupTable& t, const LgrView& v);
+std::string to_text(const LinkGroupTable& t, const LgrView& v);
+std::string to_json(const LinkGroupTable& t);
+
+struct DevView {
+    unsigned detail = 0;
+    std::optional<std::string> ibdev;
+    std::optional<std::string> netdev;
+};
+
+DeviceTable select_devices(const DeviceTable& t, const DevView& v);
+// One line per valid port, as smc-tools' smcr device.
+std::string to_text(const DeviceTable& t, const DevView& v);
+std::string to_json(const DeviceTable& t);
+
 // 1536 -> "1.5K" (binary multiples, one decimal; plain number below 1024).
 std::string abbreviate(std::uint64_t v);
+
+// Columns of text, each as wide as its widest cell, two blanks apart; trailing blanks cut.
+class TextTable {
+public:
+    enum class Align { left, right };
+    TextTable& column(std::string header, Align a = Align::left);
+    // A row may have fewer cells than there are columns.
+    TextTable& row(std::vector<std::string> cells);
+    std::string str() const;
+
+private:
+    std::vector<std::string> headers_;
+    std::vector<Align> align_;
+    std::vector<std::vector<std::string>> rows_;
+};
 
 } // namespace smcctl

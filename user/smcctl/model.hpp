@@ -109,4 +109,163 @@ struct Stats {
     std::vector<FallbackReason> srv_reasons;
 };
 
+// ---- sockets (sock_diag) ------------------------------------------------------------------
+
+// A position in a ring buffer.
+struct Cursor {
+    std::uint16_t wrap = 0;
+    std::uint32_t count = 0;
+
+    bool operator==(const Cursor&) const = default;
+};
+
+// SMC_DIAG_CONNINFO: buffers and cursors of a connection.
+struct ConnInfo {
+    std::uint32_t token = 0;
+    std::uint32_t sndbuf_size = 0;
+    std::uint32_t rmbe_size = 0;
+    std::uint32_t peer_rmbe_size = 0;
+    Cursor rx_prod, rx_cons, tx_prod, tx_cons;
+    std::uint8_t rx_prod_flags = 0;
+    std::uint8_t rx_conn_state_flags = 0;
+    std::uint8_t tx_prod_flags = 0;
+    std::uint8_t tx_conn_state_flags = 0;
+    Cursor tx_prep, tx_sent, tx_fin;
+};
+
+// SMC_DIAG_LGRINFO: the SMC-R link the socket uses.
+struct LinkInfo {
+    std::uint8_t role = 0; // 0 client, 1 server
+    std::uint8_t link_id = 0;
+    std::string ibdev;
+    std::uint8_t ibport = 0;
+    std::string gid;
+    std::string peer_gid;
+};
+
+// SMC_DIAG_DMBINFO: the SMC-D connection.
+struct DmbInfo {
+    std::uint32_t linkid = 0;
+    std::uint64_t peer_gid = 0;
+    std::uint64_t my_gid = 0;
+    std::uint64_t token = 0;
+    std::uint64_t peer_token = 0;
+    std::uint64_t peer_gid_ext = 0;
+    std::uint64_t my_gid_ext = 0;
+};
+
+// SMC_DIAG_FALLBACK: CLC decline codes.
+struct FallbackInfo {
+    std::uint32_t reason = 0;
+    std::uint32_t peer_diagnosis = 0;
+};
+
+enum class SocketMode : std::uint8_t { smcr = 0, tcp = 1, smcd = 2 };
+
+// One AF_SMC socket.  Addresses and ports are those of its internal TCP (CLC) socket.
+struct SmcSocket {
+    int ip_version = 4; // 4 or 6
+    std::uint8_t state = 0;
+    std::uint8_t mode = 0; // SocketMode value (kept raw: unknown values are shown as such)
+    std::uint8_t shutdown = 0;
+    std::string local_addr; // text form, without the port
+    std::uint16_t local_port = 0;
+    std::string peer_addr;
+    std::uint16_t peer_port = 0;
+    std::uint32_t ifindex = 0; // SO_BINDTODEVICE interface, 0 if none
+    std::string ifname;        // its name, resolved when fetched ("" if none)
+    std::uint32_t uid = 0;
+    std::uint64_t inode = 0;
+    std::uint64_t cookie = 0;
+    std::optional<FallbackInfo> fallback;
+    std::optional<ConnInfo> conn;
+    std::optional<LinkInfo> link;
+    std::optional<DmbInfo> dmb;
+};
+
+struct SocketTable {
+    std::vector<SmcSocket> sockets;
+};
+
+// ---- link groups and devices (SMC_GEN_NETLINK) ---------------------------------------------
+
+// One link of an SMC-R link group.
+struct Link {
+    std::uint8_t id = 0;
+    std::string ibdev;
+    std::uint8_t ibport = 0;
+    std::string gid;
+    std::string peer_gid;
+    std::uint32_t conns = 0;
+    std::uint32_t netdev_ifindex = 0;
+    std::string netdev;         // resolved name, empty if unknown
+    std::uint32_t uid = 0;      // 4 raw bytes in network order, as received
+    std::uint32_t peer_uid = 0; // same
+    std::uint32_t state = 0;    // 0 unused, 1 inactive, 2 activating, 3 active
+};
+
+// SMC-Rv2 negotiation results of a link group.
+struct LgrV2 {
+    std::optional<std::uint8_t> version;
+    std::optional<std::uint8_t> release;
+    std::optional<std::uint8_t> peer_os;
+    std::string negotiated_eid; // blanks stripped
+    std::string peer_host;      // blanks stripped
+    std::optional<bool> direct;
+    std::optional<std::uint8_t> max_conns;
+    std::optional<std::uint8_t> max_links;
+};
+
+struct LinkGroup {
+    std::uint32_t id = 0;
+    std::uint8_t role = 0; // 0 client, 1 server
+    std::uint8_t type = 0; // 0 none, 1 single, 2 sym, 3 asym peer, 4 asym local
+    std::string pnetid;    // blanks stripped
+    std::uint8_t vlan = 0;
+    std::uint32_t conns = 0;
+    std::optional<std::uint64_t> net_cookie;
+    std::optional<std::uint8_t> buf_type;
+    std::optional<std::uint64_t> sndbuf_alloc;
+    std::optional<std::uint64_t> rmb_alloc;
+    std::optional<LgrV2> v2;
+    std::vector<Link> links; // only when links were asked for
+};
+
+struct LinkGroupTable {
+    std::vector<LinkGroup> groups;
+    bool with_links = false;
+};
+
+// One port of an RDMA device as SMC sees it.
+struct DevicePort {
+    std::uint8_t number = 1; // 1-based
+    std::string pnetid;      // blanks stripped
+    bool pnetid_by_user = false;
+    std::uint32_t netdev_ifindex = 0;
+    std::string netdev; // resolved name, empty if unknown
+    bool active = false;
+    bool valid = false;
+    std::uint32_t links = 0;
+};
+
+struct PciInfo {
+    std::uint32_t fid = 0;
+    std::uint16_t chid = 0;
+    std::uint16_t vendor = 0;
+    std::uint16_t device = 0;
+    std::string id; // PCI slot name
+};
+
+struct Device {
+    std::string ibdev;
+    bool critical = false;
+    std::optional<std::uint32_t> use_cnt;
+    std::optional<PciInfo> pci;
+    std::vector<DevicePort> ports;
+};
+
+struct DeviceTable {
+    std::vector<Device> devices;
+};
+
 } // namespace smcctl

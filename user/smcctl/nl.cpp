@@ -56,6 +56,17 @@ message::message(int family, std::uint8_t cmd, std::uint8_t version, reply_kind 
         throw error("cannot build generic netlink header", ENOMEM);
 }
 
+message message::raw(std::uint16_t type, const void* payload, std::size_t len, reply_kind kind) {
+    const int flags = kind == reply_kind::dump ? NLM_F_DUMP : 0;
+    std::unique_ptr<nl_msg, msg_deleter> m(nlmsg_alloc_simple(type, flags));
+    if (!m)
+        throw error("cannot allocate netlink message", ENOMEM);
+    if (const int rc = nlmsg_append(m.get(), const_cast<void*>(payload), len, NLMSG_ALIGNTO);
+        rc < 0)
+        throw error("cannot build netlink request: " + describe_libnl(rc), 0, rc);
+    return message(std::move(m), kind);
+}
+
 message& message::put_string(int attr, const std::string& value) {
     if (const int rc = nla_put_string(msg_.get(), attr, value.c_str()); rc < 0)
         throw error("cannot add attribute: " + describe_libnl(rc), 0, rc);
@@ -68,11 +79,17 @@ message& message::put_u8(int attr, std::uint8_t value) {
     return *this;
 }
 
-socket::socket() : sk_(nl_socket_alloc()) {
+socket::socket() : socket(NETLINK_GENERIC) {}
+
+socket::socket(int protocol) : sk_(nl_socket_alloc()) {
     if (!sk_)
         throw error("cannot allocate netlink socket", ENOMEM);
-    if (const int rc = genl_connect(sk_.get()); rc < 0)
-        throw error("cannot open generic netlink socket: " + describe_libnl(rc), 0, rc);
+    // Replies larger than a page (sock_diag fills 32 KiB skbs) are read in one piece.
+    nl_socket_enable_msg_peek(sk_.get());
+    const int rc =
+        protocol == NETLINK_GENERIC ? genl_connect(sk_.get()) : nl_connect(sk_.get(), protocol);
+    if (rc < 0)
+        throw error("cannot open netlink socket: " + describe_libnl(rc), 0, rc);
 }
 
 int socket::resolve(const std::string& family_name) {
@@ -119,6 +136,16 @@ void socket::transact(message& request, const reply_handler& on_reply) {
 attrs attrs::parse(nlmsghdr* hdr, layout l) {
     std::vector<nlattr*> tb(static_cast<std::size_t>(l.maxtype) + 1, nullptr);
     if (const int rc = genlmsg_parse(hdr, 0, tb.data(), l.maxtype, l.policy); rc < 0)
+        throw malformed_reply(describe_libnl(rc));
+    return attrs(std::move(tb));
+}
+
+attrs attrs::parse_after(nlmsghdr* hdr, std::size_t hdrlen, layout l) {
+    if (nlmsg_datalen(hdr) < static_cast<int>(hdrlen))
+        throw malformed_reply("message shorter than its fixed header");
+    std::vector<nlattr*> tb(static_cast<std::size_t>(l.maxtype) + 1, nullptr);
+    if (const int rc = nlmsg_parse(hdr, static_cast<int>(hdrlen), tb.data(), l.maxtype, l.policy);
+        rc < 0)
         throw malformed_reply(describe_libnl(rc));
     return attrs(std::move(tb));
 }
@@ -186,6 +213,14 @@ std::optional<std::string> attrs::str(int type) const {
         return std::nullopt;
     const auto* data = static_cast<const char*>(nla_data(a));
     return std::string(data, strnlen(data, static_cast<std::size_t>(nla_len(a))));
+}
+
+std::optional<std::span<const std::uint8_t>> attrs::bytes(int type) const {
+    nlattr* a = get(type);
+    if (!a)
+        return std::nullopt;
+    return std::span<const std::uint8_t>(static_cast<const std::uint8_t*>(nla_data(a)),
+                                         static_cast<std::size_t>(nla_len(a)));
 }
 
 } // namespace smcctl::nl

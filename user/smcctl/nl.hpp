@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -66,11 +67,16 @@ enum class reply_kind {
     multi, // a plain request answered by a multi-part reply (no ACK asked for)
 };
 
-// One generic netlink request under construction.  Attributes are added with libnl's own
-// nla_put_* so the wire format is libnl's business.
+// One netlink request under construction.  Attributes are added with libnl's own nla_put_*
+// so the wire format is libnl's business.
 class message {
 public:
+    // A generic netlink request: genl header with `cmd` and `version`.
     message(int family, std::uint8_t cmd, std::uint8_t version, reply_kind kind);
+
+    // A request of another netlink protocol: message type plus a fixed payload struct
+    // (for example SOCK_DIAG_BY_FAMILY with a struct smc_diag_req).
+    static message raw(std::uint16_t type, const void* payload, std::size_t len, reply_kind kind);
 
     message& put_string(int attr, const std::string& value);
     message& put_u8(int attr, std::uint8_t value);
@@ -79,6 +85,9 @@ public:
     nl_msg* get() const noexcept { return msg_.get(); }
 
 private:
+    message(std::unique_ptr<nl_msg, msg_deleter> m, reply_kind kind)
+        : msg_(std::move(m)), kind_(kind) {}
+
     std::unique_ptr<nl_msg, msg_deleter> msg_;
     reply_kind kind_;
 };
@@ -86,10 +95,12 @@ private:
 // Called once for every data message of a reply.
 using reply_handler = std::function<void(nlmsghdr*)>;
 
-// A connected NETLINK_GENERIC socket.
+// A connected netlink socket: NETLINK_GENERIC unless another protocol is given (for
+// example NETLINK_SOCK_DIAG).
 class socket {
 public:
     socket();
+    explicit socket(int protocol);
 
     // Numeric id of a generic netlink family; throws family_not_found.
     int resolve(const std::string& family_name);
@@ -116,6 +127,8 @@ public:
 
     // Top level of a generic netlink message (no family header).
     static attrs parse(nlmsghdr* hdr, layout l);
+    // Attributes that follow a fixed payload header of `hdrlen` bytes (sock_diag replies).
+    static attrs parse_after(nlmsghdr* hdr, std::size_t hdrlen, layout l);
     // Nested level inside attribute `type`; empty when that attribute is absent.
     attrs nested(int type, layout l) const;
 
@@ -127,6 +140,8 @@ public:
     // NLA_UINT style: 4 or 8 bytes.
     std::optional<std::uint64_t> uint(int type) const;
     std::optional<std::string> str(int type) const;
+    // The raw payload of an attribute (structs of sock_diag extensions).
+    std::optional<std::span<const std::uint8_t>> bytes(int type) const;
 
     std::uint64_t u64_or0(int type) const { return u64(type).value_or(0); }
 

@@ -49,7 +49,7 @@ TEST(App, UsageErrorExitsTwoWithUsage) {
 }
 
 TEST(App, UnsupportedPersonalityFails) {
-    const auto r = run_main({"smcss", "-l"});
+    const auto r = run_main({"smc_run", "true"});
     EXPECT_EQ(r.rc, exit_failure);
     EXPECT_NE(r.err.find("not implemented"), std::string::npos);
 }
