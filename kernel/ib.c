@@ -19,9 +19,13 @@
 
 #include <linux/debugfs.h>
 #include <linux/etherdevice.h>
+#include <linux/inet.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
+#include <linux/nsproxy.h>
+#include <linux/sched.h>
+#include <linux/uaccess.h>
 #include <linux/seq_file.h>
 #include <net/ipv6.h>
 #include <rdma/ib_cache.h>
@@ -36,7 +40,7 @@ static BLOCKING_NOTIFIER_HEAD(smcx_ib_chain);
 static atomic_long_t smcx_ib_ndevs;		/* struct smcx_ibdev alive */
 static atomic_long_t smcx_ib_refs;		/* references beyond the list's */
 
-static struct dentry *smcx_ib_dbg;
+static struct dentry *smcx_ib_dbg, *smcx_ib_dbg_route;
 
 long smcx_ib_count(void)
 {
@@ -502,7 +506,76 @@ static int smcx_ib_devices_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(smcx_ib_devices);
 
 /*
- * The file goes into the module's debugfs directory, which debugfs.c owns
+ * debugfs "route": the route choice on demand, for tests.  Write
+ * "IFNAME A.B.C.D v1|v2" (the address may be 0.0.0.0 for "any"), read the
+ * answer: "DEVICE PORT GID_INDEX GID PNETID" or "error -19".  The netdev is
+ * looked up in the writer's network namespace.
+ */
+static DEFINE_MUTEX(smcx_ib_route_mutex);
+static char smcx_ib_route_answer[128] = "none\n";
+
+static ssize_t smcx_ib_route_write(struct file *file, const char __user *ubuf,
+				   size_t len, loff_t *ppos)
+{
+	char buf[64], ifname[IFNAMSIZ], addr[16], ver[4];
+	struct smcx_ib_choice c;
+	struct net_device *ndev;
+	__be32 saddr;
+	int rc;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%15s %15s %3s", ifname, addr, ver) != 3 ||
+	    !in4_pton(addr, -1, (u8 *)&saddr, -1, NULL) ||
+	    (strcmp(ver, "v1") && strcmp(ver, "v2")))
+		return -EINVAL;
+	ndev = dev_get_by_name(current->nsproxy->net_ns, ifname);
+	if (!ndev)
+		return -ENODEV;
+	rc = smcx_ib_choose(ndev, saddr,
+			    ver[1] == '2' ? SMCX_ROCE_V2 : SMCX_ROCE_V1, NULL, &c);
+	dev_put(ndev);
+	mutex_lock(&smcx_ib_route_mutex);
+	if (rc)
+		snprintf(smcx_ib_route_answer, sizeof(smcx_ib_route_answer),
+			 "error %d\n", rc);
+	else
+		snprintf(smcx_ib_route_answer, sizeof(smcx_ib_route_answer),
+			 "%s %u %u %pI6c %s\n", smcx_ibdev_name(c.dev), c.port,
+			 c.gid_index, c.gid.raw, c.pnetid[0] ? c.pnetid : "-");
+	mutex_unlock(&smcx_ib_route_mutex);
+	if (!rc)
+		smcx_ib_choice_release(&c);
+	return len;
+}
+
+static int smcx_ib_route_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&smcx_ib_route_mutex);
+	seq_puts(m, smcx_ib_route_answer);
+	mutex_unlock(&smcx_ib_route_mutex);
+	return 0;
+}
+
+static int smcx_ib_route_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, smcx_ib_route_show, NULL);
+}
+
+static const struct file_operations smcx_ib_route_fops = {
+	.owner = THIS_MODULE,
+	.open = smcx_ib_route_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = smcx_ib_route_write,
+};
+
+/*
+ * The files go into the module's debugfs directory, which debugfs.c owns
  * and creates before we run (main.c's order); without it we go without.
  */
 static void smcx_ib_debugfs_init(void)
@@ -515,6 +588,10 @@ static void smcx_ib_debugfs_init(void)
 					  &smcx_ib_devices_fops);
 	if (IS_ERR(smcx_ib_dbg))
 		smcx_ib_dbg = NULL;
+	smcx_ib_dbg_route = debugfs_create_file("route", 0600, dir, NULL,
+						&smcx_ib_route_fops);
+	if (IS_ERR(smcx_ib_dbg_route))
+		smcx_ib_dbg_route = NULL;
 	dput(dir);
 }
 
@@ -533,8 +610,9 @@ int smcx_ib_init(void)
 
 void smcx_ib_exit(void)
 {
+	debugfs_remove(smcx_ib_dbg_route);
 	debugfs_remove(smcx_ib_dbg);
-	smcx_ib_dbg = NULL;
+	smcx_ib_dbg = smcx_ib_dbg_route = NULL;
 	/* removes every device, each waiting for its users */
 	ib_unregister_client(&smcx_ib_client);
 	if (smcx_ib_count() || smcx_ib_user_refs())
