@@ -60,7 +60,6 @@ static inline const char *rv_str(long r, int e)
 	return b;
 }
 
-#define RV(expr) ({ errno = 0; long __r = (long)(expr); rv_str(__r, errno); })
 
 static inline const char *pmask(int m)
 {
