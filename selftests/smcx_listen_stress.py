@@ -1,0 +1,143 @@
+# SPDX-License-Identifier: GPL-2.0
+"""One smcx listener, 20 silent clients sitting on it, 200 connects at once.
+
+A silent client here is an AF_SMC client whose CLC proposal never arrives:
+on beta a tc filter drops every segment with PSH (the proposal) or RST from
+its source ports, so alpha's listener holds 20 handshakes that wait for a
+proposal (pending_handshakes >= 20 in debugfs).  While they wait, 200
+AF_SMC connections (beta -> alpha, xfer, verified both ways) must all go
+through: a silent handshake blocks only its own work item.  Then:
+  - the silent handshakes time out on the server (srv_hs_errors += 20)
+    within the CLC wait time, and pending_handshakes returns to 0;
+  - the silent clients see ETIMEDOUT, as a TCP connect that timed out;
+  - the runner checks that every object is gone and smcx unloads.
+"""
+import re
+import time
+
+import scenarios
+
+TIMEOUT = 600
+PORT = 5400
+NSILENT = 20
+NCONNS = 200
+SPORT_BASE = 40000		# silent clients use 40000..40019 (filter: /27)
+
+SILENT = r"""
+import ctypes, socket, struct, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+AF_SMC, SOCK_STREAM, SOCK_NONBLOCK = 43, 1, 0o4000
+dst, port, base, n, hold = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), \
+    int(sys.argv[4]), float(sys.argv[5])
+
+def sin(addr, p):
+    return struct.pack("=H", socket.AF_INET) + struct.pack("!H", p) + \
+        socket.inet_aton(addr) + b"\0" * 8
+
+fds = []
+for i in range(n):
+    fd = libc.socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, 0)
+    one = ctypes.c_int(1)
+    libc.setsockopt(fd, socket.SOL_SOCKET, socket.SO_REUSEADDR, ctypes.byref(one), 4)
+    a = sin("0.0.0.0", base + i)
+    if fd < 0 or libc.bind(fd, a, len(a)):
+        print("setup failed", ctypes.get_errno()); sys.exit(1)
+    d = sin(dst, port)
+    if libc.connect(fd, d, len(d)) == 0 or ctypes.get_errno() != 115:
+        print("connect did not go in progress", ctypes.get_errno()); sys.exit(1)
+    fds.append(fd)
+print("silent %d" % len(fds), flush=True)
+time.sleep(hold)
+errs = {}
+for fd in fds:
+    v = ctypes.c_int(0); l = ctypes.c_int(4)
+    libc.getsockopt(fd, socket.SOL_SOCKET, socket.SO_ERROR, ctypes.byref(v), ctypes.byref(l))
+    errs[v.value] = errs.get(v.value, 0) + 1
+    libc.close(fd)
+print("so_error", " ".join("%d:%d" % kv for kv in sorted(errs.items())), flush=True)
+"""
+
+
+def stats(h):
+    out = h.out("cat /sys/kernel/debug/smcx/stats")
+    return {k: int(v) for k, v in (ln.split() for ln in out.splitlines())}
+
+
+def objects(h):
+    out = h.out("cat /sys/kernel/debug/smcx/objects")
+    return {k: int(v) for k, v in (ln.split() for ln in out.splitlines())}
+
+
+def tc_silence(h, port):
+    """Drop PSH and RST segments from the silent clients' ports to @port."""
+    # the kernel's module autoload cannot reach the chroot: load explicitly
+    h.modprobe("sch_prio", "cls_u32", "act_gact")
+    h.run("tc qdisc add dev eth0 root handle 1: prio")
+    for prio, bit in ((1, "0x08"), (2, "0x04")):
+        h.run("tc filter add dev eth0 parent 1: protocol ip prio %d u32 "
+              "match ip dport %d 0xffff match ip sport %d 0xffe0 "
+              "match u8 %s %s at 33 action drop" % (prio, port, SPORT_BASE, bit, bit))
+
+
+def run(t):
+    a, b = t.alpha, t.beta
+    a.insmod_smcx()
+    b.insmod_smcx()
+    before = stats(a)
+    # one connection more than the burst: the listener stays open until the
+    # silent handshakes have timed out, and the last connection proves it
+    # still works afterwards
+    srv = a.bg("%s server -f smc -p %d -c %d -q" % (scenarios.XFER, PORT, NCONNS + 1))
+    a.wait_port(PORT)
+    tc_silence(b, PORT)
+    try:
+        silent = b.bg("python3 - %s %d %d %d 25" % (a.ip, PORT, SPORT_BASE, NSILENT),
+                      input=SILENT)
+        pend = scenarios.wait_for(
+            lambda: objects(a)["pending_handshakes"] >= NSILENT and
+            objects(a)["pending_handshakes"], timeout=30)
+        t.check(pend and pend >= NSILENT,
+                "%d silent handshakes pending on the listener (%s)" % (NSILENT, objects(a)))
+        t_silent = time.time()
+
+        t0 = time.time()
+        cli = b.run("%s client -f smc -a %s -p %d -n 16K -m duplex -c %d -q"
+                    % (scenarios.XFER, a.ip, PORT, NCONNS), timeout=300, check=False)
+        secs = time.time() - t0
+        t.log(cli.out.strip().splitlines()[-1] if cli.out.strip() else cli.err)
+        t.check(cli.ok and ("%d/%d connections ok" % (NCONNS, NCONNS)) in cli.out,
+                "all %d connections made and verified (client)" % NCONNS)
+        t.log("burst took %.1fs; objects on alpha now: %s" % (secs, objects(a)))
+
+        # the silent handshakes end by the CLC wait time (6 s), not before
+        gone = scenarios.wait_for(lambda: objects(a)["pending_handshakes"] == 0, timeout=30)
+        waited = time.time() - t_silent
+        t.check(gone, "pending handshakes back to 0: %s" % objects(a))
+        t.check(3.0 <= waited <= 20.0,
+                "silent handshakes ended by timeout, %.1fs after they were seen" % waited)
+        after = stats(a)
+        errs = after.get("srv_hs_errors", 0) - before.get("srv_hs_errors", 0)
+        t.eq(errs, NSILENT, "server handshakes that timed out")
+        started = after.get("srv_hs_started", 0) - before.get("srv_hs_started", 0)
+        nosmc = after.get("srv_fallback_PEERNOSMC", 0) - before.get("srv_fallback_PEERNOSMC", 0)
+        t.log("server handshakes started: %d, PEERNOSMC (backlog of handshakes full): %d"
+              % (started, nosmc))
+        t.eq(started + nosmc, NCONNS + NSILENT, "every connection either handshook or got TCP")
+
+        last = b.run("%s client -f smc -a %s -p %d -n 16K -m duplex -c 1 -q"
+                     % (scenarios.XFER, a.ip, PORT), timeout=120, check=False)
+        t.check(last.ok, "one more connection after the timeouts: %s" % last.out.strip())
+        s = srv.wait(timeout=120, check=False)
+        t.check(s.ok and ("%d/%d connections ok" % (NCONNS + 1, NCONNS + 1)) in s.out,
+                "all %d connections accepted and verified (server)" % (NCONNS + 1))
+
+        # each silent client's connect failed like a TCP connect: its own CLC
+        # timeout (ETIMEDOUT) or the server's reset after the server's one
+        res = silent.wait(timeout=60, check=False)
+        m = re.search(r"so_error (.*)", res.out)
+        errs = dict(kv.split(":") for kv in m.group(1).split()) if m else {}
+        t.check(res.ok and sum(int(v) for k, v in errs.items() if k in ("104", "110")) == NSILENT,
+                "silent clients saw ETIMEDOUT or ECONNRESET: %s %s"
+                % (res.out.strip(), res.err.strip()))
+    finally:
+        b.run("tc qdisc del dev eth0 root", check=False)
