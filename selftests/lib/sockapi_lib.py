@@ -1,0 +1,189 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The socket-semantics suite, shared by selftests/sockapi*.py.
+
+build/tools/sockapi (selftests/tools/sockapi.c) runs every case once with
+plain TCP (the oracle) and once with an AF_SMC family, alpha serving and beta
+driving; each case prints one normalized line.  Here the two runs are
+compared case by case, each case a TAP subtest.  See docs/sockapi.md.
+
+Line format:  case NAME: key=value ... [| known-different: key=value ...]
+The "known-different" part (SO_DOMAIN, SO_PROTOCOL, default buffer sizes)
+legitimately differs between TCP and AF_SMC and is only reported.
+"""
+import os
+import random
+
+import smcxlab
+
+TOOL = os.path.join(smcxlab.REPO, "build", "tools", "sockapi")
+# The guests see the host's files through 9p; a binary rebuilt while a lab is
+# up can be mapped stale there.  Each run executes its own copy.
+GUEST_TOOL = "/tmp/sockapi-run"
+KNOWN_SEP = " | known-different: "
+# the oracle for each family under test
+ORACLE = {"smc": "tcp", "smc6": "tcp6", "ipproto_smc": "tcp", "tcp": "tcp", "tcp6": "tcp6"}
+
+
+class Run:
+    """One run of the suite: family, per-case lines, raw output."""
+
+    def __init__(self, family, out, err=""):
+        self.family = family
+        self.raw = out
+        self.err = err
+        self.cases = {}
+        self.order = []
+        for line in out.splitlines():
+            if not line.startswith("case "):
+                continue
+            name, _, rest = line[5:].partition(": ")
+            self.cases[name] = rest
+            self.order.append(name)
+
+    def line(self, name):
+        return self.cases.get(name)
+
+
+def split_line(rest):
+    """(compared tokens, known-different text, failed?) of a case line."""
+    main, _, known = rest.partition(KNOWN_SEP)
+    failed = main.startswith("FAIL")
+    return main.split(), known, failed
+
+
+def tokens_without(tokens, allowed):
+    out = []
+    for tok in tokens:
+        key = tok.split("=", 1)[0]
+        if key not in allowed:
+            out.append(tok)
+    return out
+
+
+def token_diff(a, b):
+    """Human-readable differences of two token lists (in order)."""
+    lines = []
+    n = max(len(a), len(b))
+    for i in range(n):
+        x = a[i] if i < len(a) else "(missing)"
+        y = b[i] if i < len(b) else "(missing)"
+        if x != y:
+            lines.append("  %-40s | %s" % (x, y))
+    return lines
+
+
+def install_tool(hosts):
+    for h in hosts:
+        h.run("cp %s %s.tmp && mv %s.tmp %s" % (TOOL, GUEST_TOOL, GUEST_TOOL, GUEST_TOOL))
+
+
+def probe(h, family):
+    """(ok, text) of socket() for a family on a host."""
+    r = h.run("%s probe -f %s" % (GUEST_TOOL, family), check=False)
+    return r.rc == 0, (r.out + r.err).strip()
+
+
+def run_suite(t, family, port, cases=None, timeout=900):
+    """Run the suite for one family: server on alpha, client on beta."""
+    a, b = t.alpha, t.beta
+    srv = a.bg("exec %s server -f %s -p %d" % (GUEST_TOOL, family, port),
+               name="sockapi-srv-%d" % port)
+    try:
+        a.wait_port(port + 1, timeout=30)
+        only = " -c %s" % ",".join(cases) if cases else ""
+        r = b.run("%s client -f %s -a %s -p %d%s" % (GUEST_TOOL, family, a.ip, port, only),
+                  timeout=timeout, check=False)
+    finally:
+        b.run("%s quit -f %s -a %s -p %d" % (GUEST_TOOL, family, a.ip, port), check=False)
+        rs = srv.wait(timeout=30, check=False)
+        if rs.rc is None:
+            srv.kill()
+    if rs.err.strip():
+        t.log("sockapi server (%s) said:\n%s" % (family, rs.err.strip()[-3000:]))
+    run = Run(family, r.out, r.err)
+    try:
+        with open(os.path.join(t.lab.rundir, "sockapi-%s-%d.txt" % (family, port)), "w") as f:
+            f.write(r.out)
+    except OSError:
+        pass
+    if r.timed_out:
+        t.log("sockapi client (%s) timed out after %ds" % (family, timeout))
+    if not run.cases:
+        raise AssertionError("sockapi client (%s) printed no case lines:\n%s"
+                             % (family, r.describe()))
+    t.log("sockapi %s: %d case(s), %d FAIL line(s)" % (
+        family, len(run.cases), sum(1 for c in run.cases.values() if c.startswith("FAIL"))))
+    return run
+
+
+def compare(t, oracle, other, prefix="", allowed=None, require_all=True):
+    """One subtest per case: other must observe what oracle observed.
+
+    allowed: {case: set of keys that may differ, or "*" for the whole case,
+    with a reason} for documented differences of a reference implementation
+    (the in-kernel smc); never used for smcx."""
+    allowed = allowed or {}
+    names = list(oracle.order)
+    for n in other.order:
+        if n not in oracle.cases:
+            names.append(n)
+    known = []
+    for name in names:
+        with t.subtest(prefix + name):
+            o = oracle.line(name)
+            s = other.line(name)
+            if o is None:
+                raise AssertionError("no %s (oracle) line for this case" % oracle.family)
+            ot, ok_, ofail = split_line(o)
+            if ofail:
+                raise AssertionError("the %s oracle itself failed:\n  %s" % (oracle.family, o))
+            if s is None:
+                raise AssertionError("no %s line for this case (oracle: %s)" % (other.family, o))
+            st, sk, sfail = split_line(s)
+            if ok_ or sk:
+                known.append("%s: %s=[%s] %s=[%s]" % (name, oracle.family, ok_, other.family, sk))
+            rule = allowed.get(name)
+            keys, why = (rule if rule else (set(), ""))
+            if keys == "*" and (sfail or st != ot):
+                t.log("%s: differs as documented for this implementation (%s)" % (name, why))
+                t.log("  %s: %s" % (oracle.family, o))
+                t.log("  %s: %s" % (other.family, s))
+                continue
+            if sfail:
+                raise AssertionError("%s failed:\n  %s: %s\n  %s: %s"
+                                     % (other.family, oracle.family, o, other.family, s))
+            if st == ot:
+                continue
+            if keys and keys != "*" and tokens_without(st, keys) == tokens_without(ot, keys):
+                t.log("%s: differs only in %s, as documented (%s)"
+                      % (name, ",".join(sorted(keys)), why))
+                for ln in token_diff(ot, st):
+                    t.log(ln)
+                continue
+            raise AssertionError(
+                "%s observes something else than %s:\n  %s: %s\n  %s: %s\n"
+                "  differing (%s | %s):\n%s"
+                % (other.family, oracle.family, oracle.family, o, other.family, s,
+                   oracle.family, other.family, "\n".join(token_diff(ot, st))))
+    if known:
+        t.log("known-different values (reported, not compared):")
+        for k in known:
+            t.log("  " + k)
+
+
+def stability(t, first, second):
+    """The oracle must be deterministic: two TCP runs, line for line."""
+    compare(t, first, second, prefix="stable/")
+
+
+def base_port():
+    """A fresh port range per test run (TIME_WAIT of a previous run must not
+    meet the next one: reuseaddr_rebind observes TIME_WAIT on purpose)."""
+    return 20000 + random.randrange(0, 400) * 100
+
+
+def modules_clear(h):
+    """Neither smcx nor the in-kernel smc loaded."""
+    for m in ("smcx", "smc_diag", "smc"):
+        if h.loaded(m):
+            h.run("rmmod %s" % m)
