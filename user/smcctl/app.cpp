@@ -78,8 +78,7 @@ std::string describe_failure(const Command& command, const nl::error& e) {
         return "SMC module not loaded (generic netlink family " + nf->family() + " not found)";
     // sock_diag answers ENOENT when no handler for AF_SMC is registered.
     if (std::holds_alternative<cmd::SsShow>(command) && e.errno_value() == ENOENT)
-        return "sockets: SMC socket monitoring not available (modules smc and smc_diag not "
-               "loaded)";
+        return "SMC socket monitoring not available (module smc_diag not loaded)";
 
     const std::string action = action_of(command);
     const std::string prefix = action.empty() ? std::string() : action + ": ";

@@ -399,7 +399,16 @@ std::vector<Collector> standard_collectors(std::chrono::milliseconds timeout) {
         Collector{"modules.txt", "module versions (/sys/module)",
                   [](std::ostream& out, int) { return module_versions(out); }},
         program("modinfo_smc.txt", {"modinfo", "smc", "smc_diag"}, timeout),
-        program("modinfo_smcx.txt", {"modinfo", "smcx"}, timeout),
+        Collector{"modinfo_smcx.txt", "modinfo smcx (when loaded)",
+                  [timeout](std::ostream& out, int fd) {
+                      std::error_code ec;
+                      if (!fs::exists("/sys/module/smcx", ec)) {
+                          out << "smcx: not loaded\n";
+                          return Outcome{};
+                      }
+                      out.flush();
+                      return from_program(run_program({"modinfo", "smcx"}, fd, timeout));
+                  }},
         Collector{"kernel_log.txt", "kernel log lines about SMC/RDMA",
                   [timeout](std::ostream& out, int) { return kernel_log(out, timeout); }},
     };

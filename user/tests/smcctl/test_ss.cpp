@@ -6,12 +6,14 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <cerrno>
 #include <cstring>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "app.hpp"
 #include "cli.hpp"
 #include "client.hpp"
 #include "format.hpp"
@@ -492,4 +494,9 @@ TEST(SsJson, EmptyTable) {
     EXPECT_EQ(to_json(SocketTable{}), "{\n  \"sockets\": []\n}\n");
     EXPECT_EQ(to_text(SocketTable{}, SsView{}),
               "State  UID  Inode  Local Address  Peer Address  Intf  Mode\n");
+}
+
+TEST(SsApp, MissingSmcDiagIsNamed) {
+    EXPECT_EQ(describe_failure(cmd::SsShow{}, nl::error("No such file or directory", ENOENT)),
+              "SMC socket monitoring not available (module smc_diag not loaded)");
 }
