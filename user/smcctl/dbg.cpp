@@ -420,6 +420,15 @@ std::string default_name() {
 
 BundleResult make_bundle(const std::vector<Collector>& collectors, const std::string& archive,
                          const std::string& name, std::ostream& progress) {
+    // A bad -o fails now, not after all the collecting.
+    {
+        fs::path dir = fs::path(archive).parent_path();
+        if (dir.empty())
+            dir = ".";
+        if (::access(dir.c_str(), W_OK | X_OK) != 0)
+            throw std::runtime_error("cannot write " + archive + ": " + dir.string() + ": " +
+                                     std::strerror(errno));
+    }
     char tmpl[] = "/tmp/smc_dbg.XXXXXX";
     if (!::mkdtemp(tmpl))
         throw std::runtime_error(std::string("cannot create a staging directory: ") +
@@ -484,8 +493,7 @@ BundleResult make_bundle(const std::vector<Collector>& collectors, const std::st
             const ssize_t n = ::read(err.get(), buf, sizeof(buf));
             if (n > 0)
                 msg.assign(buf, std::size_t(n));
-            while (!msg.empty() && msg.back() == '\n')
-                msg.pop_back();
+            msg = msg.substr(0, msg.find('\n')); // tar's first line names the problem
         }
         throw std::runtime_error("cannot write " + archive + ": tar " + tar.describe() +
                                  (msg.empty() ? "" : ": " + msg));

@@ -250,6 +250,22 @@ TEST(DbgBundle, UnwritableArchiveThrows) {
     }
 }
 
+TEST(DbgBundle, TarFailureIsReported) {
+    TempDir d;
+    // The directory exists, but the archive path is a directory: tar itself fails.
+    fs::create_directory(d.path() / "sub.tar.gz");
+    std::vector<dbg::Collector> cs{
+        {"a.txt", "a", [](std::ostream&, int) { return dbg::Outcome{}; }}};
+    std::ostringstream progress;
+    try {
+        dbg::make_bundle(cs, (d.path() / "sub.tar.gz").string(), "smc_dbg-test", progress);
+        FAIL() << "no exception";
+    } catch (const std::runtime_error& e) {
+        EXPECT_TRUE(contains(e.what(), ": tar exit ")) << e.what();
+        EXPECT_FALSE(contains(e.what(), "\n")) << e.what();
+    }
+}
+
 TEST(DbgBundle, StandardCollectorsCoverTheBrief) {
     const auto cs = dbg::standard_collectors(1s);
     std::vector<std::string> files;
