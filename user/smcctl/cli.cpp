@@ -166,6 +166,8 @@ constexpr flag_opt ss_opts[] = {
 Command parse_ss(Personality p, Args& a, Options& opt) {
     constexpr std::string_view obj = "ss";
     cmd::SsShow ss;
+    if (!a.empty() && a.peek() == "help") // "smcctl ss help", like the other objects
+        return cmd::Help{usage_text(p, obj)};
     bool all = false, listening = false, help = false, version = false;
     parse_flags(p, obj, a, ss_opts, [&](char id, const std::optional<std::string>&) {
         switch (id) {

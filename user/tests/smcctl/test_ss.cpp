@@ -175,6 +175,9 @@ TEST(SsCli, JsonVersionHelp) {
     const auto inv = parse({"smcss", "-h"});
     ASSERT_TRUE(std::holds_alternative<cmd::Help>(inv.command));
     EXPECT_TRUE(contains(std::get<cmd::Help>(inv.command).text, "--listening"));
+    const auto obj = parse({"smcctl", "ss", "help"});
+    ASSERT_TRUE(std::holds_alternative<cmd::Help>(obj.command));
+    EXPECT_TRUE(contains(std::get<cmd::Help>(obj.command).text, "Usage: smcctl ss"));
 }
 
 TEST(SsCli, ConflictsAsInSmcTools) {
