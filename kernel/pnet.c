@@ -282,8 +282,10 @@ static int smcx_pnet_nl_add(struct sk_buff *skb, struct genl_info *info)
 	u8 port = 1;
 	int rc;
 
-	if (GENL_REQ_ATTR_CHECK(info, SMC_PNETID_NAME))
+	if (GENL_REQ_ATTR_CHECK(info, SMC_PNETID_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "PNET ID (SMC_PNETID_NAME) missing");
 		return -EINVAL;
+	}
 	if (!smcx_pnetid_parse(nla_data(info->attrs[SMC_PNETID_NAME]), pnetid)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[SMC_PNETID_NAME],
 				    "PNET ID must be 1 to 16 letters or digits");
@@ -359,8 +361,10 @@ static int smcx_pnet_remove(struct net *net, const char *pnetid)
 
 static int smcx_pnet_nl_del(struct sk_buff *skb, struct genl_info *info)
 {
-	if (GENL_REQ_ATTR_CHECK(info, SMC_PNETID_NAME))
+	if (GENL_REQ_ATTR_CHECK(info, SMC_PNETID_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "PNET ID (SMC_PNETID_NAME) missing");
 		return -EINVAL;
+	}
 	if (smcx_pnet_remove(genl_info_net(info),
 			     nla_data(info->attrs[SMC_PNETID_NAME])))
 		return 0;
@@ -441,8 +445,10 @@ static int smcx_pnet_nl_get(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	struct nlmsghdr *done;
 
-	if (GENL_REQ_ATTR_CHECK(info, SMC_PNETID_NAME))
+	if (GENL_REQ_ATTR_CHECK(info, SMC_PNETID_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "PNET ID (SMC_PNETID_NAME) missing");
 		return -EINVAL;
+	}
 	msg = nlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;

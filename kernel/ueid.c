@@ -146,8 +146,10 @@ static const u8 *smcx_ueid_attr(struct genl_info *info)
 {
 	struct nlattr *a = info->attrs[SMC_NLA_EID_TABLE_ENTRY];
 
-	if (GENL_REQ_ATTR_CHECK(info, SMC_NLA_EID_TABLE_ENTRY))
+	if (GENL_REQ_ATTR_CHECK(info, SMC_NLA_EID_TABLE_ENTRY)) {
+		NL_SET_ERR_MSG(info->extack, "EID (SMC_NLA_EID_TABLE_ENTRY) missing");
 		return NULL;
+	}
 	if (nla_len(a) != SMC_MAX_EID_LEN + 1) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a,
 				    "EID must be 32 characters, blank padded, plus NUL");
