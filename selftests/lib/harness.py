@@ -120,6 +120,7 @@ class Runner:
         self.verbose = verbose
         self.lab = None
         self.boots = 0
+        self.boot_failures = 0
         self.boot_time = 0.0
         self.counts = {"pass": 0, "fail": 0, "skip": 0}
         self.results = []
@@ -147,9 +148,16 @@ class Runner:
             lab.down()
         else:
             smcxlab.Lab(rundir=self.rundir).down()  # stale lab from an earlier run
+        if self.boot_failures >= 2:
+            raise smcxlab.LabError("not booting again after %d failed boots" % self.boot_failures)
         self.progress("booting lab (%d wire(s))" % wires)
         lab = smcxlab.Lab(rundir=self.rundir, wires=wires, verbose=self.verbose)
-        secs = lab.up()
+        try:
+            secs = lab.up()
+        except smcxlab.LabError:
+            self.boot_failures += 1
+            raise
+        self.boot_failures = 0
         self.boots += 1
         self.boot_time += secs
         self.progress("lab up in %.1fs" % secs)

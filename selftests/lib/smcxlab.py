@@ -56,17 +56,31 @@ mount -t devtmpfs dev /dev
 for m in $(cat /modules.list); do insmod "/mods/$m" || echo "lab-init: insmod $m failed"; done
 mkdir -p /host
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache=none host /host || {
-	echo "lab-init: cannot mount host root"; poweroff -f; }
+	echo "lab-init: FATAL: cannot mount host root"; poweroff -f; }
+repo=$(sed -n 's/.* lab\.repo=\([^ ]*\).*/\1/p' /proc/cmdline)
+# The writable places become tmpfs; a repository that lives under one of them
+# (a CI clone in /tmp, say) is kept visible by binding it back in.
+mkdir -p /repo
+mount --bind "/host$repo" /repo
 for d in tmp run var/tmp root var/lib var/log var/cache; do
 	mount -t tmpfs -o mode=1777 tmpfs "/host/$d"
 done
 chmod 700 /host/root
+if [ ! -e "/host$repo/scripts/lab-agent" ]; then
+	mkdir -p "/host$repo"
+	mount --bind /repo "/host$repo"
+fi
 mount -t proc proc /host/proc
 mount -t sysfs sys /host/sys
 mount -t devtmpfs dev /host/dev
 mkdir -p /host/dev/pts /host/dev/shm
 mount -t devpts devpts /host/dev/pts
 mount -t tmpfs tmpfs /host/dev/shm
+# Module autoload: the kernel runs its modprobe helper in this (initramfs)
+# root, which has no modprobe that knows the modules; hand it to the host's.
+printf '#!/bin/sh\nexec /bin/chroot /host /sbin/modprobe "$@"\n' > /modprobe-host
+chmod 755 /modprobe-host
+echo /modprobe-host > /proc/sys/kernel/modprobe
 kver=$(uname -r)
 # A kernel that is not installed on the host brings its modules from the lab
 # cache; lay them over /lib/modules so modprobe finds them.
@@ -76,8 +90,9 @@ if [ ! -d "/host/lib/modules/$kver" ]; then
 	mkdir -p "/host/lib/modules/$kver"
 	mount --bind "/host$moddir" "/host/lib/modules/$kver"
 fi
-repo=$(sed -n 's/.* lab\.repo=\([^ ]*\).*/\1/p' /proc/cmdline)
-chroot /host /bin/bash "$repo/scripts/lab-guest-setup" >/dev/console 2>&1
+chroot /host /bin/bash "$repo/scripts/lab-guest-setup" >/dev/console 2>&1 ||
+	echo "lab-init: FATAL: guest setup failed"
+[ -e "/host$repo/scripts/lab-agent" ] || echo "lab-init: FATAL: no agent at $repo"
 chroot /host /usr/bin/python3 "$repo/scripts/lab-agent" %(port)d >/dev/console 2>&1 &
 while true; do wait; sleep 1; done
 """
@@ -456,7 +471,7 @@ class Lab:
         append = [
             "console=ttyS0", "loglevel=6", "panic=-1", "panic_on_warn=1",
             "oops=panic", "softlockup_panic=1", "hung_task_panic=1",
-            "hung_task_timeout_secs=60", "net.ifnames=0", "biosdevname=0",
+            "sysctl.kernel.hung_task_timeout_secs=60", "net.ifnames=0",
             "random.trust_cpu=on", "lab.host=" + name, "lab.wires=%d" % self.wires,
             "lab.mgmt_mac=" + mgmt_mac, "lab.repo=" + REPO, "lab.moddir=" + moddir,
         ]
@@ -489,6 +504,9 @@ class Lab:
                 if dead:
                     raise LabError("host %s died while booting:\n%s"
                                    % (dead[0], self.console_tail(dead[0])))
+                tail = self.console_tail(h.name, 400)
+                if "lab-init: FATAL" in tail:
+                    raise LabError("%s failed to boot:\n%s" % (h.name, self.console_tail(h.name)))
                 try:
                     st = h.ping(timeout=5)
                 except (LabError, OSError, ValueError):
