@@ -10,16 +10,21 @@
  * and its first data may already be queued behind it).
  *
  * What smcx says, until the RDMA data path exists:
- *   client  sends a v2 Proposal offering SMC-R v2 (release 1, 255 conns,
- *           2 links, as mainline 6.12 does); no SMC-R v1 (rxe has no RoCE
- *           v1 GIDs), no SMC-D.  A Decline makes it fall back with
- *           PEERDECL and the peer's diagnosis; an Accept is answered with a
- *           Decline NOSMCRDEV in the Accept's version.
+ *   client  sends a v2 Proposal offering SMC-R v2 only (release 1, 255
+ *           conns, 2 links, its user EIDs and the RoCE v2 GID of the CLC
+ *           socket's egress device, as mainline 6.12 does); no SMC-R v1
+ *           (rxe has no RoCE v1 GIDs), no SMC-D.  Without an EID or such a
+ *           device (or on an IPv6 CLC socket) it has nothing to offer and
+ *           sends a v1 Decline NOSMCDEV instead, as mainline does.  A
+ *           Decline makes it fall back with PEERDECL and the peer's
+ *           diagnosis; an Accept is answered with a Decline NOSMCRDEV in
+ *           the Accept's version.
  *   server  answers a Proposal with a Decline in the Proposal's version:
- *           NOUEID for an SMC-R v2-only offer without user EIDs (the check
- *           mainline makes first), NOSMCRDEV for other offers including
- *           SMC-R, NOSMCDDEV for SMC-D-only offers.  A Decline instead of a
- *           Proposal (mainline's client without a device) means PEERDECL.
+ *           NOUEID / NOSMCDEV for an SMC-R v2-only offer without user EIDs
+ *           / without one we share (the checks mainline makes first),
+ *           NOSMCRDEV for other offers including SMC-R, NOSMCDDEV for
+ *           SMC-D-only offers.  A Decline instead of a Proposal (a peer with
+ *           nothing to offer) means PEERDECL.
  * Timeouts: SMCX_CLC_WAIT_TIME (6 s, mainline's CLC_WAIT_TIME) for each
  * message awaited.
  */
@@ -28,21 +33,25 @@
 #include <linux/net.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
+#include <net/dst.h>
+#include <net/inet_sock.h>
 #include <net/sock.h>
 
 #include <smcx/wire.h>
 
 #include "clc.h"
+#include "ib.h"
 #include "sock.h"
+#include "ueid.h"
 
 /* what mainline 6.12 offers in a proposal (SMC_CONN_PER_LGR_PREFER, ...) */
 #define SMCX_PROP_MAX_CONNS	255
 #define SMCX_PROP_MAX_LINKS	2
 
 /*
- * Our system id (sender peer id).  Mainline's is two random bytes and the
- * MAC of its first RoCE port and is only sent when it has such a port; we
- * have no device layer yet, so it is all zero, as mainline's then is.
+ * Our system id (sender peer id in declines).  Mainline's is two random
+ * bytes and the MAC of its first RoCE port; until the link layer defines
+ * ours it is all zero, which mainline sends too when it has no valid one.
  */
 static const u8 smcx_local_systemid[SMCX_PEERID_LEN];
 
@@ -146,19 +155,48 @@ static int smcx_clc_send_decline(struct socket *cs, u32 reason, u8 version)
 	return smcx_clc_write(cs, buf, len);
 }
 
-static void smcx_clc_fill_proposal(struct smcx_clc_proposal *p)
+/*
+ * What we can offer on this connection, as mainline decides it: SMC-R v2
+ * needs an IPv4 CLC connection, at least one user EID, and a RoCE v2 GID on
+ * the CLC socket's egress device (the device layer picks it).  Returns 0 with
+ * @p filled, or the reason for not proposing at all.
+ */
+static u32 smcx_clc_fill_proposal(struct smcx_sock *smc,
+				  struct smcx_clc_proposal *p)
 {
+	struct sock *tcpsk = smc->clcsock->sk;
+	struct smcx_ib_choice choice;
+	struct dst_entry *dst;
+	int n, rc;
+
 	memset(p, 0, sizeof(*p));
+	if (tcpsk->sk_family != AF_INET)
+		return SMCX_DECL_NOSMCDEV;
+	n = smcx_ueid_get(p->user_eid);
+	if (n <= 0)
+		return SMCX_DECL_NOSMCDEV;
+	dst = sk_dst_get(tcpsk);
+	if (!dst)
+		return SMCX_DECL_NOSMCDEV;
+	rc = dst->dev ? smcx_ib_choose(dst->dev, inet_sk(tcpsk)->inet_saddr,
+				       SMCX_ROCE_V2, NULL, &choice) : -ENODEV;
+	dst_release(dst);
+	if (rc)
+		return SMCX_DECL_NOSMCDEV;
+	memcpy(p->roce_gid, choice.gid.raw, SMCX_GID_LEN);
+	smcx_ib_choice_release(&choice);
+
 	p->hdr.eyecatcher = SMCX_EYE_SMCR;
 	p->hdr.version = SMCX_CLC_V2;
 	p->hdr.typev1 = SMCX_TYPE_N;
 	p->hdr.typev2 = SMCX_TYPE_R;
-	memcpy(p->peer_id, smcx_local_systemid, SMCX_PEERID_LEN);
+	/* v2 only: the v1 fields (peer id, GID, MAC) stay zero, as mainline's */
 	p->has_smcd_area = 1;		/* always present in v2 */
+	p->eid_cnt = n;
 	p->release = SMCX_RELEASE_1;
 	p->max_conns = SMCX_PROP_MAX_CONNS;
 	p->max_links = SMCX_PROP_MAX_LINKS;
-	/* RoCE v2 GID and user EIDs come with the device and EID layers */
+	return 0;
 }
 
 /* a peer's decline: keep its diagnosis, fall back without answering */
@@ -182,16 +220,16 @@ int smcx_clc_client(struct smcx_sock *smc)
 
 	ctx = kmalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx) {
-		/* nothing sent yet: a decline instead of a proposal */
-		rc = smcx_clc_send_decline(cs, SMCX_DECL_MEM, SMCX_CLC_V2);
-		return rc ? rc : SMCX_DECL_MEM;
+		reason = SMCX_DECL_MEM;
+		goto decline_first;
 	}
-	smcx_clc_fill_proposal(&ctx->m.prop);
+	reason = smcx_clc_fill_proposal(smc, &ctx->m.prop);
+	if (reason)
+		goto decline_first;
 	len = smcx_clc_encode_proposal(&ctx->m.prop, ctx->buf, sizeof(ctx->buf));
 	if (len < 0) {
-		rc = smcx_clc_send_decline(cs, SMCX_DECL_INTERR, SMCX_CLC_V2);
-		rc = rc ? rc : SMCX_DECL_INTERR;
-		goto out;
+		reason = SMCX_DECL_INTERR;
+		goto decline_first;
 	}
 	rc = smcx_clc_write(cs, ctx->buf, len);
 	if (rc)
@@ -226,9 +264,36 @@ int smcx_clc_client(struct smcx_sock *smc)
 out:
 	kfree(ctx);
 	return rc;
+
+decline_first:
+	/*
+	 * Nothing to offer: a decline instead of the proposal, in version 1
+	 * as mainline sends it on a host without ISMv2.  The server falls
+	 * back on it (PEERDECL) and the stream stays in sync.
+	 */
+	kfree(ctx);
+	rc = smcx_clc_send_decline(cs, reason, SMCX_CLC_V1);
+	return rc ? rc : reason;
 }
 
-/* the decline a server without an RDMA data path gives to a proposal */
+/* does the proposal list one of our user EIDs? */
+static bool smcx_clc_eid_match(const struct smcx_clc_proposal *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->eid_cnt; i++)
+		if (smcx_ueid_has(p->user_eid[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The decline a server without an RDMA data path gives to a proposal, in
+ * the order mainline's server finds its reasons: an SMC-R v2-only offer
+ * without user EIDs (NOUEID), or without one we share (NOSMCDEV); any other
+ * offer including SMC-R finds no usable SMC-R device (NOSMCRDEV); an SMC-D
+ * offer no SMC-D device (NOSMCDDEV).
+ */
 static u32 smcx_clc_srv_reason(const struct smcx_clc_proposal *p)
 {
 	bool v2 = p->hdr.version == SMCX_CLC_V2;
@@ -236,8 +301,12 @@ static u32 smcx_clc_srv_reason(const struct smcx_clc_proposal *p)
 	bool r2 = v2 && smcx_type_has_r(p->hdr.typev2);
 	bool d1 = smcx_type_has_d(p->hdr.typev1);
 
-	if (r2 && !r1 && !d1 && !p->eid_cnt)
-		return SMCX_DECL_NOUEID;
+	if (r2 && !r1 && !d1) {
+		if (!p->eid_cnt)
+			return SMCX_DECL_NOUEID;
+		if (!smcx_clc_eid_match(p))
+			return SMCX_DECL_NOSMCDEV;
+	}
 	if (r1 || r2)
 		return SMCX_DECL_NOSMCRDEV;
 	return SMCX_DECL_NOSMCDDEV;
