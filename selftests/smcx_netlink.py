@@ -259,6 +259,29 @@ def run(t):
         a.out("%s/smc_pnet -f" % tools)
         t.eq(config(a)["ibdev_refs"], 0, "lookups dropped their references")
 
+    with t.subtest("port state and GID table changes are followed"):
+        clean()
+        state = lambda: devices(a).get(("rxe0", "1"), [None] * 3)[2]  # noqa: E731
+        try:
+            a.out("ip link set eth0 down")
+            wait_for("port DOWN", lambda: state() == "DOWN")
+            t.eq(route(a, "eth0 198.18.0.1 v2"), "error -19", "no route over a DOWN port")
+        finally:
+            a.out("ip link set eth0 up")
+        wait_for("port ACTIVE", lambda: state() == "ACTIVE")
+        t.check(route(a, "eth0 198.18.0.1 v2").startswith("rxe0 1 "), "route back")
+        log = a.out("dmesg | grep 'smcx: rxe0 port 1' | tail -2")
+        t.check(log.endswith("ACTIVE") and "DOWN" in log, "transitions logged:\n" + log)
+        try:
+            a.out("ip addr add 198.18.0.111/24 dev eth0")
+            wait_for("new GID", lambda: "::ffff:198.18.0.111" in a.out("cat %s/devices" % DBG))
+            t.check("::ffff:198.18.0.111" in route(a, "eth0 198.18.0.111 v2"),
+                    "route for a new address uses its GID")
+        finally:
+            a.out("ip addr del 198.18.0.111/24 dev eth0")
+        wait_for("GID gone", lambda: "::ffff:198.18.0.111" not in a.out("cat %s/devices" % DBG))
+        t.eq(route(a, "eth0 198.18.0.111 v2"), "error -19", "no route once the address is gone")
+
     with t.subtest("raw requests: validation and errno"):
         clean()
         r = pnet(PNET_ADD, "%d=str: net5 " % P_NAME, "%d=str:eth0" % P_ETH)
