@@ -11,6 +11,8 @@ through: a silent handshake blocks only its own work item.  Then:
     within the CLC wait time, and pending_handshakes returns to 0;
   - the silent clients see ETIMEDOUT, as a TCP connect that timed out;
   - the runner checks that every object is gone and smcx unloads.
+Finally, proposals corrupted in flight (tc pedit: bad type, lengths,
+version, types, trailer) make the server drop just that connection.
 """
 import re
 import time
@@ -106,7 +108,8 @@ def run(t):
         secs = time.time() - t0
         t.log(cli.out.strip().splitlines()[-1] if cli.out.strip() else cli.err)
         t.check(cli.ok and ("%d/%d connections ok" % (NCONNS, NCONNS)) in cli.out,
-                "all %d connections made and verified (client)" % NCONNS)
+                "all %d connections made and verified (client)\n%s\n%s\nalpha: %s"
+                % (NCONNS, cli.out[-3000:], cli.err[-3000:], stats(a)))
         t.log("burst took %.1fs; objects on alpha now: %s" % (secs, objects(a)))
 
         # the silent handshakes end by the CLC wait time (6 s), not before
@@ -141,3 +144,54 @@ def run(t):
                 % (res.out.strip(), res.err.strip()))
     finally:
         b.run("tc qdisc del dev eth0 root", check=False)
+
+    corrupted_proposals(t, a, b)
+
+
+# Proposal header bytes 4..7 (type, length, version|types) rewritten in
+# flight by tc pedit on the client's host, and the trailer; each must make
+# the server drop the connection (the client sees a reset) and nothing else.
+CORRUPT = (
+    ("unknown type", 56, "0x09009c22"),
+    ("length beyond any CLC message", 56, "0x0103ff22"),
+    ("length below header + trailer", 56, "0x01000822"),
+    ("length shorter than the message", 56, "0x01004022"),
+    ("version 3", 56, "0x01009c32"),
+    ("typev1 and typev2 both N", 56, "0x01009c2a"),
+    ("bad trailer", 52 + 152, "0x00000000"),
+)
+
+
+def corrupted_proposals(t, a, b):
+    port = PORT + 1
+    srv = a.bg("%s server -f smc -p %d -c 1 -q" % (scenarios.XFER, port))
+    a.wait_port(port)
+    b.modprobe("sch_prio", "cls_u32", "act_pedit", "act_csum")
+    try:
+        for what, off, val in CORRUPT:
+            with t.subtest("corrupted proposal: %s" % what):
+                before = stats(a)
+                # only the proposal: PSH segment to the port starting with
+                # the eyecatcher (IP 20 + TCP 32 bytes with timestamps)
+                # a fresh qdisc each time ("tc filter replace" on u32 WARNs)
+                b.run("tc qdisc del dev eth0 root 2>/dev/null; "
+                      "tc qdisc add dev eth0 root handle 1: prio")
+                b.run("tc filter add dev eth0 parent 1: protocol ip prio 1 "
+                      "u32 match ip dport %d 0xffff match u32 0xe2d4c3d9 0xffffffff at 52 "
+                      "action pedit munge offset %d u32 set %s pipe action csum ip and tcp"
+                      % (port, off, val))
+                r = b.run("%s client -f smc -a %s -p %d -n 1K -q" % (scenarios.XFER, a.ip, port),
+                          timeout=60, check=False)
+                t.check(not r.ok and "reset" in (r.out + r.err).lower(),
+                        "client connect reset: %s" % (r.out + r.err).strip())
+                ok = scenarios.wait_for(
+                    lambda: stats(a).get("srv_hs_errors", 0) - before.get("srv_hs_errors", 0) == 1,
+                    timeout=20)
+                t.check(ok, "server counted one failed handshake")
+                t.eq(objects(a)["pending_handshakes"], 0, "nothing pending on the server")
+    finally:
+        b.run("tc qdisc del dev eth0 root", check=False)
+    cli = b.run("%s client -f smc -a %s -p %d -n 16K -m duplex -q" % (scenarios.XFER, a.ip, port),
+                timeout=60, check=False)
+    t.check(cli.ok, "the listener still serves a clean connection: %s" % cli.out.strip())
+    srv.wait(timeout=60)
