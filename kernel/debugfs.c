@@ -4,6 +4,7 @@
  *
  *   objects   one "name count" line per object kind (the lab's leak check)
  *   stats     handshake statistics of the reader's network namespace
+ *   socks     every smcx sock: state, fallback reason, peer diagnosis
  *
  * The counters are plain atomics: they change once per object lifetime, not
  * per packet.  debugfs is optional (the kernel may lack it or refuse), so a
@@ -21,6 +22,7 @@
 #include <smcx/wire.h>
 
 #include "debugfs.h"
+#include "sock.h"
 #include "stats.h"
 
 static atomic_long_t smcx_objs[SMCX_OBJ_MAX];
@@ -82,6 +84,13 @@ static void smcx_stats_show_role(struct seq_file *m, const char *role,
 	}
 }
 
+static int smcx_socks_show(struct seq_file *m, void *v)
+{
+	smcx_sock_show_all(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smcx_socks);
+
 /* the namespace of the reading task, so a test in a netns sees its own */
 static int smcx_stats_show(struct seq_file *m, void *v)
 {
@@ -114,6 +123,8 @@ int smcx_debugfs_init(void)
 			    &smcx_objects_fops);
 	debugfs_create_file("stats", 0444, smcx_dbg_dir, NULL,
 			    &smcx_stats_fops);
+	debugfs_create_file("socks", 0444, smcx_dbg_dir, NULL,
+			    &smcx_socks_fops);
 	return 0;
 }
 

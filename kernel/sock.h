@@ -43,6 +43,8 @@
 #include <linux/workqueue.h>
 #include <net/sock.h>
 
+struct seq_file;
+
 #include "stats.h"
 
 #ifndef AF_SMC
@@ -144,6 +146,7 @@ void smcx_hs_cancel(struct smcx_sock *smc);
 int smcx_sock_release(struct socket *sock, struct smcx_sock *smc);
 void smcx_sock_free_fallback(struct smcx_sock *smc);
 bool smcx_family_v6_ok(void);
+void smcx_sock_show_all(struct seq_file *m);
 int smcx_sock_init(void);
 void smcx_sock_exit(void);
 
