@@ -510,9 +510,42 @@ DEFINE_SHOW_ATTRIBUTE(smcx_ib_devices);
  * "IFNAME A.B.C.D v1|v2" (the address may be 0.0.0.0 for "any"), read the
  * answer: "DEVICE PORT GID_INDEX GID PNETID" or "error -19".  The netdev is
  * looked up in the writer's network namespace.
+ *
+ * "hold IFNAME A.B.C.D v1|v2" also keeps a stand-in link on the chosen port,
+ * the way the link layer will (smcx_ibdev_link_add), and "release" drops it.
+ * The device's REMOVE event drops it too, as a link layer must: tests use it
+ * to check that removal waits for, and gets, every reference back.
  */
-static DEFINE_MUTEX(smcx_ib_route_mutex);
+static DEFINE_MUTEX(smcx_ib_route_mutex);	/* the answer and the held link */
 static char smcx_ib_route_answer[128] = "none\n";
+static struct smcx_ibdev *smcx_ib_held;		/* referenced by its link */
+static u32 smcx_ib_held_port;
+
+static void smcx_ib_release_held(void)
+{
+	lockdep_assert_held(&smcx_ib_route_mutex);
+	if (smcx_ib_held)
+		smcx_ibdev_link_del(smcx_ib_held, smcx_ib_held_port);
+	smcx_ib_held = NULL;
+}
+
+static int smcx_ib_held_event(struct notifier_block *nb, unsigned long event,
+			      void *data)
+{
+	struct smcx_ib_event *ev = data;
+
+	if (event != SMCX_IB_EV_REMOVE)
+		return NOTIFY_DONE;
+	mutex_lock(&smcx_ib_route_mutex);
+	if (smcx_ib_held == ev->dev)
+		smcx_ib_release_held();
+	mutex_unlock(&smcx_ib_route_mutex);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block smcx_ib_held_nb = {
+	.notifier_call = smcx_ib_held_event,
+};
 
 static ssize_t smcx_ib_route_write(struct file *file, const char __user *ubuf,
 				   size_t len, loff_t *ppos)
@@ -520,6 +553,8 @@ static ssize_t smcx_ib_route_write(struct file *file, const char __user *ubuf,
 	char buf[64], ifname[IFNAMSIZ], addr[16], ver[4];
 	struct smcx_ib_choice c;
 	struct net_device *ndev;
+	const char *q = buf;
+	bool hold = false;
 	__be32 saddr;
 	int rc;
 
@@ -528,7 +563,17 @@ static ssize_t smcx_ib_route_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = '\0';
-	if (sscanf(buf, "%15s %15s %3s", ifname, addr, ver) != 3 ||
+	if (sysfs_streq(buf, "release")) {
+		mutex_lock(&smcx_ib_route_mutex);
+		smcx_ib_release_held();
+		mutex_unlock(&smcx_ib_route_mutex);
+		return len;
+	}
+	if (!strncmp(buf, "hold ", 5)) {
+		hold = true;
+		q += 5;
+	}
+	if (sscanf(q, "%15s %15s %3s", ifname, addr, ver) != 3 ||
 	    !in4_pton(addr, -1, (u8 *)&saddr, -1, NULL) ||
 	    (strcmp(ver, "v1") && strcmp(ver, "v2")))
 		return -EINVAL;
@@ -539,17 +584,24 @@ static ssize_t smcx_ib_route_write(struct file *file, const char __user *ubuf,
 			    ver[1] == '2' ? SMCX_ROCE_V2 : SMCX_ROCE_V1, NULL, &c);
 	dev_put(ndev);
 	mutex_lock(&smcx_ib_route_mutex);
-	if (rc)
+	if (rc) {
 		snprintf(smcx_ib_route_answer, sizeof(smcx_ib_route_answer),
 			 "error %d\n", rc);
-	else
+	} else {
 		snprintf(smcx_ib_route_answer, sizeof(smcx_ib_route_answer),
 			 "%s %u %u %pI6c %s\n", smcx_ibdev_name(c.dev), c.port,
 			 c.gid_index, c.gid.raw, c.pnetid[0] ? c.pnetid : "-");
-	mutex_unlock(&smcx_ib_route_mutex);
-	if (!rc)
+		if (hold && !smcx_ib_held) {
+			smcx_ibdev_link_add(c.dev, c.port);
+			smcx_ib_held = c.dev;
+			smcx_ib_held_port = c.port;
+		} else if (hold) {
+			rc = -EBUSY;
+		}
 		smcx_ib_choice_release(&c);
-	return len;
+	}
+	mutex_unlock(&smcx_ib_route_mutex);
+	return rc == -EBUSY ? rc : len;
 }
 
 static int smcx_ib_route_show(struct seq_file *m, void *v)
@@ -599,9 +651,11 @@ int smcx_ib_init(void)
 {
 	int rc;
 
+	smcx_ib_notifier_register(&smcx_ib_held_nb);
 	rc = ib_register_client(&smcx_ib_client);
 	if (rc) {
 		pr_err("cannot register as ib_client: %d\n", rc);
+		smcx_ib_notifier_unregister(&smcx_ib_held_nb);
 		return rc;
 	}
 	smcx_ib_debugfs_init();
@@ -615,6 +669,7 @@ void smcx_ib_exit(void)
 	smcx_ib_dbg = smcx_ib_dbg_route = NULL;
 	/* removes every device, each waiting for its users */
 	ib_unregister_client(&smcx_ib_client);
+	smcx_ib_notifier_unregister(&smcx_ib_held_nb);
 	if (smcx_ib_count() || smcx_ib_user_refs())
 		pr_err("BUG: %ld device(s), %ld reference(s) left at exit\n",
 		       smcx_ib_count(), smcx_ib_user_refs());

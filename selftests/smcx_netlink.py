@@ -422,11 +422,21 @@ def run(t):
 
     with t.subtest("RDMA device removal and return"):
         clean()
+        # a stand-in link holds the device, as the link layer will
+        a.out("echo 'hold eth0 0.0.0.0 v2' > %s/route" % DBG)
         a.out("%s/smc_pnet -a keep -I eth0 && %s/smc_pnet -a ibnet -D rxe0" % (tools, tools))
+        t.eq(devices(a)[("rxe0", "1")][4], "1", "debugfs: one link on rxe0 port 1")
+        t.eq(config(a)["ibdev_refs"], 1, "the link holds a device reference")
+        r = a.run("%s/smcr device" % tools, check=False)
+        if r.rc == 0:
+            rows = [ln.split() for ln in r.out.splitlines()]
+            t.check(any(row[:2] == ["eth0", "rxe0"] and row[6] == "1" for row in rows),
+                    "smcr device: #Links 1\n" + r.out)
         try:
             a.out("rdma link delete rxe0")
             wait_for("rxe0 gone", lambda: ("rxe0", "1") not in devices(a))
             t.eq(config(a)["ibdevs"], 0, "no device tracked")
+            t.eq(config(a)["ibdev_refs"], 0, "REMOVE made the link let go")
             t.eq(a.out("%s/smc_pnet" % tools), "KEEP eth0 n/a 255",
                  "RDMA entry dropped with its device, interface entry kept")
             t.eq(len(g(GET_DEV_SMCR, dump=True)["msgs"]), 0, "GET_DEV_SMCR empty")
@@ -444,5 +454,7 @@ def run(t):
                 "smcr info counts it")
         a.out("%s/smc_pnet -f" % tools)
         t.eq(config(a)["ibdev_refs"], 0, "no device reference held")
+        # leave a link held: the runner's rmmod must still get the device back
+        a.out("echo 'hold eth0 0.0.0.0 v2' > %s/route" % DBG)
 
     b.rmmod("smc_diag", check=False)
