@@ -14,13 +14,15 @@
  *        listener's waiters are woken
  *     -> accept() takes it and grafts it onto the new socket.
  *
- * Bounds.  ->pending plus ->acceptq never exceed the listen backlog + 1:
- * the accept worker stops draining TCP's queue when they are full (and is
- * kicked again by accept() and by dropped handshakes), so TCP's own backlog
- * handling applies beyond that.  Independently, while as many handshakes
- * are pending as the backlog allows, new SYNs are answered without the SMC
- * option (tcp_sk()->smc_hs_congested): those clients become plain TCP at
- * once instead of queueing behind slow handshakes.
+ * Bounds.  Every connection we hold (pending or queued for accept()) stays
+ * counted in the TCP listener's sk_ack_backlog, as if it were still in
+ * TCP's accept queue.  TCP's own overflow checks (SYN dropped, final ACK
+ * ignored when the queue is full) therefore see everything not yet
+ * accepted, and the listen backlog means exactly what it means for TCP.
+ * Independently, while as many handshakes are pending as the backlog
+ * allows, new SYNs are answered without the SMC option
+ * (tcp_sk()->smc_hs_congested): those clients become plain TCP at once
+ * instead of queueing behind slow handshakes.
  *
  * Lifetime.  A pending or queued connection is owned by the listener's lists
  * and holds a reference on the listener.  smcx_listen_stop() takes both
@@ -143,13 +145,19 @@ out:
 	return rc;
 }
 
-/* may the accept worker take another connection from TCP? accq_lock */
-static bool smcx_listen_room(struct smcx_sock *lsmc)
+/*
+ * Keep @delta connections we hold counted in the TCP listener's backlog
+ * (see "Bounds" above).  TCP changes sk_ack_backlog under its accept
+ * queue's lock; so do we.
+ */
+static void smcx_tcp_backlog_add(struct smcx_sock *lsmc, int delta)
 {
-	struct sock *lsk = &lsmc->sk;
+	struct sock *tcpsk = lsmc->clcsock->sk;
+	struct request_sock_queue *q = &inet_csk(tcpsk)->icsk_accept_queue;
 
-	return lsmc->npending + READ_ONCE(lsk->sk_ack_backlog) <=
-	       READ_ONCE(lsk->sk_max_ack_backlog);
+	spin_lock_bh(&q->rskq_lock);
+	WRITE_ONCE(tcpsk->sk_ack_backlog, tcpsk->sk_ack_backlog + delta);
+	spin_unlock_bh(&q->rskq_lock);
 }
 
 /* an smcx sock for a connection TCP accepted; NULL on allocation failure */
@@ -212,13 +220,7 @@ void smcx_accept_work(struct work_struct *work)
 	while (lsk->sk_state == SMCX_LISTEN) {
 		struct smcx_sock *child;
 		struct socket *newcs;
-		bool room;
 
-		spin_lock(&lsmc->accq_lock);
-		room = smcx_listen_room(lsmc);
-		spin_unlock(&lsmc->accq_lock);
-		if (!room)
-			break;		/* accept() kicks us again */
 		if (kernel_accept(lsmc->clcsock, &newcs, O_NONBLOCK))
 			break;		/* TCP's queue is empty */
 		smcx_obj_inc(SMCX_OBJ_CLCSOCK);
@@ -229,6 +231,7 @@ void smcx_accept_work(struct work_struct *work)
 			smcx_obj_dec(SMCX_OBJ_CLCSOCK);
 			continue;
 		}
+		smcx_tcp_backlog_add(lsmc, 1);	/* still TCP's to count */
 		spin_lock(&lsmc->accq_lock);
 		list_add_tail(&child->lnode, &lsmc->pending);
 		lsmc->npending++;
@@ -267,6 +270,9 @@ static void smcx_listen_hs_done(struct smcx_sock *lsmc,
 		if (rc >= 0) {
 			list_add_tail(&child->lnode, &lsmc->acceptq);
 			sk_acceptq_added(lsk);
+		} else {
+			/* under accq_lock: the listener's TCP socket is alive */
+			smcx_tcp_backlog_add(lsmc, -1);
 		}
 	}
 	spin_unlock(&lsmc->accq_lock);
@@ -278,7 +284,6 @@ static void smcx_listen_hs_done(struct smcx_sock *lsmc,
 		lsk->sk_data_ready(lsk);	/* wake accept(), poll, epoll */
 		return;
 	}
-	smcx_accept_kick(lsmc);		/* a slot is free again */
 	smcx_child_close(child);	/* may free @child: last use */
 }
 
@@ -318,6 +323,7 @@ void smcx_listen_stop(struct smcx_sock *lsmc, int new_state)
 	struct smcx_sock *child, *tmp;
 	struct sock *lsk = &lsmc->sk;
 	struct sock *tcpsk;
+	unsigned int held;
 	LIST_HEAD(pending);
 	LIST_HEAD(ready);
 
@@ -339,9 +345,11 @@ void smcx_listen_stop(struct smcx_sock *lsmc, int new_state)
 	lsmc->closing = true;
 	list_splice_init(&lsmc->pending, &pending);
 	list_splice_init(&lsmc->acceptq, &ready);
+	held = lsmc->npending + lsk->sk_ack_backlog;
 	lsmc->npending = 0;
 	WRITE_ONCE(lsk->sk_ack_backlog, 0);
 	spin_unlock(&lsmc->accq_lock);
+	smcx_tcp_backlog_add(lsmc, -(int)held);
 	release_sock(lsk);
 
 	if (cancel_work_sync(&lsmc->accept_work))
@@ -377,6 +385,8 @@ static struct smcx_sock *smcx_acceptq_pop(struct smcx_sock *lsmc)
 		sk_acceptq_removed(&lsmc->sk);
 	}
 	spin_unlock(&lsmc->accq_lock);
+	if (child)
+		smcx_tcp_backlog_add(lsmc, -1);	/* accepted: TCP counts no more */
 	return child;
 }
 
@@ -457,7 +467,6 @@ out:
 	release_sock(lsk);
 	if (!child)
 		return rc;
-	smcx_accept_kick(lsmc);		/* room for one more from TCP */
 	smcx_child_graft(child, newsock);
 	return 0;
 }
