@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pingpong: request/response latency over TCP or AF_SMC, for scripts/bench.
+ *
+ *   pingpong server -f FAMILY -p PORT [-c CONNS]
+ *   pingpong client -f FAMILY -a ADDR -p PORT [-s SIZE] [-n ROUNDS] [-w WARMUP]
+ *
+ * FAMILY: tcp, tcp6, smc (AF_SMC/SMCPROTO_SMC), smc6 (SMCPROTO_SMC6).
+ *
+ * One connection: the client sends a 16-byte header (magic, SIZE), then
+ * WARMUP + ROUNDS times sends SIZE bytes and waits for the server to echo
+ * them back; every round trip of the last ROUNDS is timed on its own
+ * (CLOCK_MONOTONIC).  Both sides set TCP_NODELAY (AF_SMC passes it to its
+ * CLC socket; a refusal is ignored).  The server serves CONNS connections one
+ * after the other, then exits.
+ *
+ * Output (client), times in microseconds; "lat" is half the round trip,
+ * the one-way latency that sockperf and ib_send_lat/ib_write_lat report:
+ *   pingpong: family=smc size=1 rounds=2000 rtt_min=... rtt_p50=... rtt_p99=...
+ *             rtt_max=... rtt_mean=... lat_p50=... lat_p99=...
+ * Exit status 0 if every round trip returned the bytes sent.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef AF_SMC
+#define AF_SMC 43
+#endif
+
+#define PP_MAGIC 0x50494e47u /* "PING" */
+#define MAX_SIZE (1 << 20)
+
+struct hdr {
+	uint32_t magic;
+	uint32_t size;
+	uint64_t pad;
+};
+
+struct fam {
+	const char *name;
+	int domain, proto, addr_family;
+};
+
+static const struct fam fams[] = {
+	{ "tcp", AF_INET, 0, AF_INET },
+	{ "tcp6", AF_INET6, 0, AF_INET6 },
+	{ "smc", AF_SMC, 0, AF_INET },
+	{ "smc6", AF_SMC, 1, AF_INET6 },
+};
+
+static const struct fam *fam;
+
+static int write_all(int fd, const void *p, size_t len)
+{
+	const char *c = p;
+
+	while (len) {
+		ssize_t n = send(fd, c, len, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		c += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int read_all(int fd, void *p, size_t len)
+{
+	char *c = p;
+
+	while (len) {
+		ssize_t n = recv(fd, c, len, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		c += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int make_addr(struct sockaddr_storage *ss, socklen_t *len, const char *addr, int port)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (fam->addr_family == AF_INET) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(port);
+		if (addr && inet_pton(AF_INET, addr, &sin->sin_addr) != 1)
+			return -1;
+		*len = sizeof(*sin);
+	} else {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(port);
+		if (addr && inet_pton(AF_INET6, addr, &sin6->sin6_addr) != 1)
+			return -1;
+		*len = sizeof(*sin6);
+	}
+	return 0;
+}
+
+static void nodelay(int fd)
+{
+	int one = 1;
+
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* nearest-rank percentile of sorted @v */
+static double pct(const double *v, int n, double p)
+{
+	int k = (int)(p / 100.0 * n + 0.999999);
+
+	if (k < 1)
+		k = 1;
+	if (k > n)
+		k = n;
+	return v[k - 1];
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: pingpong server -f FAMILY -p PORT [-c CONNS]\n"
+		"       pingpong client -f FAMILY -a ADDR -p PORT [-s SIZE] [-n ROUNDS] [-w WARMUP]\n"
+		"FAMILY: tcp tcp6 smc smc6\n");
+	exit(2);
+}
+
+static int serve(int fd)
+{
+	struct hdr h;
+	char *buf;
+	uint32_t size;
+
+	nodelay(fd);
+	if (read_all(fd, &h, sizeof(h)) || ntohl(h.magic) != PP_MAGIC) {
+		fprintf(stderr, "pingpong: bad or missing header\n");
+		return -1;
+	}
+	size = ntohl(h.size);
+	if (!size || size > MAX_SIZE)
+		return -1;
+	buf = malloc(size);
+	if (!buf)
+		return -1;
+	while (!read_all(fd, buf, size))
+		if (write_all(fd, buf, size))
+			break;
+	free(buf);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int server, port = 0, nconns = 1, rounds = 2000, warmup = 200, opt, fd;
+	const char *addr = NULL;
+	uint32_t size = 1;
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	if (argc < 2)
+		usage();
+	if (!strcmp(argv[1], "server"))
+		server = 1;
+	else if (!strcmp(argv[1], "client"))
+		server = 0;
+	else
+		usage();
+	optind = 2;
+	while ((opt = getopt(argc, argv, "f:a:p:c:s:n:w:")) != -1) {
+		switch (opt) {
+		case 'f':
+			for (size_t i = 0; i < sizeof(fams) / sizeof(fams[0]); i++)
+				if (!strcmp(optarg, fams[i].name))
+					fam = &fams[i];
+			if (!fam)
+				usage();
+			break;
+		case 'a': addr = optarg; break;
+		case 'p': port = atoi(optarg); break;
+		case 'c': nconns = atoi(optarg); break;
+		case 's': size = strtoul(optarg, NULL, 0); break;
+		case 'n': rounds = atoi(optarg); break;
+		case 'w': warmup = atoi(optarg); break;
+		default: usage();
+		}
+	}
+	if (!fam || !port || nconns < 1 || !size || size > MAX_SIZE || rounds < 1 ||
+	    warmup < 0 || (!server && !addr))
+		usage();
+	if (server) {
+		int one = 1, lfd = socket(fam->domain, SOCK_STREAM, fam->proto);
+
+		if (lfd < 0) {
+			fprintf(stderr, "pingpong: socket(%s): %s\n", fam->name, strerror(errno));
+			return 1;
+		}
+		setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		make_addr(&ss, &len, NULL, port);
+		if (bind(lfd, (struct sockaddr *)&ss, len) || listen(lfd, 16)) {
+			fprintf(stderr, "pingpong: bind/listen %d: %s\n", port, strerror(errno));
+			return 1;
+		}
+		for (int i = 0; i < nconns; i++) {
+			fd = accept(lfd, NULL, NULL);
+			if (fd < 0) {
+				fprintf(stderr, "pingpong: accept: %s\n", strerror(errno));
+				return 1;
+			}
+			serve(fd);
+			close(fd);
+		}
+		return 0;
+	}
+
+	struct hdr h = { htonl(PP_MAGIC), htonl(size), 0 };
+	double *rtt = calloc(rounds, sizeof(double)), sum = 0;
+	char *out = malloc(size), *in = malloc(size);
+
+	if (!rtt || !out || !in)
+		return 1;
+	fd = socket(fam->domain, SOCK_STREAM, fam->proto);
+	if (fd < 0) {
+		fprintf(stderr, "pingpong: socket(%s): %s\n", fam->name, strerror(errno));
+		return 1;
+	}
+	nodelay(fd);
+	if (make_addr(&ss, &len, addr, port) || connect(fd, (struct sockaddr *)&ss, len)) {
+		fprintf(stderr, "pingpong: connect %s:%d: %s\n", addr, port, strerror(errno));
+		return 1;
+	}
+	if (write_all(fd, &h, sizeof(h))) {
+		fprintf(stderr, "pingpong: header: %s\n", strerror(errno));
+		return 1;
+	}
+	for (int i = 0; i < warmup + rounds; i++) {
+		double t0;
+
+		memset(out, 'a' + i % 26, size);
+		t0 = now_us();
+		if (write_all(fd, out, size) || read_all(fd, in, size)) {
+			fprintf(stderr, "pingpong: round %d: %s\n", i,
+				errno ? strerror(errno) : "EOF");
+			return 1;
+		}
+		if (i >= warmup)
+			rtt[i - warmup] = now_us() - t0;
+		if (memcmp(out, in, size)) {
+			fprintf(stderr, "pingpong: round %d: echo differs\n", i);
+			return 1;
+		}
+	}
+	close(fd);
+	for (int i = 0; i < rounds; i++)
+		sum += rtt[i];
+	qsort(rtt, rounds, sizeof(double), cmp_double);
+	printf("pingpong: family=%s size=%u rounds=%d rtt_min=%.1f rtt_p50=%.1f rtt_p99=%.1f "
+	       "rtt_max=%.1f rtt_mean=%.1f lat_p50=%.1f lat_p99=%.1f\n",
+	       fam->name, size, rounds, rtt[0], pct(rtt, rounds, 50), pct(rtt, rounds, 99),
+	       rtt[rounds - 1], sum / rounds, pct(rtt, rounds, 50) / 2, pct(rtt, rounds, 99) / 2);
+	return 0;
+}
