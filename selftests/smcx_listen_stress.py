@@ -11,8 +11,10 @@ through: a silent handshake blocks only its own work item.  Then:
     within the CLC wait time, and pending_handshakes returns to 0;
   - the silent clients see ETIMEDOUT, as a TCP connect that timed out;
   - the runner checks that every object is gone and smcx unloads.
-Finally, proposals corrupted in flight (tc pedit: bad type, lengths,
-version, types, trailer) make the server drop just that connection.
+Then proposals corrupted in flight (tc pedit: bad type, lengths, version,
+types, trailer) make the server drop just that connection.  Last, churn:
+clients that close during their handshake, send and close, or linger, at a
+listener with a small backlog that closes while connections may be pending.
 """
 import re
 import time
@@ -146,6 +148,7 @@ def run(t):
         b.run("tc qdisc del dev eth0 root", check=False)
 
     corrupted_proposals(t, a, b)
+    churn(t, a, b)
 
 
 # Proposal header bytes 4..7 (type, length, version|types) rewritten in
@@ -195,3 +198,79 @@ def corrupted_proposals(t, a, b):
                 timeout=60, check=False)
     t.check(cli.ok, "the listener still serves a clean connection: %s" % cli.out.strip())
     srv.wait(timeout=60)
+
+
+CHURN_CLIENT = r"""
+import ctypes, socket, struct, sys, time, random, os
+libc = ctypes.CDLL(None, use_errno=True)
+AF_SMC, SOCK_STREAM, SOCK_NONBLOCK = 43, 1, 0o4000
+dst, port, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+def sin(addr, p):
+    return struct.pack("=H", socket.AF_INET) + struct.pack("!H", p) + socket.inet_aton(addr) + b"\0" * 8
+d = sin(dst, port)
+random.seed(1)
+fds = []
+for i in range(n):
+    nb = random.random() < 0.7
+    fd = libc.socket(AF_SMC, SOCK_STREAM | (SOCK_NONBLOCK if nb else 0), 0)
+    r = libc.connect(fd, d, len(d))
+    act = random.random()
+    if act < 0.3:
+        libc.close(fd)            # close right away (during handshake)
+    elif act < 0.6:
+        fds.append(fd)            # keep for later
+    else:
+        buf = ctypes.create_string_buffer(b"x" * 100)
+        libc.send(fd, buf, 100, 0x4000)  # MSG_NOSIGNAL
+        libc.close(fd)
+    if len(fds) > 50:
+        for f in fds: libc.close(f)
+        fds = []
+for f in fds: libc.close(f)
+print("done")
+"""
+
+CHURN_SERVER = r"""
+import ctypes, socket, struct, sys, time, random, os, select
+libc = ctypes.CDLL(None, use_errno=True)
+AF_SMC = 43
+port, secs = int(sys.argv[1]), float(sys.argv[2])
+a = struct.pack("=H", socket.AF_INET) + struct.pack("!H", port) + b"\0"*12
+lfd = libc.socket(AF_SMC, 1 | 0o4000, 0)
+one = ctypes.c_int(1)
+libc.setsockopt(lfd, 1, 2, ctypes.byref(one), 4)
+assert libc.bind(lfd, a, 16) == 0
+assert libc.listen(lfd, 8) == 0
+print("listening", flush=True)
+end = time.time() + secs
+random.seed(2)
+got = 0
+while time.time() < end:
+    r, _, _ = select.select([lfd], [], [], 0.1)
+    if not r: continue
+    fd = libc.accept(lfd, None, None)
+    if fd < 0: continue
+    got += 1
+    if random.random() < 0.5:
+        buf = ctypes.create_string_buffer(200)
+        libc.recv(fd, buf, 200, 0x40)
+    libc.close(fd)
+print("accepted", got, flush=True)
+libc.close(lfd)   # close with connections possibly pending
+"""
+
+
+def churn(t, a, b):
+    with t.subtest("churn: early closes, small backlog, listener closed under load"):
+        port = PORT + 2
+        srv = a.bg("python3 - %d 30" % port, input=CHURN_SERVER)
+        a.wait_port(port)
+        for _ in range(2):
+            b.run("python3 - %s %d 150" % (a.ip, port), input=CHURN_CLIENT, timeout=120)
+        r = srv.wait(timeout=120)
+        m = re.search(r"accepted (\d+)", r.out)
+        t.check(m and int(m.group(1)) > 0, "the server accepted connections: %s" % r.out.strip())
+        for h in (a, b):
+            gone = scenarios.wait_for(
+                lambda: all(v == 0 for v in objects(h).values()), timeout=30)
+            t.check(gone, "%s: every smcx object gone: %s" % (h.name, objects(h)))
