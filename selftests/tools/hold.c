@@ -15,7 +15,8 @@
  *
  *   phase 1: client sends BYTES, the server checks them and answers BYTES;
  *   hold:    when every connection has passed phase 1 the client prints
- *            "hold: N connections open" and creates the file READY (if -R),
+ *            "hold: N of M connections open" and creates the file READY (if
+ *            -R) holding "N M" (connections that passed phase 1, all of them),
  *            then waits until the file RELEASE exists (if -r; else at once),
  *            at most SECONDS (default 600; then it fails);
  *   phase 2: the same exchange again with other seeds, so a connection that
@@ -42,7 +43,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <fcntl.h>
 
 #ifndef AF_SMC
 #define AF_SMC 43
@@ -203,7 +203,7 @@ static int expect_eof(int fd, int id)
 
 struct conn {
 	pthread_t th;
-	int fd, id, rc;
+	int fd, id, rc, ok1;
 	struct hdr h;
 	const char *addr;
 	int port;
@@ -242,7 +242,7 @@ static void *client_thread(void *arg)
 	struct sockaddr_storage ss;
 	socklen_t len;
 	struct hdr wire;
-	int fd = -1, ok1 = 0;
+	int fd = -1;
 
 	c->rc = -1;
 	pthread_barrier_wait(&start_bar);
@@ -267,12 +267,12 @@ static void *client_thread(void *arg)
 	if (send_pattern(fd, c->id, c->h.bytes, c->h.seed, "phase1") ||
 	    recv_pattern(fd, c->id, c->h.bytes, c->h.seed + 1, "phase1"))
 		goto held;
-	ok1 = 1;
+	c->ok1 = 1;
 held:
 	/* everybody reaches the barriers, failed or not, or the others hang */
 	pthread_barrier_wait(&held_bar);
 	pthread_barrier_wait(&go_bar);
-	if (!ok1)
+	if (!c->ok1)
 		goto out;
 	if (send_pattern(fd, c->id, c->h.bytes, c->h.seed + 2, "phase2") ||
 	    recv_pattern(fd, c->id, c->h.bytes, c->h.seed + 3, "phase2"))
@@ -418,16 +418,24 @@ int main(int argc, char **argv)
 			if (pthread_create(&conns[i].th, NULL, client_thread, &conns[i]))
 				return 1;
 		}
-		pthread_barrier_wait(&held_bar);
-		say("hold: %d connections open\n", nconns);
-		if (ready) {
-			int fd = open(ready, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+		int open1 = 0;
 
-			if (fd < 0) {
+		pthread_barrier_wait(&held_bar);
+		for (int i = 0; i < nconns; i++)
+			open1 += conns[i].ok1;
+		say("hold: %d of %d connections open\n", open1, nconns);
+		if (ready) {
+			char tmp[4096];
+			FILE *f;
+
+			/* write, then rename: a reader never sees a half-written file */
+			snprintf(tmp, sizeof(tmp), "%s.tmp", ready);
+			f = fopen(tmp, "w");
+			if (!f || fprintf(f, "%d %d\n", open1, nconns) < 0 || fclose(f) ||
+			    rename(tmp, ready)) {
 				fprintf(stderr, "hold: %s: %s\n", ready, strerror(errno));
 				return 1;
 			}
-			close(fd);
 		}
 		if (release) {
 			double end = now() + timeout;

@@ -1,0 +1,452 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The SMC-R data path tests (issue 5), for any pair of stacks.
+
+Each body takes a list of cells (client stack, server stack); alpha is always
+the client, beta the server.  The thin test files choose the cells:
+
+  smcr_inkernel_pair, smcr_many_conns_inkernel, smcr_close_inkernel:
+      in-kernel <-> in-kernel only.  They run now and validate the test logic
+      against the stack that already does SMC-Rv2 in the lab.
+  smcr_interop, smcr_many_conns, smcr_close:
+      smcx <-> smcx, smcx client -> in-kernel server, in-kernel client ->
+      smcx server; PENDING until smcx has its RDMA data path.
+
+Every cell starts with both hosts' SMC modules unloaded and loads its stacks
+(stacks.setup_pair); between cells the stacks are unloaded again, and an smcx
+host must first have every object count of /sys/kernel/debug/smcx/objects
+back at zero (what the runner checks after every test).
+
+Evidence that a connection went by SMC-R and not by the TCP fallback, the
+same for both stacks (see stacks.py for the interfaces):
+  - statistics: SMC-Rv2 successes grew by the number of connections, TCP
+    fallbacks and handshake errors did not;
+  - rxe0 packet counters moved both ways for every connection, and by at
+    least one packet per 1024 bytes (the RoCE path MTU) of payload in each
+    direction that carried >= 64 KiB;
+  - for payloads >= 1 MiB, the eth0 packets that were not RoCE stay far below
+    what TCP would need;
+  - sock_diag (smcss) shows the connection's sockets in mode SMCR on rxe0,
+    and the link group dump shows one link group holding them.
+"""
+import os
+import re
+import time
+
+import scenarios
+import smcxlab
+import stacks
+
+TOOLS = os.path.join(smcxlab.REPO, "build", "tools")
+XFER = scenarios.XFER
+HOLD = os.path.join(TOOLS, "hold")
+CLOSER = os.path.join(TOOLS, "closer")
+
+KIB, MIB = 1 << 10, 1 << 20
+ROCE_MTU = 1024		# rxe0 active_mtu in the lab
+RXE_CHECK_FROM = 64 * KIB	# payloads from which the packet count is checked
+# eth0 packets that are not RoCE allowed per run: the CLC handshake and close
+# of each connection's TCP socket (~20 packets) with room to spare; checked
+# only where TCP would need at least four times as many packets for the data
+NON_ROCE_BASE, NON_ROCE_PER_CONN = 100, 40
+TCP_MSS = 1448
+MODES = ("send", "recv", "duplex")
+# smcx object counts must be back at zero this long after the last close
+OBJECTS_SETTLE = 20
+
+INKERNEL_PAIR = [(stacks.INKERNEL, stacks.INKERNEL)]
+SMCX_CELLS = [(stacks.SMCX, stacks.SMCX), (stacks.SMCX, stacks.INKERNEL),
+              (stacks.INKERNEL, stacks.SMCX)]
+
+
+def need_tools(t, *paths):
+    for p in paths + (stacks.smcr(), stacks.smcss()):
+        t.check(os.path.exists(p), "%s is built (make tools user)" % p)
+
+
+def human(n):
+    if n >= MIB and n % MIB == 0:
+        return "%d MiB" % (n // MIB)
+    if n >= KIB and n % KIB == 0:
+        return "%d KiB" % (n // KIB)
+    return "%d B" % n
+
+
+# -- cells ---------------------------------------------------------------
+
+def run_cells(t, cells, body, base_port):
+    """Run @body(t, cstack, sstack, port) for each cell as a subtest."""
+    a, b = t.alpha, t.beta
+    for i, (cs, ss) in enumerate(cells):
+        with t.subtest(stacks.describe(cs, ss)):
+            try:
+                for h in (a, b):
+                    stacks.clear(h)
+                eids = stacks.setup_pair(a, cs, b, ss)
+                t.log("%s: alpha %s, beta %s, common user EIDs %s"
+                      % (stacks.describe(cs, ss), cs, ss, eids))
+                body(t, cs, ss, base_port + 100 * i, eids)
+                for h in (a, b):
+                    settle_objects(t, h)
+            finally:
+                # the last cell's modules stay for the runner's own checks
+                if i < len(cells) - 1:
+                    for h in (a, b):
+                        stacks.clear(h)
+
+
+def settle_objects(t, h):
+    """On an smcx host: every object count back at zero (the runner's check)."""
+    if stacks.running(h) != stacks.SMCX:
+        return
+    objs = scenarios.wait_for(
+        lambda: (lambda o: o if all(v == 0 for v in o.values()) else None)(stacks.smcx_objects(h)),
+        timeout=OBJECTS_SETTLE, step=1) or stacks.smcx_objects(h)
+    left = {k: v for k, v in objs.items() if v}
+    t.check(not left, "%s: smcx objects back at zero after the cell (left: %s)" % (h.name, left))
+
+
+# -- evidence ------------------------------------------------------------
+
+def check_smcr_run(t, what, d, conns, role, sent, rcvd):
+    """Evidence for @conns SMC-R connections in a snapshot delta of one host.
+
+    @role: "clnt" or "srv"; @sent/@rcvd: payload bytes this host sent and
+    received per connection (for the rxe packet and byte counters)."""
+    t.eq((d[role + "_v2"], d[role + "_v1"], d[role + "_fallback"], d[role + "_hs_errors"]),
+         (conns, 0, 0, 0), "%s: %s SMC-Rv2 / v1 / fallbacks / handshake errors%s"
+         % (what, role, (" (fallbacks: %s)" % stacks.fallback_reason(d))
+            if d[role + "_fallback"] else ""))
+    t.check(d["rxe_sent"] >= conns and d["rxe_rcvd"] >= conns,
+            "%s: rxe0 packets moved both ways (sent %d, received %d)"
+            % (what, d["rxe_sent"], d["rxe_rcvd"]))
+    for name, nbytes, key in (("sent", sent, "rxe_sent"), ("received", rcvd, "rxe_rcvd")):
+        if nbytes >= RXE_CHECK_FROM:
+            need = conns * nbytes // ROCE_MTU
+            t.check(d[key] >= need, "%s: rxe0 %s >= %d packets for the payload (%d)"
+                    % (what, name, need, d[key]))
+    limit = NON_ROCE_BASE + NON_ROCE_PER_CONN * conns
+    tcp_segments = (sent + rcvd) * conns // TCP_MSS
+    if tcp_segments >= 4 * limit:
+        non_roce = d["eth_pkts"] - d["rxe_sent"] - d["rxe_rcvd"]
+        t.check(non_roce < limit,
+                "%s: payload did not go by TCP: %d eth0 packets were not RoCE (< %d; TCP would "
+                "need > %d)" % (what, non_roce, limit, tcp_segments))
+    if d["tx_bytes"] is None:
+        return
+    for key, nbytes in (("tx_bytes", sent), ("rx_bytes", rcvd)):
+        if nbytes:
+            t.check(d[key] >= conns * nbytes,
+                    "%s: SMC-R %s counter covers the payload (%d >= %d)"
+                    % (what, key, d[key], conns * nbytes))
+
+
+def active(socks):
+    return [s for s in socks if s["state"] not in ("LISTEN", "INIT")]
+
+
+def check_sockets(t, h, port, conns, role):
+    """@conns AF_SMC sockets of @port on @h, all SMCR on rxe0 on one link."""
+    socks = active(stacks.sockets(h, port))
+    t.eq(len(socks), conns, "%s: connected AF_SMC sockets on port %d (smcss)" % (h.name, port))
+    modes = sorted(set(s["mode"] for s in socks))
+    t.eq(modes, ["SMCR"], "%s: every socket's mode (smcss)" % h.name)
+    links = set((s["link"] or {}).get("ib_device") for s in socks)
+    t.eq(links, {"rxe0"}, "%s: the sockets' RDMA device" % h.name)
+    roles = set((s["link"] or {}).get("role") for s in socks)
+    t.eq(roles, {role}, "%s: the sockets' SMC-R role" % h.name)
+    ids = set((s["link"] or {}).get("link_id") for s in socks)
+    t.eq(len(ids), 1, "%s: the sockets share one link (link ids %s)" % (h.name, sorted(ids)))
+    return socks
+
+
+def check_linkgroup(t, h, conns, role, eids):
+    """Exactly one SMC-Rv2 link group on @h holding @conns connections."""
+    lgrs = stacks.linkgroups(h)
+    t.eq(len(lgrs), 1, "%s: SMC-R link groups" % h.name)
+    lg = lgrs[0]
+    t.eq((lg["role"], lg["conns"]), (role, conns), "%s: link group role and connections" % h.name)
+    v2 = lg.get("v2") or {}
+    t.eq(v2.get("version"), 2, "%s: link group SMC version" % h.name)
+    t.check(v2.get("negotiated_eid") in eids, "%s: negotiated EID %r is a common one"
+            % (h.name, v2.get("negotiated_eid")))
+    links = [ln for ln in lg.get("links", []) if ln["state"] == "LINK_ACTIVE"]
+    t.check(links and sum(ln["conns"] for ln in links) == conns and
+            all(ln["ib_device"] == "rxe0" for ln in links),
+            "%s: active link(s) on rxe0 carry the %d connections: %s"
+            % (h.name, conns, [(ln["ib_device"], ln["state"], ln["conns"]) for ln in links]))
+    return lg
+
+
+# -- held connections ----------------------------------------------------
+
+class Held:
+    """hold client on alpha -> hold server on beta, connections held open.
+
+    In the with-block the connections are open and have passed phase 1;
+    leaving it lets them go and checks both sides passed phase 2 and closed."""
+
+    def __init__(self, t, client, server, port, conns, nbytes, family="smc", timeout=600):
+        self.t, self.client, self.server = t, client, server
+        self.port, self.conns, self.nbytes = port, conns, nbytes
+        self.family, self.timeout = family, timeout
+        self.ready = "/tmp/smcr-hold-%d.ready" % port
+        self.release = "/tmp/smcr-hold-%d.release" % port
+        self.srv = self.cli = None
+
+    def __enter__(self):
+        c, s = self.client, self.server
+        c.run("rm -f %s %s" % (self.ready, self.release))
+        self.srv = s.bg("%s server -f %s -p %d -c %d" % (HOLD, self.family, self.port, self.conns))
+        try:
+            s.wait_port(self.port)
+            self.cli = c.bg("%s client -f %s -a %s -p %d -c %d -n %d -R %s -r %s -t %d"
+                            % (HOLD, self.family, s.ip, self.port, self.conns, self.nbytes,
+                               self.ready, self.release, self.timeout))
+            got = scenarios.wait_for(
+                lambda: c.run("cat %s 2>/dev/null" % self.ready, check=False).out.strip(),
+                timeout=self.timeout, step=1)
+            if not got:
+                raise smcxlab.LabError("hold: connections not open after %ds" % self.timeout)
+            self.open1 = int(got.split()[0])
+            self.t.eq(self.open1, self.conns, "connections open with data verified (phase 1)")
+        except BaseException:
+            self._stop(kill=True)
+            raise
+        return self
+
+    def _stop(self, kill=False):
+        res = []
+        if self.cli:
+            self.client.run("touch %s" % self.release, check=False)
+            if kill:
+                self.cli.kill()
+            res.append(self.cli.wait(timeout=600, check=False))
+        if self.srv:
+            if kill or not self.cli:
+                self.srv.kill()
+            r = self.srv.wait(timeout=120, check=False)
+            if r.timed_out:
+                self.srv.kill()
+            res.append(r)
+        self.client.run("rm -f %s %s" % (self.ready, self.release), check=False)
+        return res
+
+    def __exit__(self, etype, e, tb):
+        res = self._stop(kill=etype is not None)
+        if etype is not None:
+            return False
+        for r in res:
+            if r.rc != 0 or r.timed_out:
+                raise smcxlab.CommandFailed(r)
+        self.t.log(" / ".join(r.out.strip().splitlines()[-1] for r in res))
+        return False
+
+
+# -- the interop matrix --------------------------------------------------
+
+def sizes(rmb):
+    return [0, 1, 4 * KIB, rmb, rmb + 1, 4 * MIB]
+
+
+def matrix_cell(t, cs, ss, port, eids):
+    a, b = t.alpha, t.beta
+    # 1. one held connection: SMC-R on both ends; the server's RMB size
+    before = stacks.snapshot(a), stacks.snapshot(b)
+    with Held(t, a, b, port, 1, 4 * KIB):
+        srv = check_sockets(t, b, port, 1, "SERV")[0]
+        cli = check_sockets(t, a, port, 1, "CLNT")[0]
+        rmb = (srv.get("conninfo") or {}).get("rmbe_size")
+        t.check(rmb and rmb >= 16 * KIB, "server RMB size from sock_diag: %s" % rmb)
+        t.eq((cli.get("conninfo") or {}).get("peer_rmbe_size"), rmb,
+             "client's view of the server's RMB (peer_rmbe_size)")
+        lga = check_linkgroup(t, a, 1, "CLNT", eids)
+        check_linkgroup(t, b, 1, "SERV", eids)
+        t.log("link group: SMC %s.%s, negotiated EID %s, peer %s/%s; server RMB %d"
+              % (lga["v2"]["version"], lga["v2"]["release"], lga["v2"]["negotiated_eid"],
+                 lga["v2"]["peer_os"], lga["v2"]["peer_host"], rmb))
+    check_smcr_run(t, "held connection (client)", stacks.delta(before[0], stacks.snapshot(a)),
+                   1, "clnt", 8 * KIB, 8 * KIB)
+
+    # 2. every size in every mode, one xfer server for all of them
+    runs = [(n, m) for n in sizes(rmb) for m in MODES]
+    port += 1
+    sb0 = stacks.snapshot(b)
+    srv_job = b.bg("%s server -f smc -p %d -c %d" % (XFER, port, len(runs)))
+    c_sent = c_rcvd = 0
+    try:
+        b.wait_port(port)
+        snap = stacks.snapshot(a)
+        for i, (n, mode) in enumerate(runs):
+            what = "%s %s" % (human(n), mode)
+            res = a.run("%s client -f smc -a %s -p %d -n %d -m %s -s %d"
+                        % (XFER, b.ip, port, n, mode, 100 + 2 * i), timeout=600)
+            after = stacks.snapshot(a)
+            d = stacks.delta(snap, after)
+            snap = after
+            want = {("0", "tx")} if mode == "send" else {("0", "rx")} if mode == "recv" \
+                else {("0", "tx"), ("0", "rx")}
+            t.eq(scenarios.verified(res), want, "%s: client moved and verified" % what)
+            sent = n if mode != "recv" else 0
+            rcvd = n if mode != "send" else 0
+            c_sent, c_rcvd = c_sent + sent, c_rcvd + rcvd
+            check_smcr_run(t, what, d, 1, "clnt", sent, rcvd)
+            t.log("%s: %s; rxe0 +%d/+%d packets" % (what, res.out.strip().splitlines()[-1]
+                                                     .split(", ", 1)[-1], d["rxe_sent"],
+                                                     d["rxe_rcvd"]))
+    except BaseException:
+        srv_job.kill()
+        srv_job.wait(timeout=30, check=False)
+        raise
+    sres = srv_job.wait(timeout=120)
+    t.check("server %d/%d connections ok" % (len(runs), len(runs)) in sres.out,
+            "server verified every connection: %s" % sres.out.strip().splitlines()[-1])
+    lines = re.findall(r"^xfer: conn \d+ (tx|rx) bytes=(\d+) fnv=[0-9a-f]+ ok$", sres.out, re.M)
+    t.eq((sum(int(n) for d, n in lines if d == "rx"), sum(int(n) for d, n in lines if d == "tx")),
+         (c_sent, c_rcvd), "server received / sent verified bytes")
+    ds = stacks.delta(sb0, stacks.snapshot(b))
+    t.eq((ds["srv_v2"], ds["srv_fallback"], ds["srv_hs_errors"]), (len(runs), 0, 0),
+         "server: SMC-Rv2 connections / fallbacks / handshake errors")
+    if ds["rx_bytes"] is not None:
+        t.check(ds["rx_bytes"] >= c_sent and ds["tx_bytes"] >= c_rcvd,
+                "server SMC-R byte counters cover the payload (rx %d >= %d, tx %d >= %d)"
+                % (ds["rx_bytes"], c_sent, ds["tx_bytes"], c_rcvd))
+    else:
+        t.log("server statistics from %s: no byte counters" % ds["source"])
+    for h, p in ((a, port - 1), (b, port - 1), (a, port), (b, port)):
+        left = stacks.wait_quiet(h, p, timeout=60)
+        t.check(not active(left), "%s: no connection of port %d left open" % (h.name, p))
+
+
+def run_matrix(t, cells, base_port):
+    need_tools(t, XFER, HOLD)
+    run_cells(t, cells, matrix_cell, base_port)
+
+
+# -- 64 connections, one link group --------------------------------------
+
+MANY = 64
+MANY_BYTES = 100000	# per connection, direction and phase: wraps a 64 KiB RMB
+
+
+def many_cell(t, cs, ss, port, eids, conns=MANY, nbytes=MANY_BYTES):
+    a, b = t.alpha, t.beta
+    sa, sb = stacks.snapshot(a), stacks.snapshot(b)
+    t0 = time.time()
+    with Held(t, a, b, port, conns, nbytes):
+        t.log("%d connections open and verified in %.1fs" % (conns, time.time() - t0))
+        check_linkgroup(t, a, conns, "CLNT", eids)
+        check_linkgroup(t, b, conns, "SERV", eids)
+        check_sockets(t, a, port, conns, "CLNT")
+        check_sockets(t, b, port, conns, "SERV")
+        da = stacks.delta(sa, stacks.snapshot(a))
+        db = stacks.delta(sb, stacks.snapshot(b))
+        t.eq((da["clnt_v2"], da["clnt_fallback"]), (conns, 0), "client SMC-Rv2 / fallbacks so far")
+        t.eq((db["srv_v2"], db["srv_fallback"]), (conns, 0), "server SMC-Rv2 / fallbacks so far")
+    check_smcr_run(t, "%d connections (client)" % conns, stacks.delta(sa, stacks.snapshot(a)),
+                   conns, "clnt", 2 * nbytes, 2 * nbytes)
+    check_smcr_run(t, "%d connections (server)" % conns, stacks.delta(sb, stacks.snapshot(b)),
+                   conns, "srv", 2 * nbytes, 2 * nbytes)
+    for h in (a, b):
+        left = stacks.wait_quiet(h, port, timeout=60)
+        t.check(not active(left), "%s: every connection closed (%d sockets left)"
+                % (h.name, len(active(left))))
+        lgrs = scenarios.wait_for(
+            lambda: (lambda g: g if all(x["conns"] == 0 for x in g) else None)(stacks.linkgroups(h)),
+            timeout=60, step=1)
+        t.check(lgrs is not None, "%s: the link group's connection count went back to 0" % h.name)
+        t.log("%s: %d idle link group(s) left after the close" % (h.name, len(lgrs)))
+
+
+def run_many(t, cells, base_port):
+    need_tools(t, HOLD)
+    run_cells(t, cells, many_cell, base_port)
+
+
+# -- close orderings -----------------------------------------------------
+
+ORDERS = ("client-first", "server-first", "both", "unread-client", "unread-server",
+          "halfclose-client", "halfclose-server")
+CLOSE_BYTES = MIB	# D: 16 times a 64 KiB RMB, so the close waits for flow control
+UNREAD_BYTES = 4 * KIB
+
+# What the peer of a close with unread data observes (closer's "observed"
+# line: a blocking recv, then two sends 300 ms apart).  TCP answers such a
+# close with a reset; mainline SMC (smc_close_final: peer_conn_abort when
+# bytes_to_rcv) does the same.  Measured in the lab on both, see
+# smcr_close_inkernel; smcx must behave like mainline.
+UNREAD_EXPECTED = "recv=ECONNRESET send1=EPIPE send2=EPIPE"
+
+
+def close_payload(order):
+    """(bytes client->server, bytes server->client) of one order that the
+    receiver reads (the unread orders' data is never read, so the statistics
+    do not count it as received)."""
+    d = CLOSE_BYTES
+    return {"client-first": (d, 0), "server-first": (0, d), "both": (d + 1, d + 1),
+            "unread-client": (0, 0), "unread-server": (0, 0),
+            "halfclose-client": (d, d), "halfclose-server": (d, d)}[order]
+
+
+def closer_run(t, a, b, family, port):
+    """All orders over @family; returns ({order: (client, server) status}, {order: observed})."""
+    srv = b.bg("%s server -f %s -p %d -c %d" % (CLOSER, family, port, len(ORDERS)))
+    try:
+        b.wait_port(port)
+        cli = a.run("%s client -f %s -a %s -p %d -o %s -n %d -u %d"
+                    % (CLOSER, family, b.ip, port, ",".join(ORDERS), CLOSE_BYTES, UNREAD_BYTES),
+                    timeout=600, check=False)
+    except BaseException:
+        srv.kill()
+        raise
+    sres = srv.wait(timeout=120, check=False)
+    if sres.timed_out:
+        srv.kill()
+    out = cli.out + sres.out
+    status, observed = {}, {}
+    for o in ORDERS:
+        c = re.search(r"^closer: %s client (ok|FAIL.*)$" % o, out, re.M)
+        s = re.search(r"^closer: %s server (ok|FAIL.*)$" % o, out, re.M)
+        status[o] = (c.group(1) if c else "no result", s.group(1) if s else "no result")
+        m = re.search(r"^closer: %s observed (.*)$" % o, out, re.M)
+        if m:
+            observed[o] = m.group(1)
+    return status, observed, cli, sres
+
+
+def close_cell(t, cs, ss, port, eids):
+    a, b = t.alpha, t.beta
+    tcp_status, tcp_obs, _, _ = closer_run(t, a, b, "tcp", port + 50)
+    t.log("TCP reference: %s" % tcp_obs)
+    sa, sb = stacks.snapshot(a), stacks.snapshot(b)
+    status, observed, cli, sres = closer_run(t, a, b, "smc", port)
+    for o in ORDERS:
+        t.eq(tcp_status[o], ("ok", "ok"), "TCP %s: client / server" % o)
+        t.eq(status[o], ("ok", "ok"), "SMC-R %s: client / server" % o)
+    for o in ("unread-client", "unread-server"):
+        t.log("%s: the peer observed %s over SMC-R, %s over TCP"
+              % (o, observed.get(o), tcp_obs.get(o)))
+        t.eq(observed.get(o), UNREAD_EXPECTED, "SMC-R %s: what the peer observes" % o)
+    t.check(cli.rc == 0 and sres.rc == 0, "closer exited 0 on both hosts")
+    c2s = sum(close_payload(o)[0] for o in ORDERS)
+    s2c = sum(close_payload(o)[1] for o in ORDERS)
+    # per connection on average, so that the totals are what check_smcr_run counts
+    n = len(ORDERS)
+    check_smcr_run(t, "close orderings (client)", stacks.delta(sa, stacks.snapshot(a)),
+                   n, "clnt", c2s // n, s2c // n)
+    check_smcr_run(t, "close orderings (server)", stacks.delta(sb, stacks.snapshot(b)),
+                   n, "srv", s2c // n, c2s // n)
+    # every socket of every ordering finishes its close protocol and goes away
+    t0 = time.time()
+    for h in (a, b):
+        left = stacks.wait_quiet(h, port, timeout=90)
+        t.check(not active(left), "%s: no socket of port %d left (%s)"
+                % (h.name, port, [(s["state"], s["shutdown"]["text"]) for s in left]))
+    t.log("sockets gone %.1fs after the last close" % (time.time() - t0))
+    for h in (a, b):
+        busy = [g for g in stacks.linkgroups(h) if g["conns"]]
+        t.check(not busy, "%s: no link group holds a connection any more" % h.name)
+
+
+def run_close(t, cells, base_port):
+    need_tools(t, CLOSER)
+    run_cells(t, cells, close_cell, base_port)
