@@ -33,8 +33,6 @@
 #include "af_smc.h"
 #include "sock.h"
 
-static const struct proto_ops smcx_proto_ops;
-
 /*
  * Lock the smcx sock for an op.  false (and unlocked) if the socket was
  * grafted meanwhile: the caller starts over and reaches TCP.
@@ -542,7 +540,7 @@ static int smcx_set_rcvlowat(struct sock *sk, int val)
 	return ops->set_rcvlowat(sk, val);
 }
 
-static const struct proto_ops smcx_proto_ops = {
+const struct proto_ops smcx_proto_ops = {
 	.family		= PF_SMC,
 	.owner		= THIS_MODULE,
 	.release	= smcx_release,

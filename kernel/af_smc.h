@@ -3,6 +3,9 @@
 #ifndef SMCX_AF_SMC_H
 #define SMCX_AF_SMC_H
 
+/* the ops of every smcx socket; inet.c copies them with .family changed */
+extern const struct proto_ops smcx_proto_ops;
+
 int smcx_af_init(void);
 void smcx_af_exit(void);
 

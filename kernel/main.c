@@ -24,10 +24,13 @@
 #include "af_smc.h"
 #include "debugfs.h"
 #include "ib.h"
+#include "inet.h"
 #include "netlink.h"
 #include "pnet.h"
 #include "sock.h"
 #include "stats.h"
+#include "sysctl.h"
+#include "tcp2smc.h"
 #include "ueid.h"
 
 static int __init smcx_init(void)
@@ -46,10 +49,14 @@ static int __init smcx_init(void)
 	rc = smcx_stats_init();
 	if (rc)
 		goto err_debugfs;
+	/* per-netns net.smc.* values: before anything that reads them */
+	rc = smcx_sysctl_init();
+	if (rc)
+		goto err_stats;
 	/* devices and the control plane: before sockets, which use them */
 	rc = smcx_ib_init();
 	if (rc)
-		goto err_stats;
+		goto err_sysctl;
 	rc = smcx_pnet_init();
 	if (rc)
 		goto err_ib;
@@ -67,10 +74,21 @@ static int __init smcx_init(void)
 	rc = smcx_af_init();
 	if (rc)
 		goto err_tcp_smc;
+	/* IPPROTO_SMC in the inet families, then the socket() hook using it */
+	rc = smcx_inet_init();
+	if (rc)
+		goto err_af;
+	rc = smcx_tcp2smc_init();
+	if (rc)
+		goto err_inet;
 
 	pr_info("smcx " SMCX_VERSION " loaded\n");
 	return 0;
 
+err_inet:
+	smcx_inet_exit();
+err_af:
+	smcx_af_exit();
 err_tcp_smc:
 	static_branch_dec(&tcp_have_smc);
 	smcx_sock_exit();
@@ -82,6 +100,8 @@ err_pnet:
 	smcx_pnet_exit();
 err_ib:
 	smcx_ib_exit();
+err_sysctl:
+	smcx_sysctl_exit();
 err_stats:
 	smcx_stats_exit();
 err_debugfs:
@@ -91,6 +111,8 @@ err_debugfs:
 
 static void __exit smcx_exit(void)
 {
+	smcx_tcp2smc_exit();
+	smcx_inet_exit();
 	smcx_af_exit();
 	static_branch_dec(&tcp_have_smc);
 	/*
@@ -103,6 +125,7 @@ static void __exit smcx_exit(void)
 	smcx_ueid_exit();
 	smcx_pnet_exit();
 	smcx_ib_exit();
+	smcx_sysctl_exit();
 	smcx_stats_exit();
 	smcx_debugfs_exit();
 	rcu_barrier();

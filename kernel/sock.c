@@ -50,11 +50,11 @@ static const struct proto_ops *smcx_inet6_stream_ops;
 
 static struct smcx_hashinfo *smcx_hash_of(const struct sock *sk)
 {
-	return sk->sk_protocol == SMCX_PROTO_SMC6 ? &smcx_v6_hash :
-						    &smcx_v4_hash;
+	return sk->sk_protocol == SMCX_PROTO_SMC6 ||
+	       sk->sk_family == AF_INET6 ? &smcx_v6_hash : &smcx_v4_hash;
 }
 
-static int smcx_hash(struct sock *sk)
+int smcx_hash(struct sock *sk)
 {
 	struct smcx_hashinfo *h = smcx_hash_of(sk);
 
@@ -65,7 +65,7 @@ static int smcx_hash(struct sock *sk)
 	return 0;
 }
 
-static void smcx_unhash(struct sock *sk)
+void smcx_unhash(struct sock *sk)
 {
 	struct smcx_hashinfo *h = smcx_hash_of(sk);
 
@@ -105,13 +105,24 @@ struct smcx_sock *smcx_sock_alloc(struct net *net, struct socket *sock,
 {
 	struct proto *prot = protocol == SMCX_PROTO_SMC6 ? &smcx_proto6 :
 							   &smcx_proto;
-	struct smcx_sock *smc;
 	struct sock *sk;
 
 	sk = sk_alloc(net, PF_SMC, GFP_KERNEL, prot, 0);
 	if (!sk)
 		return NULL;
 	sock_init_data(sock, sk);	/* refcount 1, sock->sk = sk */
+	smcx_sock_setup(sk, protocol);
+	return smcx_sk(sk);
+}
+
+/*
+ * The smcx part of a new sock, after sock_init_data(): by smcx_sock_alloc()
+ * for AF_SMC, by the proto's init for IPPROTO_SMC (inet.c).
+ */
+void smcx_sock_setup(struct sock *sk, int protocol)
+{
+	struct smcx_sock *smc;
+
 	smcx_obj_inc(SMCX_OBJ_SOCK);
 	sk->sk_destruct = smcx_sk_destruct;
 	sk->sk_type = SOCK_STREAM;
@@ -126,7 +137,6 @@ struct smcx_sock *smcx_sock_alloc(struct net *net, struct socket *sock,
 	INIT_LIST_HEAD(&smc->acceptq);
 	spin_lock_init(&smc->accq_lock);
 	sk->sk_prot->hash(sk);
-	return smc;
 }
 
 const struct proto_ops *smcx_tcp_ops_of(const struct sock *tcpsk)
@@ -148,6 +158,8 @@ int smcx_clcsock_create(struct smcx_sock *smc)
 	struct sock *tcpsk;
 	int rc;
 
+	if (sk->sk_family == AF_INET6)		/* IPPROTO_SMC */
+		family = AF_INET6;
 	rc = sock_create_kern(sock_net(sk), family, SOCK_STREAM, IPPROTO_TCP,
 			      &smc->clcsock);
 	if (rc)
@@ -418,7 +430,10 @@ void smcx_sock_show_all(struct seq_file *m)
 			struct smcx_sock *smc = smcx_sk(sk);
 
 			seq_printf(m, "ino %lu %s state %d hs %d %s rsn 0x%08x peer 0x%08x\n",
-				   sock_i_ino(sk), i ? "smc6" : "smc",
+				   sock_i_ino(sk),
+				   sk->sk_family == AF_INET ? "inet" :
+				   sk->sk_family == AF_INET6 ? "inet6" :
+				   i ? "smc6" : "smc",
 				   READ_ONCE(sk->sk_state), READ_ONCE(smc->hs),
 				   READ_ONCE(smc->grafted) ? "tcp" :
 				   READ_ONCE(smc->fallback) ? "fallback" : "smc",

@@ -41,6 +41,7 @@
 #define SMCX_SOCK_H
 
 #include <linux/workqueue.h>
+#include <net/inet_sock.h>
 #include <net/sock.h>
 
 struct seq_file;
@@ -54,6 +55,12 @@ struct seq_file;
 /* socket() protocol numbers of AF_SMC */
 #define SMCX_PROTO_SMC		0	/* SMCPROTO_SMC: IPv4 */
 #define SMCX_PROTO_SMC6		1	/* SMCPROTO_SMC6: IPv6 */
+
+/* socket(AF_INET{,6}, SOCK_STREAM, IPPROTO_SMC): an smcx sock of family
+ * AF_INET/AF_INET6 (inet.c) */
+#ifndef IPPROTO_SMC
+#define IPPROTO_SMC		256
+#endif
 
 /* sk_state of an smcx sock: the numbers mainline uses (and smc_diag shows) */
 enum smcx_state {
@@ -81,7 +88,10 @@ enum smcx_hs {
 #define SMCX_CLC_WAIT_TIME	(6 * HZ)
 
 struct smcx_sock {
-	struct sock sk;			/* first: allocated by sk_alloc() */
+	union {				/* first: allocated by sk_alloc() */
+		struct sock sk;
+		struct inet_sock inet;	/* IPPROTO_SMC: inet_create()'s view */
+	};
 	struct socket *clcsock;		/* the TCP socket; a shell once grafted */
 
 	/* TCP callbacks we replaced, restored before the TCP sock goes on alone */
@@ -117,7 +127,7 @@ static inline struct smcx_sock *smcx_sk(const struct sock *sk)
 /* is @sk an smcx sock (else it is a grafted TCP sock)? */
 static inline bool smcx_sk_is_smc(const struct sock *sk)
 {
-	return sk->sk_family == AF_SMC;
+	return sk->sk_family == AF_SMC || sk->sk_protocol == IPPROTO_SMC;
 }
 
 static inline bool smcx_hs_busy(const struct smcx_sock *smc)
@@ -133,6 +143,9 @@ extern struct workqueue_struct *smcx_listen_wq;
 /* sock.c: life cycle */
 struct smcx_sock *smcx_sock_alloc(struct net *net, struct socket *sock,
 				  int protocol);
+void smcx_sock_setup(struct sock *sk, int protocol);
+int smcx_hash(struct sock *sk);
+void smcx_unhash(struct sock *sk);
 int smcx_clcsock_create(struct smcx_sock *smc);
 void smcx_clcsock_free(struct smcx_sock *smc);
 const struct proto_ops *smcx_tcp_ops_of(const struct sock *tcpsk);

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IPPROTO_SMC (256): socket(AF_INET or AF_INET6, SOCK_STREAM, IPPROTO_SMC)
+ * gives an smcx socket whose addresses are ordinary sockaddr_in/_in6, the
+ * form tcp2smc creates behind the application's back.
+ *
+ * How.  We register an inet_protosw for (SOCK_STREAM, IPPROTO_SMC) with
+ * each inet family.  inet_create()/inet6_create() then allocate the sock
+ * from our struct proto (family AF_INET/AF_INET6, sk_protocol IPPROTO_SMC),
+ * set their generic inet fields, and call the proto's init, where we do
+ * exactly what smcx_create() does for AF_SMC after its sk_alloc: the smcx
+ * part of the sock and its CLC (TCP) socket.  From then on the socket is an
+ * smcx socket like any other: the same proto_ops (copied, with .family set
+ * to the inet family), the same handshake, fallback by grafting, release.
+ * smcx_sk_is_smc() recognises such a sock by sk_protocol == IPPROTO_SMC.
+ *
+ * Layout.  inet_create() writes the struct inet_sock fields behind struct
+ * sock, so struct smcx_sock starts with a union of struct sock and struct
+ * inet_sock (sock.h).  inet6_create() also writes a struct ipv6_pinfo at
+ * the proto's ipv6_pinfo_offset: the IPv6 proto's objects are a struct
+ * smcx6_sock with room for it at the end.  Neither is used after creation:
+ * every address operation goes to the CLC socket, options included.  The
+ * proto's init replaces inet's destructor with smcx's (nothing inet would
+ * free is ever allocated on this sock).
+ *
+ * Server side: connections accepted on an IPPROTO_SMC listener are smcx
+ * socks of the listener's protocol made like all server connections
+ * (listen.c); their sockets have the listener's ops, and their addresses
+ * come from TCP as always.
+ *
+ * Registration follows AF_SMC's (main.c), so the check that no other
+ * provider (smc.ko, which registers the same protosw) is loaded has been
+ * made.  Each socket holds a reference on this module through its ops and
+ * its proto, so unloading waits until all are closed;
+ * inet_unregister_protosw() waits for creations in flight (RCU).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/net.h>
+#include <net/inet_common.h>
+#include <net/ipv6.h>
+#include <net/protocol.h>
+#include <net/sock.h>
+
+#include "af_smc.h"
+#include "inet.h"
+#include "sock.h"
+
+struct smcx6_sock {
+	struct smcx_sock smc;
+	struct ipv6_pinfo inet6;	/* inet6_create() writes here */
+};
+
+static struct proto_ops smcx_inet_ops __ro_after_init;
+static struct proto_ops smcx_inet6_ops __ro_after_init;
+static bool smcx_inet6_registered;
+
+static int smcx_inet_init_sock(struct sock *sk)
+{
+	struct socket *sock = sk->sk_socket;
+
+	if (!sock)
+		return -EINVAL;
+	set_bit(SOCK_CUSTOM_SOCKOPT, &sock->flags);
+	smcx_sock_setup(sk, IPPROTO_SMC);
+	/* on error inet_create() releases the sock: unhash, put, destruct */
+	return smcx_clcsock_create(smcx_sk(sk));
+}
+
+static struct proto smcx_inet_prot = {
+	.name		= "SMCX_INET",
+	.owner		= THIS_MODULE,
+	.init		= smcx_inet_init_sock,
+	.hash		= smcx_hash,
+	.unhash		= smcx_unhash,
+	.obj_size	= sizeof(struct smcx_sock),
+};
+
+static struct proto smcx_inet6_prot = {
+	.name		= "SMCX_INET6",
+	.owner		= THIS_MODULE,
+	.init		= smcx_inet_init_sock,
+	.hash		= smcx_hash,
+	.unhash		= smcx_unhash,
+	.obj_size	= sizeof(struct smcx6_sock),
+	.ipv6_pinfo_offset = offsetof(struct smcx6_sock, inet6),
+};
+
+static struct inet_protosw smcx_inet_protosw = {
+	.type		= SOCK_STREAM,
+	.protocol	= IPPROTO_SMC,
+	.prot		= &smcx_inet_prot,
+	.ops		= &smcx_inet_ops,
+};
+
+static struct inet_protosw smcx_inet6_protosw = {
+	.type		= SOCK_STREAM,
+	.protocol	= IPPROTO_SMC,
+	.prot		= &smcx_inet6_prot,
+	.ops		= &smcx_inet6_ops,
+};
+
+int smcx_inet_init(void)
+{
+	int rc;
+
+	smcx_inet_ops = smcx_proto_ops;
+	smcx_inet_ops.family = PF_INET;
+	smcx_inet6_ops = smcx_proto_ops;
+	smcx_inet6_ops.family = PF_INET6;
+
+	rc = proto_register(&smcx_inet_prot, 1);
+	if (rc)
+		return rc;
+	inet_register_protosw(&smcx_inet_protosw);
+	if (!smcx_family_v6_ok())
+		return 0;		/* no IPv6: AF_INET6 IPPROTO_SMC fails */
+	rc = proto_register(&smcx_inet6_prot, 1);
+	if (rc)
+		goto err_v4;
+	rc = inet6_register_protosw(&smcx_inet6_protosw);
+	if (rc)
+		goto err_proto6;
+	smcx_inet6_registered = true;
+	return 0;
+
+err_proto6:
+	proto_unregister(&smcx_inet6_prot);
+err_v4:
+	inet_unregister_protosw(&smcx_inet_protosw);
+	proto_unregister(&smcx_inet_prot);
+	return rc;
+}
+
+void smcx_inet_exit(void)
+{
+	if (smcx_inet6_registered) {
+		inet6_unregister_protosw(&smcx_inet6_protosw);
+		proto_unregister(&smcx_inet6_prot);
+		smcx_inet6_registered = false;
+	}
+	inet_unregister_protosw(&smcx_inet_protosw);
+	proto_unregister(&smcx_inet_prot);
+}

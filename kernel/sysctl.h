@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-netns sysctls under net.smc.* (sysctl.c).
+ *
+ * Every network namespace gets its own values, created with the namespace
+ * (mainline defaults) and freed with it.  Readers use the accessors below,
+ * which are lock-free (READ_ONCE of an int in the namespace's block) and
+ * safe in atomic context, e.g. from the tcp2smc kretprobe.
+ */
+#ifndef SMCX_SYSCTL_H
+#define SMCX_SYSCTL_H
+
+#include <linux/types.h>
+
+struct net;
+
+/* mainline defaults and limits (net/smc of 6.12) */
+#define SMCX_BUF_MIN_SIZE		16384
+#define SMCX_WMEM_DEFAULT		(64 * 1024)
+#define SMCX_RMEM_DEFAULT		(64 * 1024)
+#define SMCX_AUTOCORKING_DEFAULT	(64 * 1024)
+#define SMCX_TESTLINK_DEFAULT		(30 * HZ)
+#define SMCX_LINKS_PER_LGR_MIN		1
+#define SMCX_LINKS_PER_LGR_MAX		2
+#define SMCX_LINKS_PER_LGR_DEFAULT	2
+#define SMCX_CONNS_PER_LGR_MIN		16
+#define SMCX_CONNS_PER_LGR_MAX		255
+#define SMCX_CONNS_PER_LGR_DEFAULT	255
+
+struct smcx_sysctl {
+	int tcp2smc;			/* 0/1: user TCP sockets become SMC */
+	int wmem;			/* initial send buffer size */
+	int rmem;			/* initial receive buffer (RMB) size */
+	unsigned int autocorking_size;	/* max corked bytes, 0 = off */
+	int smcr_testlink_time;		/* jiffies, 0 = no TEST_LINK */
+	int smcr_max_links_per_lgr;
+	int smcr_max_conns_per_lgr;
+	int limit_smc_hs;		/* 0/1: limit concurrent handshakes */
+};
+
+/* the namespace's values; never NULL for a live namespace */
+const struct smcx_sysctl *smcx_sysctl(const struct net *net);
+
+static inline bool smcx_tcp2smc_on(const struct net *net)
+{
+	return READ_ONCE(smcx_sysctl(net)->tcp2smc) != 0;
+}
+
+/*
+ * Set by tcp2smc.c: whether the socket() hook is in place.  Without it,
+ * writing 1 to net.smc.tcp2smc fails with EOPNOTSUPP instead of silently
+ * doing nothing.
+ */
+void smcx_sysctl_set_tcp2smc_available(bool avail);
+
+int smcx_sysctl_init(void);
+void smcx_sysctl_exit(void);
+
+#endif /* SMCX_SYSCTL_H */
