@@ -10,6 +10,7 @@
 #include "dbg.hpp"
 #include "format.hpp"
 #include "names.hpp"
+#include "run.hpp"
 #include "smcx/version.h"
 #include "uapi/linux/smc_diag.h"
 
@@ -237,6 +238,9 @@ int run(const Invocation& inv, std::ostream& out, std::ostream& err) {
 }
 
 int main_entry(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+    // smc_run execs a program rather than running a command (run.cpp)
+    if (!argv.empty() && personality_from_argv0(argv.front()) == Personality::smc_run)
+        return smc_run::main(argv, out, err);
     Invocation inv;
     try {
         inv = parse_command_line(argv);

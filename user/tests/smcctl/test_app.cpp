@@ -48,10 +48,11 @@ TEST(App, UsageErrorExitsTwoWithUsage) {
     EXPECT_NE(r.err.find("Usage: smcr [OPTIONS] ueid"), std::string::npos) << r.err;
 }
 
-TEST(App, UnsupportedPersonalityFails) {
-    const auto r = run_main({"smc_run", "true"});
-    EXPECT_EQ(r.rc, exit_failure);
-    EXPECT_NE(r.err.find("not implemented"), std::string::npos);
+TEST(App, SmcRunWithoutProgramIsAUsageError) {
+    const auto r = run_main({"smc_run"});
+    EXPECT_EQ(r.rc, exit_usage);
+    EXPECT_NE(r.err.find("no program to run"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("Usage: smc_run"), std::string::npos) << r.err;
 }
 
 TEST(App, WarningsArePrinted) {
