@@ -24,10 +24,10 @@
  *   unread-server     A=server  64 KiB: it must fit the buffers); A waits until
  *                     they have all arrived (MSG_PEEK)
  *                     and close()s without reading it.  B then records what
- *                     it observes: a blocking recv(), and two send()s of one
- *                     byte 300 ms apart:
- *                       closer: unread-client observed recv=ECONNRESET send1=EPIPE send2=EPIPE
- *                     (values: EOF, DATA, ok, timeout or the errno name).
+ *                     it observes: a blocking recv(), then SO_ERROR (which
+ *                     it clears), and two send()s of one byte 300 ms apart:
+ *                       closer: unread-client observed recv=ECONNRESET so_error=0 send1=EPIPE send2=EPIPE
+ *                     (values: EOF, DATA, ok, timeout, 0 or the errno name).
  *                     This order only fails on a hang or a broken exchange;
  *                     what the peer sees (TCP: a reset) is for the test to judge.
  *   halfclose-client  A=client: A sends D and shutdown(SHUT_WR)s; B reads D
@@ -320,8 +320,9 @@ static int run_order(int fd, enum order o, uint64_t bytes, int server)
 	}
 	case UNREAD_CLIENT:
 	case UNREAD_SERVER: {
-		const char *res[3];
-		char rbuf[3][32];
+		const char *res[3], *soerr;
+		socklen_t elen = sizeof(int);
+		int err = 0;
 		ssize_t n;
 
 		first = (o == UNREAD_SERVER) == server;
@@ -336,15 +337,17 @@ static int run_order(int fd, enum order o, uint64_t bytes, int server)
 			n = recv(fd, &c, 1, 0);
 		while (n < 0 && errno == EINTR);
 		res[0] = n == 0 ? "EOF" : n > 0 ? "DATA" : errname(errno);
+		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen))
+			soerr = "getsockopt-failed";
+		else
+			soerr = err ? errname(err) : "0";
 		for (int i = 1; i < 3; i++) {
 			usleep(300000);
 			n = send(fd, &c, 1, MSG_NOSIGNAL);
 			res[i] = n == 1 ? "ok" : n < 0 ? errname(errno) : "short";
 		}
-		for (int i = 0; i < 3; i++)
-			snprintf(rbuf[i], sizeof(rbuf[i]), "%s", res[i]);
-		printf("closer: %s observed recv=%s send1=%s send2=%s\n", order_names[o],
-		       rbuf[0], rbuf[1], rbuf[2]);
+		printf("closer: %s observed recv=%s so_error=%s send1=%s send2=%s\n",
+		       order_names[o], res[0], soerr, res[1], res[2]);
 		if (!strcmp(res[0], "timeout")) {
 			fail("the peer's close never showed (recv timed out)");
 			goto fail;
