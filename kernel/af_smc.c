@@ -31,6 +31,7 @@
 #include <smcx/wire.h>
 
 #include "af_smc.h"
+#include "smcr.h"
 #include "sock.h"
 
 /*
@@ -159,6 +160,8 @@ static __poll_t smcx_poll(struct file *file, struct socket *sock,
 			mask |= EPOLLERR;
 		return mask;
 	}
+	if (READ_ONCE(smc->smcr))
+		return smcx_conn_poll(smc);
 	/* unconnected: TCP's answer for its unconnected socket (OUT|HUP) */
 	return smc->clcsock->ops->poll(file, smc->clcsock, NULL);
 }
@@ -185,6 +188,8 @@ again:
 	/* the CLC bytes in flight are not the application's data */
 	if (smcx_hs_busy(smc) && smcx_queue_ioctl(cmd))
 		rc = put_user(0, (int __user *)arg);
+	else if (smc->smcr && smcx_queue_ioctl(cmd))
+		rc = smcx_conn_ioctl(smc, cmd, arg);
 	else
 		rc = smc->clcsock->ops->ioctl(smc->clcsock, cmd, arg);
 	release_sock(sk);
@@ -243,6 +248,8 @@ again:
 	cs = smc->clcsock;
 	if (smcx_hs_busy(smc))
 		rc = -ENOTCONN;
+	else if (smc->smcr)
+		rc = smcx_conn_shutdown(smc, how);
 	else
 		rc = cs->ops->shutdown(cs, how);
 	release_sock(sk);
@@ -367,6 +374,11 @@ again:
 			return rc;
 		goto again;
 	}
+	if (smc->smcr) {
+		rc = smcx_conn_sendmsg(smc, msg, len);
+		release_sock(sk);
+		return rc;
+	}
 	/* not connected: TCP's EPIPE (and SIGPIPE) */
 	rc = smc->clcsock->ops->sendmsg(smc->clcsock, msg, len);
 	release_sock(sk);
@@ -395,6 +407,11 @@ again:
 		if (rc)
 			return rc;
 		goto again;
+	}
+	if (smc->smcr) {
+		rc = smcx_conn_recvmsg(smc, msg, len, flags);
+		release_sock(sk);
+		return rc;
 	}
 	/* not connected: TCP's ENOTCONN */
 	rc = smc->clcsock->ops->recvmsg(smc->clcsock, msg, len, flags);

@@ -41,8 +41,10 @@
 
 #include "clc.h"
 #include "ib.h"
+#include "smcr.h"
 #include "sock.h"
 #include "ueid.h"
+#include <linux/utsname.h>
 
 /* what mainline 6.12 offers in a proposal (SMC_CONN_PER_LGR_PREFER, ...) */
 #define SMCX_PROP_MAX_CONNS	255
@@ -210,6 +212,278 @@ static int smcx_clc_peer_declined(struct smcx_sock *smc,
 	return SMCX_DECL_PEERDECL;
 }
 
+/* ------------------------------------------------------- SMC-R (smcr=1) */
+
+/* the RoCE v2 device port for the CLC socket's egress route */
+static int smcx_clc_choose(struct smcx_sock *smc, struct smcx_ib_choice *c)
+{
+	struct sock *tcpsk = smc->clcsock->sk;
+	struct dst_entry *dst;
+	int rc;
+
+	if (tcpsk->sk_family != AF_INET)
+		return -ENODEV;
+	dst = sk_dst_get(tcpsk);
+	if (!dst)
+		return -ENODEV;
+	rc = dst->dev ? smcx_ib_choose(dst->dev, inet_sk(tcpsk)->inet_saddr,
+				       SMCX_ROCE_V2, NULL, c) : -ENODEV;
+	dst_release(dst);
+	return rc;
+}
+
+/* accept/confirm fields of our side of @conn */
+static void smcx_clc_fill_acc(struct smcx_sock *smc, struct smcx_clc_accept *a,
+			      bool first, const u8 *eid)
+{
+	struct smcx_conn *conn = smc->conn;
+	struct smcx_link *lnk = &conn->lgr->lnk;
+	const char *host = utsname()->nodename;
+	size_t hl = strnlen(host, SMCX_HOSTNAME_LEN);
+
+	memset(a, 0, sizeof(*a));
+	a->hdr.eyecatcher = SMCX_EYE_SMCR;
+	a->hdr.version = SMCX_CLC_V2;
+	a->hdr.typev1 = SMCX_TYPE_R;
+	a->hdr.typev2 = first ? SMCX_CLC_FIRST_CONTACT : 0;
+	memcpy(a->peer_id, smcx_systemid, SMCX_PEERID_LEN);
+	memcpy(a->gid, lnk->gid, SMCX_GID_LEN);
+	memcpy(a->mac, lnk->mac, SMCX_MAC_LEN);
+	a->qpn = lnk->qp->qp_num;
+	a->rmb_rkey = conn->rmb->mr->rkey;
+	a->rmbe_idx = 1;		/* one RMBE per RMB, as mainline */
+	a->rmbe_alert_token = conn->token;
+	a->rmbe_size = smcx_compress_bufsize(conn->rmb->size);
+	a->qp_mtu = lnk->mtu;
+	a->rmb_dma_addr = conn->rmb->dma;
+	a->psn = lnk->psn;
+	memcpy(a->eid, eid, SMCX_EID_LEN);
+	if (!first)
+		return;
+	a->fce_v2x = 1;
+	a->v2_direct = 1;		/* the lab's peers share a subnet */
+	a->os_type = SMCX_CLC_OS_LINUX;
+	a->release = SMCX_RELEASE_1;
+	memset(a->hostname, ' ', SMCX_HOSTNAME_LEN);
+	memcpy(a->hostname, host, hl);
+	a->max_conns = conn->lgr->max_conns;
+	a->max_links = conn->lgr->max_links;
+}
+
+static void smcx_clc_save_peer(struct smcx_conn *conn,
+			       const struct smcx_clc_accept *a, bool first)
+{
+	struct smcx_link *lnk = &conn->lgr->lnk;
+
+	conn->peer_token = a->rmbe_alert_token;
+	conn->peer_rkey = a->rmb_rkey;
+	conn->peer_rmb_addr = a->rmb_dma_addr;
+	conn->peer_rmbe_size = smcx_uncompress_bufsize(a->rmbe_size);
+	if (!first)
+		return;
+	lnk->peer_qpn = a->qpn;
+	lnk->peer_psn = a->psn;
+	lnk->peer_mtu = a->qp_mtu;
+	memcpy(lnk->peer_gid, a->gid, SMCX_GID_LEN);
+	memcpy(lnk->peer_mac, a->mac, ETH_ALEN);
+	memcpy(conn->lgr->peer_systemid, a->peer_id, SMCX_PEERID_LEN);
+}
+
+/* undo a half-made SMC-R connection; the link group too if it was new */
+static void smcx_clc_smcr_undo(struct smcx_sock *smc, bool first)
+{
+	struct smcx_lgr *lgr = smc->conn ? smc->conn->lgr : NULL;
+
+	if (!lgr)
+		return;
+	kref_get(&lgr->ref);
+	smcx_conn_free(smc);
+	if (first)
+		smcx_lgr_terminate(lgr);
+	smcx_lgr_put(lgr);
+}
+
+static int smcx_clc_send_acc(struct socket *cs, struct smcx_clc_ctx *ctx,
+			     u8 type)
+{
+	int len = smcx_clc_encode_accept(&ctx->m.acc, type, ctx->buf,
+					 sizeof(ctx->buf));
+
+	if (len < 0)
+		return -EINVAL;
+	return smcx_clc_write(cs, ctx->buf, len);
+}
+
+/*
+ * Client, SMC-R v2 accept received (ctx->m.acc): make or reuse the link
+ * group, answer with a confirm, and on first contact the CONFIRM_LINK
+ * exchange (the server starts it).  0: SMC-R; > 0: declined, TCP; < 0: dead.
+ */
+static int smcx_clc_client_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
+{
+	struct socket *cs = smc->clcsock;
+	struct smcx_clc_accept *a = &ctx->m.acc;
+	bool first = smcx_clc_first_contact(&a->hdr);
+	struct smcx_ib_choice c;
+	struct smcx_lgr *lgr;
+	u8 eid[SMCX_EID_LEN];
+	u32 reason;
+	int rc;
+
+	if (!smcx_ueid_has(a->eid)) {
+		reason = SMCX_DECL_NOUEID;
+		goto decline;
+	}
+	memcpy(eid, a->eid, SMCX_EID_LEN);
+	if (smcx_clc_choose(smc, &c)) {
+		reason = SMCX_DECL_NOSMCRDEV;
+		goto decline;
+	}
+	if (first) {
+		lgr = smcx_lgr_create(sock_net(&smc->sk), SMCX_CLNT, &c);
+		if (!IS_ERR(lgr) && a->fce_v2x) {
+			if (a->max_conns)
+				lgr->max_conns = a->max_conns;
+			if (a->max_links)
+				lgr->max_links = a->max_links;
+		}
+	} else {
+		lgr = smcx_lgr_find(SMCX_CLNT, c.dev, c.port, a->gid,
+				    a->peer_id);
+		if (!lgr)
+			lgr = ERR_PTR(-ENOENT);
+	}
+	smcx_ib_choice_release(&c);
+	if (IS_ERR(lgr)) {
+		reason = first ? SMCX_DECL_MEM : SMCX_DECL_SYNCERR;
+		goto decline;
+	}
+	rc = smcx_conn_create(smc, lgr);
+	if (rc) {
+		if (!smc->conn)
+			smcx_lgr_put(lgr);
+		smcx_clc_smcr_undo(smc, first);
+		reason = SMCX_DECL_MEM;
+		goto decline;
+	}
+	smcx_clc_save_peer(smc->conn, a, first);
+	reason = 0;
+	if (first && smcx_link_ready(&lgr->lnk))
+		reason = SMCX_DECL_ERR_RDYLNK;
+	else if (smcx_buf_reg(&lgr->lnk, smc->conn->rmb))
+		reason = SMCX_DECL_ERR_REGBUF;
+	if (reason) {
+		smcx_clc_smcr_undo(smc, first);
+		goto decline;
+	}
+	smcx_clc_fill_acc(smc, a, first, eid);
+	if (first) {
+		a->gid_cnt = 1;
+		memcpy(a->gids[0], lgr->lnk.gid, SMCX_GID_LEN);
+	}
+	rc = smcx_clc_send_acc(cs, ctx, SMCX_CLC_CONFIRM);
+	if (!rc && first)
+		rc = smcx_llc_confirm_link_clnt(&lgr->lnk);
+	if (rc) {
+		smcx_clc_smcr_undo(smc, first);
+		return rc < 0 ? rc : -EPROTO;
+	}
+	smc->smcr = true;
+	return 0;
+
+decline:
+	rc = smcx_clc_send_decline(cs, reason, SMCX_CLC_V2);
+	return rc ? rc : reason;
+}
+
+/*
+ * Server, SMC-R v2 proposal we can serve: accept, wait for the confirm,
+ * ready the link and run CONFIRM_LINK on first contact.
+ */
+static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
+{
+	struct socket *cs = smc->clcsock;
+	struct smcx_clc_proposal *p = &ctx->m.prop;
+	u8 peer_gid[SMCX_GID_LEN], eid[SMCX_EID_LEN];
+	u8 max_conns = p->max_conns, max_links = p->max_links;
+	struct smcx_ib_choice c;
+	struct smcx_lgr *lgr;
+	struct smcx_clc_hdr hdr;
+	bool first;
+	unsigned int i;
+	int rc, len;
+
+	for (i = 0; i < p->eid_cnt; i++)
+		if (smcx_ueid_has(p->user_eid[i]))
+			break;
+	if (i == p->eid_cnt)
+		return -ENOENT;
+	memcpy(eid, p->user_eid[i], SMCX_EID_LEN);
+	memcpy(peer_gid, p->roce_gid, SMCX_GID_LEN);
+	if (smcx_clc_choose(smc, &c))
+		return -ENODEV;
+	lgr = smcx_lgr_find(SMCX_SRV, c.dev, c.port, peer_gid, NULL);
+	first = !lgr;
+	if (first) {
+		lgr = smcx_lgr_create(sock_net(&smc->sk), SMCX_SRV, &c);
+		if (!IS_ERR(lgr)) {
+			memcpy(lgr->lnk.peer_gid, peer_gid, SMCX_GID_LEN);
+			if (max_conns && max_conns < lgr->max_conns)
+				lgr->max_conns = max_conns;
+			if (max_links && max_links < lgr->max_links)
+				lgr->max_links = max_links;
+		}
+	}
+	smcx_ib_choice_release(&c);
+	if (IS_ERR(lgr))
+		return PTR_ERR(lgr);
+	rc = smcx_conn_create(smc, lgr);
+	if (!rc && !first)
+		rc = smcx_buf_reg(&lgr->lnk, smc->conn->rmb);
+	if (rc) {
+		if (!smc->conn)
+			smcx_lgr_put(lgr);
+		smcx_clc_smcr_undo(smc, first);
+		return rc;
+	}
+	smcx_clc_fill_acc(smc, &ctx->m.acc, first, eid);
+	rc = smcx_clc_send_acc(cs, ctx, SMCX_CLC_ACCEPT);
+	if (rc)
+		goto fail;
+	len = smcx_clc_recv(cs, ctx, &hdr);
+	if (len < 0) {
+		rc = len;
+		goto fail;
+	}
+	if (hdr.type == SMCX_CLC_DECLINE) {
+		smcx_clc_smcr_undo(smc, first);
+		return smcx_clc_peer_declined(smc, ctx, len);
+	}
+	if (hdr.type != SMCX_CLC_CONFIRM ||
+	    smcx_clc_decode_accept(ctx->buf, len, SMCX_CLC_CONFIRM, &ctx->m.acc,
+				   SMCX_WIRE_LAX_RSVD) ||
+	    ctx->m.acc.hdr.version != SMCX_CLC_V2 ||
+	    smcx_clc_first_contact(&ctx->m.acc.hdr) != first) {
+		rc = -EPROTO;
+		goto fail;
+	}
+	smcx_clc_save_peer(smc->conn, &ctx->m.acc, first);
+	if (first) {
+		rc = smcx_link_ready(&lgr->lnk);
+		if (!rc)
+			rc = smcx_buf_reg(&lgr->lnk, smc->conn->rmb);
+		if (!rc)
+			rc = smcx_llc_confirm_link_srv(&lgr->lnk);
+		if (rc)
+			goto fail;
+	}
+	smc->smcr = true;
+	return 0;
+fail:
+	smcx_clc_smcr_undo(smc, first);
+	return rc < 0 ? rc : -EPROTO;
+}
+
 int smcx_clc_client(struct smcx_sock *smc)
 {
 	struct socket *cs = smc->clcsock;
@@ -248,6 +522,11 @@ int smcx_clc_client(struct smcx_sock *smc)
 		if (smcx_clc_decode_accept(ctx->buf, len, SMCX_CLC_ACCEPT,
 					   &ctx->m.acc, SMCX_WIRE_LAX_RSVD)) {
 			rc = -EPROTO;
+			break;
+		}
+		if (smcx_smcr_enabled &&
+		    ctx->m.acc.hdr.version == SMCX_CLC_V2) {
+			rc = smcx_clc_client_smcr(smc, ctx);
 			break;
 		}
 		/* we offered v2 only; a v1 accept does not match the offer */
@@ -339,6 +618,18 @@ int smcx_clc_server(struct smcx_sock *smc)
 			break;
 		}
 		reason = smcx_clc_srv_reason(&ctx->m.prop);
+		if (smcx_smcr_enabled && reason == SMCX_DECL_NOSMCRDEV &&
+		    ctx->m.prop.hdr.version == SMCX_CLC_V2 &&
+		    smcx_type_has_r(ctx->m.prop.hdr.typev2) &&
+		    smcx_clc_eid_match(&ctx->m.prop)) {
+			rc = smcx_clc_server_smcr(smc, ctx);
+			if (rc <= 0 && rc != -ENOENT && rc != -ENODEV &&
+			    rc != -ENOMEM && rc != -ENOSPC)
+				break;
+			if (rc > 0)
+				break;
+			/* nothing to serve it with: decline as before */
+		}
 		rc = smcx_clc_send_decline(cs, reason, ctx->m.prop.hdr.version);
 		if (!rc)
 			rc = reason;

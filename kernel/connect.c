@@ -29,6 +29,7 @@
 #include <smcx/wire.h>
 
 #include "clc.h"
+#include "smcr.h"
 #include "sock.h"
 
 /* TCP state change of a connecting CLC socket; softirq or process context */
@@ -115,6 +116,13 @@ void smcx_connect_work(struct work_struct *work)
 	lock_sock(sk);
 	if (smc->aborting) {
 		/* release() owns the socket; it saw us busy and cleans up */
+		if (smc->smcr) {
+			smc->smcr = false;
+			release_sock(sk);
+			smcx_conn_abort(smc);
+			smcx_conn_free(smc);
+			lock_sock(sk);
+		}
 		smc->hs = SMCX_HS_DONE;
 		release_sock(sk);
 		return;
@@ -123,12 +131,17 @@ void smcx_connect_work(struct work_struct *work)
 		smcx_stats_hs_error(net, SMCX_CLNT);
 		smcx_tcp_fail(tcpsk, -rc);
 		connected = false;
+	} else if (connected && smc->smcr) {
+		smcx_stats_success(net, SMCX_CLNT, 2);
 	} else if (connected) {
 		smcx_fallback_record(smc, SMCX_CLNT, reason);
 	}
 	sk->sk_state = connected ? SMCX_ACTIVE : SMCX_CLOSED;
 	smc->hs = SMCX_HS_DONE;
-	smcx_graft_tcp(smc, sk->sk_socket);
+	if (!smc->smcr)
+		smcx_graft_tcp(smc, sk->sk_socket);
+	else
+		sk->sk_socket->state = SS_CONNECTED;
 	/* wake connect(), poll and epoll: they find TCP now */
 	sk->sk_state_change(sk);
 	release_sock(sk);

@@ -32,6 +32,14 @@ static const char *const smcx_obj_names[SMCX_OBJ_MAX] = {
 	[SMCX_OBJ_CLCSOCK]	= "clcsocks",
 	[SMCX_OBJ_PENDING_HS]	= "pending_handshakes",
 	[SMCX_OBJ_LISTENER]	= "listeners",
+	[SMCX_OBJ_LGR]		= "lgrs",
+	[SMCX_OBJ_LINK]		= "links",
+	[SMCX_OBJ_CONN]		= "conns",
+	[SMCX_OBJ_BUF]		= "bufs",
+	[SMCX_OBJ_MR]		= "mrs",
+	[SMCX_OBJ_PD]		= "pds",
+	[SMCX_OBJ_CQ]		= "cqs",
+	[SMCX_OBJ_QP]		= "qps",
 };
 
 static struct dentry *smcx_dbg_dir;

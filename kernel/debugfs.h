@@ -16,6 +16,14 @@ enum smcx_obj {
 	SMCX_OBJ_CLCSOCK,	/* internal TCP struct socket owned by smcx */
 	SMCX_OBJ_PENDING_HS,	/* server connections inside the handshake */
 	SMCX_OBJ_LISTENER,	/* sockets in the listen state */
+	SMCX_OBJ_LGR,		/* SMC-R link groups */
+	SMCX_OBJ_LINK,		/* links */
+	SMCX_OBJ_CONN,		/* SMC-R connections */
+	SMCX_OBJ_BUF,		/* send buffers and RMBs */
+	SMCX_OBJ_MR,		/* memory regions */
+	SMCX_OBJ_PD,		/* protection domains */
+	SMCX_OBJ_CQ,		/* completion queues */
+	SMCX_OBJ_QP,		/* queue pairs */
 	SMCX_OBJ_MAX
 };
 

@@ -40,6 +40,7 @@
 
 #include "clc.h"
 #include "debugfs.h"
+#include "smcr.h"
 #include "sock.h"
 
 static void smcx_srv_hs_work(struct work_struct *work);
@@ -196,6 +197,11 @@ static void smcx_child_close(struct smcx_sock *child)
 	struct sock *sk = &child->sk;
 	struct sock *tcpsk = child->clcsock->sk;
 
+	if (child->smcr) {
+		child->smcr = false;
+		smcx_conn_abort(child);
+		smcx_conn_free(child);
+	}
 	smcx_tcp_unlink(child);
 	if (inet_sk_state_load(tcpsk) != TCP_CLOSE)
 		tcp_abort(tcpsk, ECONNABORTED);
@@ -255,6 +261,9 @@ static void smcx_listen_hs_done(struct smcx_sock *lsmc,
 	if (rc < 0) {
 		smcx_stats_hs_error(sock_net(sk), SMCX_SRV);
 		sk->sk_state = SMCX_CLOSED;
+	} else if (child->smcr) {
+		smcx_stats_success(sock_net(sk), SMCX_SRV, 2);
+		sk->sk_state = SMCX_ACTIVE;
 	} else {
 		smcx_fallback_record(child, SMCX_SRV, reason);
 		sk->sk_state = SMCX_ACTIVE;

@@ -27,6 +27,7 @@
 #include "inet.h"
 #include "netlink.h"
 #include "pnet.h"
+#include "smcr.h"
 #include "sock.h"
 #include "stats.h"
 #include "sysctl.h"
@@ -66,9 +67,12 @@ static int __init smcx_init(void)
 	rc = smcx_nl_init();
 	if (rc)
 		goto err_ueid;
-	rc = smcx_sock_init();
+	rc = smcx_lgr_init();
 	if (rc)
 		goto err_nl;
+	rc = smcx_sock_init();
+	if (rc)
+		goto err_lgr;
 	/* TCP writes and parses the SMC option only while this is on */
 	static_branch_inc(&tcp_have_smc);
 	rc = smcx_af_init();
@@ -92,6 +96,8 @@ err_af:
 err_tcp_smc:
 	static_branch_dec(&tcp_have_smc);
 	smcx_sock_exit();
+err_lgr:
+	smcx_lgr_exit();
 err_nl:
 	smcx_nl_exit();
 err_ueid:
@@ -121,6 +127,7 @@ static void __exit smcx_exit(void)
 	 */
 	synchronize_rcu();
 	smcx_sock_exit();
+	smcx_lgr_exit();
 	smcx_nl_exit();
 	smcx_ueid_exit();
 	smcx_pnet_exit();

@@ -22,6 +22,7 @@
 #include <net/tcp.h>
 
 #include "debugfs.h"
+#include "smcr.h"
 #include "sock.h"
 
 struct workqueue_struct *smcx_hs_wq;
@@ -93,6 +94,7 @@ static struct proto smcx_proto6 = {
 
 static void smcx_sk_destruct(struct sock *sk)
 {
+	smcx_conn_destruct(smcx_sk(sk));
 	smcx_obj_dec(SMCX_OBJ_SOCK);
 }
 
@@ -342,6 +344,8 @@ int smcx_sock_release(struct socket *sock, struct smcx_sock *smc)
 
 	if (READ_ONCE(sk->sk_state) == SMCX_LISTEN)
 		smcx_listen_stop(smc, SMCX_CLOSED);
+	if (smc->smcr)
+		smcx_conn_release(smc);	/* data out, closed flag, peer's */
 
 	lock_sock(sk);
 	sk->sk_state = SMCX_CLOSED;

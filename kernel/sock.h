@@ -105,6 +105,8 @@ struct smcx_sock {
 	bool grafted;			/* ... and sock->sk is now the TCP sock */
 	u32 fallback_rsn;		/* local reason, SMCX_DECL_*, 0 if none */
 	u32 peer_diag;			/* diagnosis of the peer's decline */
+	struct smcx_conn *conn;		/* SMC-R state, NULL before/without */
+	bool smcr;			/* the connection runs over SMC-R */
 
 	/* server connection, until accepted */
 	struct smcx_sock *listener;	/* reference held */

@@ -1,0 +1,674 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SMC-R connections: CDC messages, send (copy into the send buffer, RDMA
+ * WRITE into the peer's RMB, CDC with the producer cursor), receive (copy
+ * out of our RMB, CDC with the consumer cursor once enough space is free),
+ * poll, shutdown and close (done writing / closed / abort flags).
+ *
+ * Cursors are kept as monotonic 64-bit byte counts; the wire form (wrap,
+ * count) is derived from them modulo the RMBE size (count) and 2^16 (wrap).
+ * A received cursor is turned back into a count through its distance from
+ * the last known one, which is never more than one RMBE.
+ *
+ * Softirq (completions) only updates cursors under conn->lock and wakes;
+ * anything that sends from there is deferred to tx_work or close_work.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+#include <linux/uio.h>
+#include <linux/sched/signal.h>
+#include <net/sock.h>
+#include <asm/ioctls.h>
+
+#include "debugfs.h"
+#include "sock.h"
+#include "smcr.h"
+
+#define SMCX_CLOSE_WAIT		(30 * HZ)	/* peer's close after ours */
+#define SMCX_FLUSH_WAIT		(10 * HZ)	/* in-flight data at close */
+
+static void smcx_conn_wake(struct smcx_sock *smc, __poll_t events)
+{
+	struct sock *sk = &smc->sk;
+	struct socket_wq *wq;
+
+	rcu_read_lock();
+	wq = rcu_dereference(sk->sk_wq);
+	if (wq && skwq_has_sleeper(wq))
+		wake_up_interruptible_poll(&wq->wait, events);
+	if (wq && events & (EPOLLIN | EPOLLRDHUP))
+		sk_wake_async_rcu(sk, SOCK_WAKE_WAITD, POLL_IN);
+	if (wq && events & EPOLLOUT)
+		sk_wake_async_rcu(sk, SOCK_WAKE_SPACE, POLL_OUT);
+	rcu_read_unlock();
+}
+
+static void smcx_tx_work(struct work_struct *work);
+static void smcx_close_work(struct work_struct *work);
+
+int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
+{
+	struct smcx_conn *conn;
+	int rc;
+
+	conn = kzalloc(sizeof(*conn), GFP_KERNEL);
+	if (!conn)
+		return -ENOMEM;
+	smcx_obj_inc(SMCX_OBJ_CONN);
+	spin_lock_init(&conn->lock);
+	mutex_init(&conn->tx_mutex);
+	INIT_WORK(&conn->tx_work, smcx_tx_work);
+	INIT_DELAYED_WORK(&conn->close_work, smcx_close_work);
+	conn->lgr = lgr;		/* takes the caller's reference */
+	conn->owner = smc;
+	smc->conn = conn;
+	conn->sndbuf = smcx_buf_get(lgr, SMCX_BUF_DEFAULT, false);
+	conn->rmb = smcx_buf_get(lgr, SMCX_BUF_DEFAULT, true);
+	if (!conn->sndbuf || !conn->rmb)
+		return -ENOMEM;
+	/* as mainline: max(RMB/10, SOCK_MIN_SNDBUF/2) */
+	conn->rmbe_update_limit = max_t(u32, conn->rmb->size / 10,
+					SOCK_MIN_SNDBUF / 2);
+	rc = smcx_lgr_conn_add(lgr, smc);
+	return rc;
+}
+
+/* give back the link group's resources; process context, idempotent */
+void smcx_conn_free(struct smcx_sock *smc)
+{
+	struct smcx_conn *conn = smc->conn;
+	struct smcx_lgr *lgr;
+
+	if (!conn || !conn->lgr)
+		return;
+	lgr = conn->lgr;
+	smcx_lgr_conn_del(smc);
+	cancel_work_sync(&conn->tx_work);
+	mutex_lock(&conn->tx_mutex);
+	if (conn->sndbuf)
+		smcx_buf_put(lgr, conn->sndbuf);
+	if (conn->rmb)
+		smcx_buf_put(lgr, conn->rmb);
+	conn->sndbuf = NULL;
+	conn->rmb = NULL;
+	conn->lgr = NULL;
+	mutex_unlock(&conn->tx_mutex);
+	smcx_lgr_put(lgr);
+}
+
+/* sk_destruct: the memory only */
+void smcx_conn_destruct(struct smcx_sock *smc)
+{
+	if (smc->conn) {
+		kfree(smc->conn);
+		smc->conn = NULL;
+		smcx_obj_dec(SMCX_OBJ_CONN);
+	}
+}
+
+/* ------------------------------------------------------------------ CDC */
+
+static u64 smcx_curs_to_count(u64 last, u32 size, const struct smcx_cdc_cursor *c)
+{
+	u64 m = (u64)size << 16;
+	u64 pos = ((u64)c->wrap * size + c->count) % m;
+	u64 diff = (pos + m - last % m) % m;
+
+	/* a cursor never moves backwards nor by more than one RMBE */
+	return diff <= size ? last + diff : last;
+}
+
+static void smcx_count_to_curs(u64 n, u32 size, struct smcx_cdc_cursor *c)
+{
+	c->wrap = (u16)(n / size);
+	c->count = (u32)(n % size);
+}
+
+void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
+{
+	struct smcx_cdc_msg m;
+	struct smcx_sock *smc;
+	struct smcx_conn *conn;
+	__poll_t ev = 0;
+	bool push = false, finish = false;
+	u64 v;
+
+	if (smcx_cdc_decode(buf, len, &m, SMCX_WIRE_LAX_RSVD))
+		return;
+	smc = smcx_lgr_conn_get(lnk->lgr, m.token);
+	if (!smc)
+		return;
+	conn = smc->conn;
+	spin_lock_bh(&conn->lock);
+	if (conn->rmb) {
+		v = smcx_curs_to_count(conn->rx_prod, conn->rmb->size, &m.prod);
+		if (v > conn->rx_prod && v - conn->rx_cons <= conn->rmb->size) {
+			conn->rx_prod = v;
+			ev |= EPOLLIN | EPOLLRDNORM;
+		}
+	}
+	v = smcx_curs_to_count(conn->peer_cons, conn->peer_rmbe_size, &m.cons);
+	if (v > conn->peer_cons && v <= conn->tx_sent) {
+		conn->peer_cons = v;
+		if (conn->tx_prep > conn->tx_sent)
+			push = true;
+		ev |= EPOLLOUT;
+	}
+	conn->peer_write_blocked = !!(m.prod_flags &
+				      (SMCX_CDC_PF_WRITE_BLOCKED |
+				       SMCX_CDC_PF_CONS_UPD_REQ));
+	if (m.conn_flags & SMCX_CDC_CF_DONE_WRITING)
+		conn->peer_done_writing = true;
+	if (m.conn_flags & SMCX_CDC_CF_CONN_CLOSED) {
+		conn->peer_closed = true;
+		conn->peer_done_writing = true;
+	}
+	if (m.conn_flags & SMCX_CDC_CF_CONN_ABORT)
+		conn->peer_abort = true;
+	if (m.conn_flags)
+		ev |= EPOLLIN | EPOLLRDHUP | EPOLLOUT;
+	if (conn->peer_abort && !READ_ONCE(smc->sk.sk_err))
+		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
+	finish = conn->released && (conn->peer_closed || conn->peer_abort);
+	spin_unlock_bh(&conn->lock);
+	if (push || (conn->peer_write_blocked && (ev & EPOLLIN) == 0)) {
+		sock_hold(&smc->sk);
+		if (!schedule_work(&conn->tx_work))
+			sock_put(&smc->sk);
+	}
+	if (finish)
+		mod_delayed_work(system_wq, &conn->close_work, 0);
+	if (ev)
+		smcx_conn_wake(smc, ev);
+	sock_put(&smc->sk);
+}
+
+void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
+{
+	struct smcx_sock *smc = slot->smc;
+	struct smcx_conn *conn;
+
+	if (!smc)
+		return;
+	conn = smc->conn;
+	spin_lock_bh(&conn->lock);
+	if (slot->tx_upto > conn->tx_fin)
+		conn->tx_fin = slot->tx_upto;
+	if (!ok)
+		conn->aborted = true;
+	spin_unlock_bh(&conn->lock);
+	smcx_conn_wake(smc, EPOLLOUT | EPOLLWRNORM);
+	slot->smc = NULL;
+	sock_put(&smc->sk);
+}
+
+/*
+ * Push what the send buffer holds and the peer's RMB can take: RDMA WRITEs
+ * (split where either ring wraps) and one CDC carrying the new producer
+ * cursor, our consumer cursor and the flags.  @force sends a CDC even
+ * without data (cursor update, close flags).  conn->tx_mutex held.
+ */
+static int smcx_tx_push(struct smcx_sock *smc, bool force)
+{
+	struct smcx_conn *conn = smc->conn;
+	struct smcx_lgr *lgr = conn->lgr;
+	struct smcx_link *lnk;
+	struct ib_rdma_wr wr[3];
+	struct ib_sge sge[3];
+	struct smcx_tx_slot *slot;
+	struct smcx_cdc_msg m;
+	u64 pending, space, n, pos, left;
+	u32 ssz, psz, s, d, l;
+	int nwr, len;
+
+	if (!lgr || !conn->sndbuf)
+		return -ECONNRESET;
+	lnk = &lgr->lnk;
+	ssz = conn->sndbuf->size;
+	psz = conn->peer_rmbe_size;
+	do {
+		if (READ_ONCE(conn->aborted))
+			return -ECONNRESET;
+		if (conn->local_closed && conn->tx_sent == conn->tx_prep &&
+		    conn->closed_sent)
+			return 0;
+		spin_lock_bh(&conn->lock);
+		pending = conn->tx_prep - conn->tx_sent;
+		space = psz - (conn->tx_sent - conn->peer_cons);
+		n = min(pending, space);
+		spin_unlock_bh(&conn->lock);
+		if (!n && !force)
+			return 0;
+		slot = smcx_wr_slot_get(lnk, true);
+		if (!slot) {
+			WRITE_ONCE(conn->aborted, true);
+			return -ECONNRESET;
+		}
+		nwr = 0;
+		pos = conn->tx_sent;
+		left = n;
+		while (left) {
+			s = pos % ssz;
+			d = pos % psz;
+			l = min3((u64)left, (u64)(ssz - s), (u64)(psz - d));
+			sge[nwr].addr = conn->sndbuf->dma + s;
+			sge[nwr].length = l;
+			sge[nwr].lkey = lnk->pd->local_dma_lkey;
+			memset(&wr[nwr], 0, sizeof(wr[nwr]));
+			wr[nwr].wr.opcode = IB_WR_RDMA_WRITE;
+			wr[nwr].wr.wr_cqe = &lnk->write_cqe;
+			wr[nwr].wr.sg_list = &sge[nwr];
+			wr[nwr].wr.num_sge = 1;
+			wr[nwr].remote_addr = conn->peer_rmb_addr + d;
+			wr[nwr].rkey = conn->peer_rkey;
+			if (nwr)
+				wr[nwr - 1].wr.next = &wr[nwr].wr;
+			nwr++;
+			pos += l;
+			left -= l;
+		}
+		if (n)
+			ib_dma_sync_single_for_device(lnk->ibdev,
+						      conn->sndbuf->dma, ssz,
+						      DMA_TO_DEVICE);
+		memset(&m, 0, sizeof(m));
+		spin_lock_bh(&conn->lock);
+		conn->tx_sent += n;
+		m.seqno = ++conn->tx_seq;
+		m.token = conn->peer_token;
+		smcx_count_to_curs(conn->tx_sent, psz, &m.prod);
+		smcx_count_to_curs(conn->rx_cons, conn->rmb->size, &m.cons);
+		conn->rx_cons_sent = conn->rx_cons;
+		if (conn->tx_prep > conn->tx_sent)
+			m.prod_flags |= SMCX_CDC_PF_WRITE_BLOCKED;
+		if (conn->tx_prep == conn->tx_sent) {
+			if (conn->local_done_writing)
+				m.conn_flags |= SMCX_CDC_CF_DONE_WRITING;
+			if (conn->local_closed) {
+				m.conn_flags |= SMCX_CDC_CF_CONN_CLOSED;
+				conn->closed_sent = true;
+			}
+		}
+		if (conn->local_abort)
+			m.conn_flags |= SMCX_CDC_CF_CONN_ABORT;
+		spin_unlock_bh(&conn->lock);
+		sock_hold(&smc->sk);
+		slot->smc = smc;
+		slot->tx_upto = conn->tx_sent;
+		len = smcx_cdc_encode(&m, slot->buf, SMCX_WR_SLOT_LEN);
+		if (len < 0 || smcx_wr_send(slot, len, nwr ? &wr[0].wr : NULL)) {
+			slot->smc = NULL;
+			sock_put(&smc->sk);
+			smcx_wr_slot_put(slot);
+			WRITE_ONCE(conn->aborted, true);
+			return -ECONNRESET;
+		}
+		force = false;
+	} while (n && conn->tx_prep > conn->tx_sent);
+	return 0;
+}
+
+static void smcx_tx_work(struct work_struct *work)
+{
+	struct smcx_conn *conn = container_of(work, struct smcx_conn, tx_work);
+	struct smcx_sock *smc = conn->owner;
+
+	/* the sock is alive: the scheduler holds a reference */
+	mutex_lock(&conn->tx_mutex);
+	if (conn->lgr)
+		smcx_tx_push(smc, conn->peer_write_blocked &&
+			     conn->rx_cons > conn->rx_cons_sent);
+	mutex_unlock(&conn->tx_mutex);
+	sock_put(&smc->sk);
+}
+
+/* link down or peer gone: wake everyone with ECONNRESET */
+void smcx_conn_abort(struct smcx_sock *smc)
+{
+	struct smcx_conn *conn = smc->conn;
+
+	spin_lock_bh(&conn->lock);
+	conn->aborted = true;
+	if (!smc->sk.sk_err)
+		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
+	spin_unlock_bh(&conn->lock);
+	smcx_conn_wake(smc, EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP);
+	if (conn->released)
+		mod_delayed_work(system_wq, &conn->close_work, 0);
+}
+
+/* --------------------------------------------------------------- socket */
+
+static u64 smcx_rx_avail(struct smcx_conn *conn)
+{
+	u64 v;
+
+	spin_lock_bh(&conn->lock);
+	v = conn->rx_prod - conn->rx_cons;
+	spin_unlock_bh(&conn->lock);
+	return v;
+}
+
+static u64 smcx_tx_space(struct smcx_conn *conn)
+{
+	u64 v;
+
+	spin_lock_bh(&conn->lock);
+	v = conn->sndbuf ? conn->sndbuf->size - (conn->tx_prep - conn->tx_fin) : 0;
+	spin_unlock_bh(&conn->lock);
+	return v;
+}
+
+static bool smcx_conn_dead(struct smcx_conn *conn)
+{
+	return READ_ONCE(conn->aborted) || READ_ONCE(conn->peer_abort);
+}
+
+/* sock lock held; returns with it held */
+static int smcx_wait(struct smcx_sock *smc, long *timeo, bool (*cond)(struct smcx_sock *))
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct sock *sk = &smc->sk;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	sk_wait_event(sk, timeo, cond(smc), &wait);
+	remove_wait_queue(sk_sleep(sk), &wait);
+	if (signal_pending(current))
+		return sock_intr_errno(*timeo);
+	return 0;
+}
+
+static bool smcx_can_send(struct smcx_sock *smc)
+{
+	return smcx_tx_space(smc->conn) > 0 || smcx_conn_dead(smc->conn) ||
+	       READ_ONCE(smc->conn->peer_closed);
+}
+
+int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
+{
+	struct smcx_conn *conn = smc->conn;
+	struct sock *sk = &smc->sk;
+	size_t copied = 0;
+	long timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	int rc = 0;
+
+	if (msg->msg_flags & MSG_OOB)
+		return -EOPNOTSUPP;
+	while (copied < len) {
+		u64 space, n, pos;
+		u32 ssz, off, l;
+
+		if (smcx_conn_dead(conn)) {
+			rc = -ECONNRESET;
+			break;
+		}
+		if (conn->local_done_writing || (sk->sk_shutdown & SEND_SHUTDOWN) ||
+		    conn->peer_closed) {
+			rc = -EPIPE;
+			break;
+		}
+		space = smcx_tx_space(conn);
+		if (!space) {
+			if (!timeo) {
+				rc = -EAGAIN;
+				break;
+			}
+			rc = smcx_wait(smc, &timeo, smcx_can_send);
+			if (rc)
+				break;
+			continue;
+		}
+		ssz = conn->sndbuf->size;
+		n = min_t(u64, space, len - copied);
+		pos = conn->tx_prep;
+		while (n) {
+			off = pos % ssz;
+			l = min_t(u64, n, ssz - off);
+			if (copy_from_iter((u8 *)conn->sndbuf->cpu + off, l,
+					   &msg->msg_iter) != l) {
+				rc = -EFAULT;
+				break;
+			}
+			pos += l;
+			n -= l;
+			copied += l;
+		}
+		spin_lock_bh(&conn->lock);
+		conn->tx_prep = pos;
+		spin_unlock_bh(&conn->lock);
+		mutex_lock(&conn->tx_mutex);
+		smcx_tx_push(smc, false);
+		mutex_unlock(&conn->tx_mutex);
+		if (rc)
+			break;
+	}
+	if (copied)
+		return copied;
+	if (rc == -EPIPE && !(msg->msg_flags & MSG_NOSIGNAL))
+		send_sig(SIGPIPE, current, 0);
+	return rc;
+}
+
+static bool smcx_can_recv(struct smcx_sock *smc)
+{
+	struct smcx_conn *conn = smc->conn;
+
+	return smcx_rx_avail(conn) || conn->peer_done_writing ||
+	       smcx_conn_dead(conn) ||
+	       (smc->sk.sk_shutdown & RCV_SHUTDOWN);
+}
+
+int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
+		      int flags)
+{
+	struct smcx_conn *conn = smc->conn;
+	struct sock *sk = &smc->sk;
+	long timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
+	int target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
+	size_t copied = 0;
+	bool update;
+	int rc = 0;
+
+	if (flags & MSG_OOB)
+		return -EINVAL;
+	while (copied < len) {
+		u64 avail = smcx_rx_avail(conn), n, pos;
+		u32 rsz, off, l;
+
+		if (!avail) {
+			if (copied >= target)
+				break;
+			if (smcx_conn_dead(conn)) {
+				rc = copied ? 0 : -ECONNRESET;
+				break;
+			}
+			if (conn->peer_done_writing ||
+			    (sk->sk_shutdown & RCV_SHUTDOWN))
+				break;
+			if (!timeo) {
+				rc = -EAGAIN;
+				break;
+			}
+			rc = smcx_wait(smc, &timeo, smcx_can_recv);
+			if (rc)
+				break;
+			continue;
+		}
+		if (!conn->rmb)
+			break;
+		rsz = conn->rmb->size;
+		n = min_t(u64, avail, len - copied);
+		pos = conn->rx_cons;
+		ib_dma_sync_single_for_cpu(conn->lgr->lnk.ibdev, conn->rmb->dma,
+					   rsz, DMA_BIDIRECTIONAL);
+		while (n) {
+			off = pos % rsz;
+			l = min_t(u64, n, rsz - off);
+			if (copy_to_iter((u8 *)conn->rmb->cpu + off, l,
+					 &msg->msg_iter) != l) {
+				rc = -EFAULT;
+				break;
+			}
+			pos += l;
+			n -= l;
+			copied += l;
+		}
+		if (flags & MSG_PEEK)
+			break;
+		spin_lock_bh(&conn->lock);
+		conn->rx_cons = pos;
+		update = conn->rx_cons - conn->rx_cons_sent >=
+			 conn->rmbe_update_limit || conn->peer_write_blocked;
+		spin_unlock_bh(&conn->lock);
+		if (update && !smcx_conn_dead(conn)) {
+			mutex_lock(&conn->tx_mutex);
+			smcx_tx_push(smc, true);
+			mutex_unlock(&conn->tx_mutex);
+		}
+		if (rc)
+			break;
+	}
+	return copied ? copied : rc;
+}
+
+__poll_t smcx_conn_poll(struct smcx_sock *smc)
+{
+	struct smcx_conn *conn = smc->conn;
+	struct sock *sk = &smc->sk;
+	__poll_t mask = 0;
+
+	if (smcx_conn_dead(conn))
+		return EPOLLERR | EPOLLHUP | EPOLLIN | EPOLLRDNORM | EPOLLRDHUP |
+		       EPOLLOUT;
+	if (smcx_rx_avail(conn) || conn->peer_done_writing ||
+	    (sk->sk_shutdown & RCV_SHUTDOWN))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (conn->peer_done_writing)
+		mask |= EPOLLRDHUP;
+	if ((sk->sk_shutdown & SEND_SHUTDOWN) || conn->peer_closed)
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	else if (smcx_tx_space(conn))
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	if (conn->peer_done_writing && (sk->sk_shutdown & SEND_SHUTDOWN))
+		mask |= EPOLLHUP;
+	if (READ_ONCE(sk->sk_err))
+		mask |= EPOLLERR;
+	return mask;
+}
+
+int smcx_conn_ioctl(struct smcx_sock *smc, unsigned int cmd,
+		    unsigned long arg)
+{
+	struct smcx_conn *conn = smc->conn;
+	int v;
+
+	switch (cmd) {
+	case SIOCINQ:
+		v = smcx_rx_avail(conn);
+		break;
+	case SIOCOUTQ:
+		spin_lock_bh(&conn->lock);
+		v = conn->tx_prep - conn->tx_fin;
+		spin_unlock_bh(&conn->lock);
+		break;
+	case SIOCOUTQNSD:
+		spin_lock_bh(&conn->lock);
+		v = conn->tx_prep - conn->tx_sent;
+		spin_unlock_bh(&conn->lock);
+		break;
+	case SIOCATMARK:
+		v = 0;
+		break;
+	default:
+		return -ENOIOCTLCMD;
+	}
+	return put_user(v, (int __user *)arg);
+}
+
+int smcx_conn_shutdown(struct smcx_sock *smc, int how)
+{
+	struct smcx_conn *conn = smc->conn;
+	struct sock *sk = &smc->sk;
+
+	if ((how + 1) & RCV_SHUTDOWN)
+		sk->sk_shutdown |= RCV_SHUTDOWN;
+	if (((how + 1) & SEND_SHUTDOWN) && !conn->local_done_writing) {
+		sk->sk_shutdown |= SEND_SHUTDOWN;
+		conn->local_done_writing = true;
+		mutex_lock(&conn->tx_mutex);
+		smcx_tx_push(smc, true);
+		mutex_unlock(&conn->tx_mutex);
+	}
+	smcx_conn_wake(smc, EPOLLIN | EPOLLOUT | EPOLLHUP);
+	return 0;
+}
+
+static bool smcx_flushed(struct smcx_sock *smc)
+{
+	struct smcx_conn *conn = smc->conn;
+
+	return smcx_conn_dead(conn) ||
+	       (conn->tx_fin == conn->tx_prep && conn->closed_sent);
+}
+
+/*
+ * close(): what was written still reaches the peer (bounded wait), then
+ * a CDC with "connection closed".  The connection stays registered until
+ * the peer's close or abort arrives (or SMCX_CLOSE_WAIT passes, then we
+ * abort it); the sock stays alive for that through close_work's reference.
+ */
+void smcx_conn_release(struct smcx_sock *smc)
+{
+	struct smcx_conn *conn = smc->conn;
+	struct sock *sk = &smc->sk;
+	long timeo = SMCX_FLUSH_WAIT;
+
+	lock_sock(sk);
+	if (!smcx_conn_dead(conn) && conn->lgr) {
+		if (smcx_rx_avail(conn)) {
+			/* unread data: abort, as TCP resets */
+			conn->local_abort = true;
+		}
+		conn->local_done_writing = true;
+		conn->local_closed = true;
+		mutex_lock(&conn->tx_mutex);
+		smcx_tx_push(smc, true);
+		mutex_unlock(&conn->tx_mutex);
+		while (!smcx_flushed(smc) && timeo) {
+			if (smcx_wait(smc, &timeo, smcx_flushed))
+				break;
+			mutex_lock(&conn->tx_mutex);
+			smcx_tx_push(smc, !conn->closed_sent);
+			mutex_unlock(&conn->tx_mutex);
+		}
+	}
+	spin_lock_bh(&conn->lock);
+	conn->released = true;
+	spin_unlock_bh(&conn->lock);
+	release_sock(sk);
+	sock_hold(sk);			/* close_work's */
+	if (smcx_conn_dead(conn) || conn->peer_closed || !conn->lgr ||
+	    conn->local_abort)
+		queue_delayed_work(system_wq, &conn->close_work, 0);
+	else
+		queue_delayed_work(system_wq, &conn->close_work,
+				   SMCX_CLOSE_WAIT);
+}
+
+static void smcx_close_work(struct work_struct *work)
+{
+	struct smcx_conn *conn = container_of(to_delayed_work(work),
+					      struct smcx_conn, close_work);
+	struct smcx_sock *smc = conn->owner;
+
+	if (conn->lgr && !conn->peer_closed && !smcx_conn_dead(conn)) {
+		/* the peer never closed: abort it */
+		conn->local_abort = true;
+		mutex_lock(&conn->tx_mutex);
+		smcx_tx_push(smc, true);
+		mutex_unlock(&conn->tx_mutex);
+	}
+	smcx_conn_free(smc);
+	sock_put(&smc->sk);
+}

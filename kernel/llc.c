@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LLC over the link's send/receive queues: the first-contact CONFIRM_LINK
+ * exchange, answers to the peer's requests (TEST_LINK, CONFIRM_RKEY,
+ * DELETE_RKEY, ADD_LINK, DELETE_LINK), and our DELETE_LINK at teardown.
+ *
+ * Receive runs in softirq: a response, or the CONFIRM_LINK request a client
+ * waits for, goes to the link's one-message mailbox (llc_in) and wakes the
+ * waiter; any other request is queued for llc_work, which answers it in
+ * process context.  All messages are built and parsed by the wire codec.
+ *
+ * As mainline 6.12 on a v2 link group: LLC messages use the v2 header
+ * (version 2, 16-bit length, little-endian as mainline writes it, see
+ * docs/wire.md); the server sends CONFIRM_LINK first, the client answers;
+ * CONFIRM_LINK carries NO_RMBE_EYEC.  We never add a second link: a peer's
+ * ADD_LINK is rejected as mainline rejects it without an alternate path.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+
+#include "sock.h"
+#include "smcr.h"
+
+struct smcx_llc_qentry {
+	struct list_head list;
+	struct smcx_llc_msg m;
+};
+
+void smcx_llc_init_msg(struct smcx_link *lnk, struct smcx_llc_msg *m, u8 type)
+{
+	memset(m, 0, sizeof(*m));
+	m->version = lnk->lgr->version == SMCX_CLC_V2 ? SMCX_LLC_V2 :
+							SMCX_LLC_V1;
+	m->type = type;
+}
+
+int smcx_llc_send(struct smcx_link *lnk, struct smcx_llc_msg *m, bool wait)
+{
+	struct smcx_tx_slot *slot;
+	int len;
+
+	slot = smcx_wr_slot_get(lnk, wait);
+	if (!slot)
+		return -ENOLINK;
+	len = smcx_llc_encode(m, slot->buf, SMCX_WR_SLOT_LEN);
+	if (len < 0) {
+		smcx_wr_slot_put(slot);
+		return -EINVAL;
+	}
+	return smcx_wr_send(slot, len, NULL);
+}
+
+/* wait for a message of @type in the mailbox; 0 and *@out, or -errno */
+int smcx_llc_wait(struct smcx_link *lnk, u8 type, long timeo,
+		  struct smcx_llc_msg *out)
+{
+	bool got;
+
+	wait_event_timeout(lnk->llc_wait,
+			   (READ_ONCE(lnk->llc_got) &&
+			    READ_ONCE(lnk->llc_in.type) == type) ||
+			   READ_ONCE(lnk->state) == SMCX_LNK_DEAD, timeo);
+	spin_lock_bh(&lnk->llc_lock);
+	got = lnk->llc_got && lnk->llc_in.type == type;
+	if (got) {
+		*out = lnk->llc_in;
+		lnk->llc_got = false;
+	}
+	spin_unlock_bh(&lnk->llc_lock);
+	return got ? 0 : (lnk->state == SMCX_LNK_DEAD ? -ENOLINK : -ETIMEDOUT);
+}
+
+void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
+{
+	struct smcx_llc_qentry *qe;
+	struct smcx_llc_msg m;
+
+	if (smcx_llc_decode(buf, len, &m, SMCX_WIRE_LAX_RSVD))
+		return;		/* unknown or malformed: dropped, as mainline */
+	/* list pointers would point into a buffer about to be reposted */
+	if (m.type == SMCX_LLC_ADD_LINK)
+		m.u.add_link.rkeys = NULL;
+	if (m.type == SMCX_LLC_DELETE_RKEY)
+		m.u.delete_rkey.rkeys = NULL;
+	if ((m.flags & SMCX_LLC_FLAG_RESP) || m.type == SMCX_LLC_CONFIRM_LINK) {
+		spin_lock_bh(&lnk->llc_lock);
+		lnk->llc_in = m;
+		lnk->llc_got = true;
+		spin_unlock_bh(&lnk->llc_lock);
+		wake_up(&lnk->llc_wait);
+		return;
+	}
+	qe = kmalloc(sizeof(*qe), GFP_ATOMIC);
+	if (!qe)
+		return;
+	qe->m = m;
+	spin_lock_bh(&lnk->llc_lock);
+	list_add_tail(&qe->list, &lnk->llc_queue);
+	spin_unlock_bh(&lnk->llc_lock);
+	schedule_work(&lnk->llc_work);
+}
+
+static void smcx_llc_answer(struct smcx_link *lnk, struct smcx_llc_msg *m)
+{
+	struct smcx_llc_msg r;
+
+	switch (m->type) {
+	case SMCX_LLC_TEST_LINK:
+	case SMCX_LLC_CONFIRM_RKEY:
+		r = *m;
+		r.flags |= SMCX_LLC_FLAG_RESP;
+		r.flags &= ~SMCX_LLC_FLAG_RKEY_NEG;
+		smcx_llc_send(lnk, &r, true);
+		break;
+	case SMCX_LLC_DELETE_RKEY:
+		smcx_llc_init_msg(lnk, &r, SMCX_LLC_DELETE_RKEY);
+		r.flags = SMCX_LLC_FLAG_RESP;
+		smcx_llc_send(lnk, &r, true);
+		break;
+	case SMCX_LLC_ADD_LINK:
+		/* no alternate path: reject, as mainline without one */
+		smcx_llc_init_msg(lnk, &r, SMCX_LLC_ADD_LINK);
+		r.flags = SMCX_LLC_FLAG_RESP | SMCX_LLC_FLAG_ADD_LNK_REJ;
+		if (r.version == SMCX_LLC_V1)
+			r.rej_rsn = SMCX_LLC_REJ_RSN_NO_ALT_PATH;
+		memcpy(r.u.add_link.mac, lnk->mac, ETH_ALEN);
+		memcpy(r.u.add_link.gid, lnk->gid, SMCX_GID_LEN);
+		r.u.add_link.qpn = lnk->qp->qp_num;
+		r.u.add_link.link_num = m->u.add_link.link_num;
+		smcx_llc_send(lnk, &r, true);
+		break;
+	case SMCX_LLC_DELETE_LINK:
+		r = *m;
+		r.flags |= SMCX_LLC_FLAG_RESP;
+		smcx_llc_send(lnk, &r, true);
+		/* one link: the link group ends */
+		smcx_lgr_terminate_async(lnk->lgr);
+		break;
+	default:
+		break;		/* REQ_ADD_LINK etc.: nothing to offer */
+	}
+}
+
+void smcx_llc_work(struct work_struct *work)
+{
+	struct smcx_link *lnk = container_of(work, struct smcx_link, llc_work);
+	struct smcx_llc_qentry *qe;
+
+	for (;;) {
+		spin_lock_bh(&lnk->llc_lock);
+		qe = list_first_entry_or_null(&lnk->llc_queue,
+					      struct smcx_llc_qentry, list);
+		if (qe)
+			list_del(&qe->list);
+		spin_unlock_bh(&lnk->llc_lock);
+		if (!qe)
+			break;
+		if (READ_ONCE(lnk->state) != SMCX_LNK_DEAD)
+			smcx_llc_answer(lnk, &qe->m);
+		kfree(qe);
+	}
+}
+
+void smcx_llc_flush(struct smcx_link *lnk)
+{
+	struct smcx_llc_qentry *qe, *t;
+	LIST_HEAD(q);
+
+	spin_lock_bh(&lnk->llc_lock);
+	list_splice_init(&lnk->llc_queue, &q);
+	spin_unlock_bh(&lnk->llc_lock);
+	list_for_each_entry_safe(qe, t, &q, list)
+		kfree(qe);
+}
+
+static void smcx_llc_fill_confirm(struct smcx_link *lnk,
+				  struct smcx_llc_msg *m, bool resp)
+{
+	struct smcx_llc_confirm_link *c = &m->u.confirm_link;
+
+	smcx_llc_init_msg(lnk, m, SMCX_LLC_CONFIRM_LINK);
+	m->flags = SMCX_LLC_FLAG_NO_RMBE_EYEC | (resp ? SMCX_LLC_FLAG_RESP : 0);
+	memcpy(c->mac, lnk->mac, ETH_ALEN);
+	memcpy(c->gid, lnk->gid, SMCX_GID_LEN);
+	c->qpn = lnk->qp->qp_num;
+	c->link_num = lnk->link_id;
+	memcpy(c->link_uid, lnk->link_uid, SMCX_LLC_LGR_ID_LEN);
+	c->max_links = lnk->lgr->max_links;
+	c->max_conns = lnk->lgr->max_conns;
+}
+
+/* server, first contact: CONFIRM_LINK request, wait for the response */
+int smcx_llc_confirm_link_srv(struct smcx_link *lnk)
+{
+	struct smcx_llc_msg m;
+	int rc;
+
+	spin_lock_bh(&lnk->llc_lock);
+	lnk->llc_got = false;
+	spin_unlock_bh(&lnk->llc_lock);
+	smcx_llc_fill_confirm(lnk, &m, false);
+	rc = smcx_llc_send(lnk, &m, true);
+	if (rc)
+		return rc;
+	rc = smcx_llc_wait(lnk, SMCX_LLC_CONFIRM_LINK, 2 * SMCX_LLC_WAIT, &m);
+	if (rc)
+		return rc;
+	if (!(m.flags & SMCX_LLC_FLAG_RESP))
+		return -EPROTO;
+	memcpy(lnk->peer_link_uid, m.u.confirm_link.link_uid,
+	       SMCX_LLC_LGR_ID_LEN);
+	WRITE_ONCE(lnk->state, SMCX_LNK_ACTIVE);
+	return 0;
+}
+
+/* client, first contact: wait for CONFIRM_LINK, answer it */
+int smcx_llc_confirm_link_clnt(struct smcx_link *lnk)
+{
+	struct smcx_llc_msg m;
+	int rc;
+
+	rc = smcx_llc_wait(lnk, SMCX_LLC_CONFIRM_LINK, 2 * SMCX_LLC_WAIT, &m);
+	if (rc)
+		return rc;
+	if (m.flags & SMCX_LLC_FLAG_RESP)
+		return -EPROTO;
+	memcpy(lnk->peer_link_uid, m.u.confirm_link.link_uid,
+	       SMCX_LLC_LGR_ID_LEN);
+	lnk->link_id = m.u.confirm_link.link_num;
+	if (m.u.confirm_link.max_conns)
+		lnk->lgr->max_conns = m.u.confirm_link.max_conns;
+	if (m.u.confirm_link.max_links)
+		lnk->lgr->max_links = m.u.confirm_link.max_links;
+	smcx_llc_fill_confirm(lnk, &m, true);
+	rc = smcx_llc_send(lnk, &m, true);
+	if (rc)
+		return rc;
+	WRITE_ONCE(lnk->state, SMCX_LNK_ACTIVE);
+	return 0;
+}

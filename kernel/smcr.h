@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The SMC-R data path: link groups, links, buffers (lgr.c), LLC (llc.c),
+ * connections with CDC, send, receive and close (conn.c).
+ * See docs/kernel-datapath.md.
+ *
+ * Shape (first increment, behind the module parameter smcr=1):
+ *   - one link per link group (no ADD_LINK: we answer a peer's ADD_LINK
+ *     with a reject, NO_ALT_PATH, as mainline does without an alternate
+ *     device);
+ *   - a link group is one (role, device port, peer GID); connections reuse
+ *     it up to max_conns; idle ones linger SMCX_LGR_LINGER, cut short at
+ *     module exit and device removal;
+ *   - buffers (send buffer and RMB) belong to the link group, are physically
+ *     contiguous and DMA mapped; RMBs are registered (REG_MR) for remote
+ *     write; send buffers use the PD's local DMA lkey.  Reused across the
+ *     link group's connections, freed with it.
+ *
+ * Lifetimes: a connection holds a reference on its link group (kref);
+ * teardown (smcx_lgr_terminate) runs once in process context: QP to error,
+ * drain, destroy verbs objects, drop the device; memory of the buffers goes
+ * with the last reference.  Completions run in softirq (IB_POLL_SOFTIRQ);
+ * they never sleep: LLC requests and CDC sends they cause go to work items.
+ *
+ * Locks: smcx sock lock -> conn->tx_mutex -> lgr->mutex (process context);
+ * conn->lock, link->tx_lock, lgr->conns_lock are leaf spinlocks (BH).
+ */
+#ifndef SMCX_SMCR_H
+#define SMCX_SMCR_H
+
+#include <linux/idr.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+
+#include <smcx/wire.h>
+
+#include "ib.h"
+
+struct smcx_sock;
+
+#define SMCX_WR_SLOTS		16	/* signalled sends in flight per link */
+#define SMCX_WR_SLOT_LEN	64	/* CDC and the LLC messages we send */
+#define SMCX_RX_SLOTS		48
+#define SMCX_RX_BUFLEN		SMCX_LLC_V2_MAX_LEN	/* v2 LLC up to 8 KiB */
+#define SMCX_BUF_DEFAULT	(64 * 1024)	/* mainline 6.12 wmem/rmem */
+#define SMCX_BUF_MIN		(16 * 1024)
+#define SMCX_BUF_MAX		(512 * 1024)
+#define SMCX_LLC_WAIT		(2 * HZ)	/* mainline SMC_LLC_WAIT_TIME */
+
+extern int smcx_smcr_enabled;		/* module parameter smcr */
+extern u8 smcx_systemid[SMCX_PEERID_LEN];
+
+struct smcx_buf {
+	struct list_head list;		/* lgr->bufs */
+	void *cpu;
+	dma_addr_t dma;
+	u32 size;
+	bool rmb;
+	bool used;
+	bool mapped;
+	bool reg;			/* REG_MR done on the link */
+	struct ib_mr *mr;		/* RMB only */
+};
+
+struct smcx_tx_slot {
+	struct ib_cqe cqe;
+	struct smcx_link *lnk;
+	struct smcx_sock *smc;		/* CDC with data: sock reference */
+	u64 tx_upto;			/* send buffer bytes this CDC covers */
+	u8 *buf;
+	u64 dma;
+};
+
+struct smcx_rx_slot {
+	struct ib_cqe cqe;
+	struct smcx_link *lnk;
+	u8 *buf;
+	u64 dma;
+};
+
+enum smcx_link_state {
+	SMCX_LNK_INIT,
+	SMCX_LNK_ACTIVE,
+	SMCX_LNK_DEAD,
+};
+
+struct smcx_link {
+	struct smcx_lgr *lgr;
+	struct ib_device *ibdev;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_qp *qp;
+	u32 port;
+	u32 gid_index;
+	u8 gid[SMCX_GID_LEN];
+	u8 mac[ETH_ALEN];
+	enum ib_mtu mtu;		/* our port's active MTU */
+	enum ib_mtu path_mtu;
+	u32 psn;
+	u8 link_id;
+	u8 link_uid[SMCX_LLC_LGR_ID_LEN];
+	u8 peer_link_uid[SMCX_LLC_LGR_ID_LEN];
+	u32 peer_qpn;
+	u32 peer_psn;
+	u8 peer_mtu;
+	u8 peer_gid[SMCX_GID_LEN];
+	u8 peer_mac[ETH_ALEN];
+	int state;			/* enum smcx_link_state */
+	bool linked;			/* smcx_ibdev_link_add done */
+
+	/* send slots: bounded, a bitmap of free ones */
+	spinlock_t tx_lock;
+	unsigned long tx_free;		/* bit i: slot i free */
+	wait_queue_head_t tx_wait;
+	struct smcx_tx_slot tx[SMCX_WR_SLOTS];
+	u8 *tx_bufs;
+	u64 tx_dma;
+	struct smcx_rx_slot rx[SMCX_RX_SLOTS];
+
+	struct ib_cqe write_cqe;		/* unsignalled RDMA WRITEs (errors) */
+	/* REG_MR */
+	struct ib_cqe reg_cqe;
+	struct completion reg_done;
+	int reg_status;
+	struct mutex reg_mutex;
+
+	/* LLC: one awaited message (response, or CONFIRM_LINK request) */
+	spinlock_t llc_lock;
+	wait_queue_head_t llc_wait;
+	u8 llc_want;			/* type awaited, 0 none */
+	bool llc_got;
+	struct smcx_llc_msg llc_in;
+	struct list_head llc_queue;	/* requests for llc_work */
+	struct work_struct llc_work;
+};
+
+struct smcx_lgr {
+	struct list_head list;		/* smcx_lgrs */
+	struct kref ref;
+	struct mutex mutex;		/* buffers, state, conn count */
+	int role;			/* SMCX_CLNT / SMCX_SRV */
+	struct smcx_ibdev *dev;		/* referenced until terminate */
+	struct net *net;
+	u8 id[SMCX_LLC_LGR_ID_LEN];
+	u8 peer_systemid[SMCX_PEERID_LEN];
+	u8 max_conns;
+	u8 max_links;
+	u8 version;			/* SMCX_CLC_V2 */
+	bool dead;
+	bool terminating;
+	unsigned int conns_num;
+	spinlock_t conns_lock;
+	struct idr conns;		/* token -> struct smcx_sock */
+	struct list_head bufs;
+	struct delayed_work linger;
+	struct work_struct term_work;
+	struct smcx_link lnk;
+};
+
+/* per connection, allocated with the smcx sock's SMC-R state */
+struct smcx_conn {
+	struct smcx_lgr *lgr;		/* reference held */
+	u32 token;			/* our alert token (lgr->conns key) */
+	u32 peer_token;
+	struct smcx_buf *sndbuf;
+	struct smcx_buf *rmb;
+	u32 peer_rmbe_size;
+	u32 peer_rkey;
+	u64 peer_rmb_addr;
+	u32 rmbe_update_limit;
+
+	spinlock_t lock;		/* cursors and flags below (BH) */
+	u16 tx_seq;
+	/* send side, monotonic byte counts of the send buffer */
+	u64 tx_prep;			/* copied in by sendmsg */
+	u64 tx_sent;			/* RDMA-written to the peer */
+	u64 tx_fin;			/* completed: send buffer reusable */
+	u64 peer_cons;			/* peer has consumed this much */
+	/* receive side */
+	u64 rx_cons;			/* consumed by the application */
+	u64 rx_prod;			/* announced by the peer */
+	u64 rx_cons_sent;		/* last consumer cursor sent */
+	bool peer_write_blocked;
+	bool peer_done_writing;
+	bool peer_closed;
+	bool peer_abort;
+	bool local_done_writing;	/* CDC with done writing sent */
+	bool local_closed;		/* CDC with conn closed sent */
+	bool aborted;			/* link gone or abort */
+	bool registered;		/* in lgr->conns */
+	bool released;			/* application closed the socket */
+	bool closed_sent;		/* ... and that CDC was posted */
+	bool local_abort;		/* send the abort flag */
+	struct smcx_sock *owner;
+	struct mutex tx_mutex;		/* serialises pushes */
+	struct work_struct tx_work;
+	struct delayed_work close_work;
+};
+
+/* lgr.c */
+int smcx_lgr_init(void);
+void smcx_lgr_exit(void);
+long smcx_lgr_count(int kind);
+struct smcx_lgr *smcx_lgr_find(int role, struct smcx_ibdev *dev, u32 port,
+			       const u8 *peer_gid, const u8 *peer_systemid);
+struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
+				 struct smcx_ib_choice *choice);
+void smcx_lgr_put(struct smcx_lgr *lgr);
+int smcx_link_ready(struct smcx_link *lnk);
+int smcx_lgr_conn_add(struct smcx_lgr *lgr, struct smcx_sock *smc);
+void smcx_lgr_conn_del(struct smcx_sock *smc);
+struct smcx_sock *smcx_lgr_conn_get(struct smcx_lgr *lgr, u32 token);
+struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, u32 size, bool rmb);
+void smcx_buf_put(struct smcx_lgr *lgr, struct smcx_buf *buf);
+int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *buf);
+void smcx_lgr_terminate(struct smcx_lgr *lgr);
+void smcx_lgr_terminate_async(struct smcx_lgr *lgr);
+struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait);
+void smcx_wr_slot_put(struct smcx_tx_slot *slot);
+int smcx_wr_send(struct smcx_tx_slot *slot, u32 len, struct ib_send_wr *first);
+u8 smcx_compress_bufsize(u32 size);
+u32 smcx_uncompress_bufsize(u8 c);
+
+/* llc.c */
+int smcx_llc_send(struct smcx_link *lnk, struct smcx_llc_msg *m, bool wait);
+int smcx_llc_wait(struct smcx_link *lnk, u8 type, long timeo,
+		  struct smcx_llc_msg *out);
+void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len);
+void smcx_llc_work(struct work_struct *work);
+void smcx_llc_init_msg(struct smcx_link *lnk, struct smcx_llc_msg *m, u8 type);
+int smcx_llc_confirm_link_srv(struct smcx_link *lnk);
+int smcx_llc_confirm_link_clnt(struct smcx_link *lnk);
+void smcx_llc_flush(struct smcx_link *lnk);
+
+/* conn.c */
+int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr);
+void smcx_conn_free(struct smcx_sock *smc);
+void smcx_conn_destruct(struct smcx_sock *smc);
+void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len);
+void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok);
+void smcx_conn_abort(struct smcx_sock *smc);
+int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len);
+int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
+		      int flags);
+__poll_t smcx_conn_poll(struct smcx_sock *smc);
+int smcx_conn_shutdown(struct smcx_sock *smc, int how);
+void smcx_conn_release(struct smcx_sock *smc);
+int smcx_conn_ioctl(struct smcx_sock *smc, unsigned int cmd,
+		    unsigned long arg);
+
+#endif /* SMCX_SMCR_H */
