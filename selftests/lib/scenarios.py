@@ -90,3 +90,121 @@ def wait_for(pred, timeout=10, step=0.2):
             return v
         time.sleep(step)
     return pred()
+
+
+# ---------------------------------------------------------------------------
+# Unmodified applications (issue 6: tcp2smc and smc_run).  Each helper runs a
+# server on one host and a client on the other, both behind an optional
+# command prefix `wrap` (e.g. an smc_run invocation; "" under tcp2smc), moves
+# checksummed data where the application allows, and returns a dict with
+# "ok" plus what it saw.  Servers are stopped before returning.
+
+PRELOAD_LIB = os.path.join(smcxlab.REPO, "build", "user", "preload", "libsmc-preload.so")
+SMC_RUN_DIR = "/tmp/smcx_run"
+
+
+def install_smc_run(h):
+    """A private copy of smc_run + libsmc-preload.so in the guest's /tmp (a
+    binary rebuilt on the host while the lab runs must not be run over 9p);
+    returns the smc_run path.  smc_run finds the library next to itself."""
+    h.run("mkdir -p %s && cp %s %s/smcctl && cp %s %s/ && ln -sf smcctl %s/smc_run"
+          % (SMC_RUN_DIR, os.path.join(SMCCTL_DIR, "smcctl"), SMC_RUN_DIR, PRELOAD_LIB,
+             SMC_RUN_DIR, SMC_RUN_DIR))
+    return SMC_RUN_DIR + "/smc_run"
+
+
+def _stop(job):
+    """Stop a background server; one that has exited already is fine."""
+    try:
+        job.kill()
+    except Exception:
+        pass
+
+
+def sha256(h, path):
+    return h.out("sha256sum %s" % path).split()[0]
+
+
+def _payload(h, path, nbytes):
+    h.run("head -c %d /dev/urandom > %s" % (nbytes, path))
+    return sha256(h, path)
+
+
+def smcx_stats(h):
+    """smcx's handshake counters of the reader's netns (debugfs)."""
+    out = h.out("cat /sys/kernel/debug/smcx/stats")
+    return {k: int(v) for k, v in (ln.split() for ln in out.splitlines())}
+
+
+def app_iperf3(server, client, wrap="", port=5201, nbytes=2 << 20):
+    """iperf3 -F: the client sends a file, the server writes what it got."""
+    src, dst = "/tmp/app_iperf3.src", "/tmp/app_iperf3.dst"
+    want = _payload(client, src, nbytes)
+    server.run("rm -f %s" % dst)
+    srv = server.bg("%s iperf3 -s -1 -p %d -B %s -F %s" % (wrap, port, server.ip, dst))
+    try:
+        server.wait_port(port)
+        cli = client.run("%s iperf3 -c %s -p %d -F %s -n %d" % (wrap, server.ip, port, src, nbytes),
+                         timeout=240, check=False)
+        srv.wait(timeout=60, check=False)
+    finally:
+        _stop(srv)
+    got = server.run("sha256sum %s" % dst, check=False).out.split()[:1]
+    return {"ok": cli.ok and got == [want], "client": cli.out[-600:] + cli.err[-600:],
+            "sha": want, "got": got}
+
+
+def app_sockperf(server, client, wrap="", port=11111, seconds=2):
+    """sockperf ping-pong over TCP; ok when it reports a latency."""
+    srv = server.bg("%s sockperf sr --tcp -i %s -p %d" % (wrap, server.ip, port))
+    try:
+        server.wait_port(port)
+        cli = client.run("%s sockperf pp --tcp -i %s -p %d -t %d -m 64"
+                         % (wrap, server.ip, port, seconds), timeout=120, check=False)
+    finally:
+        _stop(srv)
+    m = re.search(r"Summary: Latency is ([\d.]+) usec", cli.out)
+    return {"ok": cli.ok and m is not None, "latency_us": float(m.group(1)) if m else None,
+            "client": cli.out[-600:] + cli.err[-600:]}
+
+
+def app_http(server, client, wrap="", port=8080, nbytes=3 << 20):
+    """curl fetching a file from python3 -m http.server; checksums compared."""
+    server.run("mkdir -p /tmp/app_www")
+    want = _payload(server, "/tmp/app_www/blob", nbytes)
+    srv = server.bg("cd /tmp/app_www && exec %s python3 -m http.server %d --bind %s"
+                    % (wrap, port, server.ip))
+    try:
+        server.wait_port(port)
+        client.run("rm -f /tmp/app_http.dl")
+        cli = client.run("%s curl -sS --max-time 120 -o /tmp/app_http.dl http://%s:%d/blob"
+                         % (wrap, server.ip, port), timeout=180, check=False)
+    finally:
+        _stop(srv)
+    got = client.run("sha256sum /tmp/app_http.dl", check=False).out.split()[:1]
+    return {"ok": cli.ok and got == [want], "client": cli.err[-600:], "sha": want, "got": got}
+
+
+def app_redis(server, client, wrap="", port=6400, requests=2000):
+    """redis-benchmark -n REQUESTS, and a 192 KiB value stored and read back."""
+    srv = server.bg("%s redis-server --port %d --bind %s --save '' --appendonly no "
+                    "--protected-mode no" % (wrap, port, server.ip))
+    try:
+        server.wait_port(port)
+        bench = client.run("%s redis-benchmark -h %s -p %d -n %d -q -t set,get"
+                           % (wrap, server.ip, port, requests), timeout=240, check=False)
+        client.run("head -c 147456 /dev/urandom | base64 -w0 > /tmp/app_redis.val")
+        want = sha256(client, "/tmp/app_redis.val")
+        put = client.run("%s redis-cli -h %s -p %d -x set blob < /tmp/app_redis.val"
+                         % (wrap, server.ip, port), check=False)
+        got = client.run("%s redis-cli -h %s -p %d --raw get blob | head -c $(stat -c %%s "
+                         "/tmp/app_redis.val) | sha256sum" % (wrap, server.ip, port),
+                         check=False).out.split()[:1]
+    finally:
+        _stop(srv)
+    ok = bench.ok and "requests per second" in bench.out and put.ok and got == [want]
+    return {"ok": ok, "bench": bench.out.strip()[-300:] + bench.err[-300:], "got": got,
+            "sha": want}
+
+
+APPS = {"iperf3": app_iperf3, "sockperf": app_sockperf, "http": app_http, "redis": app_redis}
