@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Unmodified programs over smcx SMC-R, via tcp2smc and via smc_run, with RDMA evidence.
 
-iperf3 (file, checksummed), sockperf ping-pong, curl + python3 -m http.server
+iperf3 (-n 2 MiB), sockperf ping-pong, curl + python3 -m http.server
 (a few MiB, checksummed) and redis-server + redis-benchmark -n 2000 run
   - with net.smc.tcp2smc=1 on both hosts, and
   - under smc_run (AF_SMC and IPPROTO_SMC),

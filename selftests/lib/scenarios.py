@@ -137,21 +137,19 @@ def smcx_stats(h):
 
 
 def app_iperf3(server, client, wrap="", port=5201, nbytes=2 << 20):
-    """iperf3 -F: the client sends a file, the server writes what it got."""
-    src, dst = "/tmp/app_iperf3.src", "/tmp/app_iperf3.dst"
-    want = _payload(client, src, nbytes)
-    server.run("rm -f %s" % dst)
-    srv = server.bg("%s iperf3 -s -1 -p %d -B %s -F %s" % (wrap, port, server.ip, dst))
+    """iperf3 -n NBYTES; ok when both ends report the test done.  (No checksum:
+    iperf3 -F stops writing when the sender ends, so the file is short even
+    over TCP; the other applications carry the checksummed data.)"""
+    srv = server.bg("%s iperf3 -s -1 -p %d -B %s" % (wrap, port, server.ip))
     try:
         server.wait_port(port)
-        cli = client.run("%s iperf3 -c %s -p %d -F %s -n %d" % (wrap, server.ip, port, src, nbytes),
+        cli = client.run("%s iperf3 -c %s -p %d -n %d" % (wrap, server.ip, port, nbytes),
                          timeout=240, check=False)
-        srv.wait(timeout=60, check=False)
+        res = srv.wait(timeout=60, check=False)
     finally:
         _stop(srv)
-    got = server.run("sha256sum %s" % dst, check=False).out.split()[:1]
-    return {"ok": cli.ok and got == [want], "client": cli.out[-600:] + cli.err[-600:],
-            "sha": want, "got": got}
+    ok = cli.ok and "iperf Done." in cli.out and res.ok
+    return {"ok": ok, "client": cli.out[-600:] + cli.err[-600:]}
 
 
 def app_sockperf(server, client, wrap="", port=11111, seconds=2):
