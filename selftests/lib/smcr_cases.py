@@ -264,17 +264,25 @@ def sizes(rmb):
 
 def matrix_cell(t, cs, ss, port, eids):
     a, b = t.alpha, t.beta
-    # 1. one held connection: SMC-R on both ends; the server's RMB size
+    # 1. one held connection: SMC-R on both ends; the server's RMB size.
+    #    Statistics first (they say why a connection fell back), then the
+    #    link group dump, then sock_diag.
     before = stacks.snapshot(a), stacks.snapshot(b)
     with Held(t, a, b, port, 1, 4 * KIB):
+        for h, snap, role in ((a, before[0], "clnt"), (b, before[1], "srv")):
+            d = stacks.delta(snap, stacks.snapshot(h))
+            t.eq((d[role + "_v2"], d[role + "_fallback"]), (1, 0),
+                 "%s: %s SMC-Rv2 / fallbacks (statistics from %s)%s"
+                 % (h.name, role, d["source"], (" (fallbacks: %s)" % stacks.fallback_reason(d))
+                    if d[role + "_fallback"] else ""))
+        lga = check_linkgroup(t, a, 1, "CLNT", eids)
+        check_linkgroup(t, b, 1, "SERV", eids)
         srv = check_sockets(t, b, port, 1, "SERV")[0]
         cli = check_sockets(t, a, port, 1, "CLNT")[0]
         rmb = (srv.get("conninfo") or {}).get("rmbe_size")
         t.check(rmb and rmb >= 16 * KIB, "server RMB size from sock_diag: %s" % rmb)
         t.eq((cli.get("conninfo") or {}).get("peer_rmbe_size"), rmb,
              "client's view of the server's RMB (peer_rmbe_size)")
-        lga = check_linkgroup(t, a, 1, "CLNT", eids)
-        check_linkgroup(t, b, 1, "SERV", eids)
         t.log("link group: SMC %s.%s, negotiated EID %s, peer %s/%s; server RMB %d"
               % (lga["v2"]["version"], lga["v2"]["release"], lga["v2"]["negotiated_eid"],
                  lga["v2"]["peer_os"], lga["v2"]["peer_host"], rmb))
@@ -347,14 +355,16 @@ def many_cell(t, cs, ss, port, eids, conns=MANY, nbytes=MANY_BYTES):
     t0 = time.time()
     with Held(t, a, b, port, conns, nbytes):
         t.log("%d connections open and verified in %.1fs" % (conns, time.time() - t0))
+        da = stacks.delta(sa, stacks.snapshot(a))
+        db = stacks.delta(sb, stacks.snapshot(b))
+        for d, role in ((da, "clnt"), (db, "srv")):
+            t.eq((d[role + "_v2"], d[role + "_fallback"]), (conns, 0),
+                 "%s SMC-Rv2 / fallbacks so far%s" % (role, (" (fallbacks: %s)" % stacks.fallback_reason(d))
+                                                     if d[role + "_fallback"] else ""))
         check_linkgroup(t, a, conns, "CLNT", eids)
         check_linkgroup(t, b, conns, "SERV", eids)
         check_sockets(t, a, port, conns, "CLNT")
         check_sockets(t, b, port, conns, "SERV")
-        da = stacks.delta(sa, stacks.snapshot(a))
-        db = stacks.delta(sb, stacks.snapshot(b))
-        t.eq((da["clnt_v2"], da["clnt_fallback"]), (conns, 0), "client SMC-Rv2 / fallbacks so far")
-        t.eq((db["srv_v2"], db["srv_fallback"]), (conns, 0), "server SMC-Rv2 / fallbacks so far")
     check_smcr_run(t, "%d connections (client)" % conns, stacks.delta(sa, stacks.snapshot(a)),
                    conns, "clnt", 2 * nbytes, 2 * nbytes)
     check_smcr_run(t, "%d connections (server)" % conns, stacks.delta(sb, stacks.snapshot(b)),
@@ -363,11 +373,11 @@ def many_cell(t, cs, ss, port, eids, conns=MANY, nbytes=MANY_BYTES):
         left = stacks.wait_quiet(h, port, timeout=60)
         t.check(not active(left), "%s: every connection closed (%d sockets left)"
                 % (h.name, len(active(left))))
-        lgrs = scenarios.wait_for(
-            lambda: (lambda g: g if all(x["conns"] == 0 for x in g) else None)(stacks.linkgroups(h)),
-            timeout=60, step=1)
-        t.check(lgrs is not None, "%s: the link group's connection count went back to 0" % h.name)
-        t.log("%s: %d idle link group(s) left after the close" % (h.name, len(lgrs)))
+        idle = scenarios.wait_for(
+            lambda: (lambda g: (g,) if all(x["conns"] == 0 for x in g) else None)(
+                stacks.linkgroups(h)), timeout=60, step=1)
+        t.check(idle, "%s: the link group's connection count went back to 0" % h.name)
+        t.log("%s: %d idle link group(s) left after the close" % (h.name, len(idle[0])))
 
 
 def run_many(t, cells, base_port):
@@ -444,6 +454,14 @@ def close_cell(t, cs, ss, port, eids):
     t.log("TCP reference: %s" % tcp_obs)
     sa, sb = stacks.snapshot(a), stacks.snapshot(b)
     status, observed, cli, sres = closer_run(t, a, b, "smc", port)
+    # evidence first: a fallback explains everything else
+    c2s = sum(close_payload(o)[0] for o in ORDERS)
+    s2c = sum(close_payload(o)[1] for o in ORDERS)
+    n = len(ORDERS)		# per connection on average: check_smcr_run counts totals
+    check_smcr_run(t, "close orderings (client)", stacks.delta(sa, stacks.snapshot(a)),
+                   n, "clnt", c2s // n, s2c // n)
+    check_smcr_run(t, "close orderings (server)", stacks.delta(sb, stacks.snapshot(b)),
+                   n, "srv", s2c // n, c2s // n)
     for o in ORDERS:
         t.eq(tcp_status[o], ("ok", "ok"), "TCP %s: client / server" % o)
         t.eq(status[o], ("ok", "ok"), "SMC-R %s: client / server" % o)
@@ -457,14 +475,6 @@ def close_cell(t, cs, ss, port, eids):
         if (cs, ss) == (stacks.INKERNEL, stacks.INKERNEL):
             t.eq(observed.get(o), UNREAD_MAINLINE, "SMC-R %s: mainline's observation" % o)
     t.check(cli.rc == 0 and sres.rc == 0, "closer exited 0 on both hosts")
-    c2s = sum(close_payload(o)[0] for o in ORDERS)
-    s2c = sum(close_payload(o)[1] for o in ORDERS)
-    # per connection on average, so that the totals are what check_smcr_run counts
-    n = len(ORDERS)
-    check_smcr_run(t, "close orderings (client)", stacks.delta(sa, stacks.snapshot(a)),
-                   n, "clnt", c2s // n, s2c // n)
-    check_smcr_run(t, "close orderings (server)", stacks.delta(sb, stacks.snapshot(b)),
-                   n, "srv", s2c // n, c2s // n)
     # every socket of every ordering finishes its close protocol and goes away
     t0 = time.time()
     for h in (a, b):
