@@ -1,0 +1,176 @@
+# SPDX-License-Identifier: GPL-2.0
+"""tcp2smc and IPPROTO_SMC on smcx (no RDMA needed: connections end in fallback).
+
+- socket(AF_INET{,6}, SOCK_STREAM, IPPROTO_SMC) is an smcx socket (SO_PROTOCOL
+  256, listed in debugfs socks as inet/inet6);
+- net.smc.tcp2smc=1: user TCP sockets become IPPROTO_SMC, UDP does not,
+  another netns does not, kernel sockets (smcx's own CLC sockets) do not;
+- turning it off restores TCP for new sockets; a listener made while it was
+  on keeps working (and keeps doing the CLC handshake);
+- unmodified iperf3, sockperf, curl + http.server and redis work with
+  tcp2smc=1 on both hosts and under smc_run (AF_SMC and IPPROTO_SMC modes),
+  and their connections go through smcx's CLC handshake (counters);
+- toward a host without SMC: PEERNOSMC, and no slower than TCP;
+- unload with tcp2smc=1 leaves plain TCP and no smc.ko behind.
+"""
+import time
+
+import scenarios
+
+TIMEOUT = 1200
+NS = "smcx_t2s_ns"
+
+PROBE = r'''
+import socket, sys
+def proto(fam, typ, p=0):
+    s = socket.socket(fam, typ, p)
+    try:
+        return s.getsockopt(socket.SOL_SOCKET, socket.SO_PROTOCOL)
+    finally:
+        s.close()
+print(proto(socket.AF_INET, socket.SOCK_STREAM), proto(socket.AF_INET6, socket.SOCK_STREAM),
+      proto(socket.AF_INET, socket.SOCK_STREAM, 6), proto(socket.AF_INET, socket.SOCK_DGRAM),
+      proto(socket.AF_INET, socket.SOCK_STREAM | socket.SOCK_NONBLOCK))
+'''
+
+
+def probe(h, ns=None):
+    h.run("cat > /tmp/t2s_probe.py", input=PROBE)
+    pre = "ip netns exec %s " % ns if ns else ""
+    return h.out(pre + "python3 /tmp/t2s_probe.py").split()
+
+
+def tcp2smc(h, on):
+    h.run("sysctl -qw net.smc.tcp2smc=%d" % int(on))
+
+
+def hs_delta(t, before, after, key, least, what):
+    d = after.get(key, 0) - before.get(key, 0)
+    t.check(d >= least, "%s: %s +%d (>= %d)" % (what, key, d, least))
+
+
+def run_apps(t, a, b, wrap_a, wrap_b, label):
+    for name, fn in scenarios.APPS.items():
+        sa, sb = scenarios.smcx_stats(a), scenarios.smcx_stats(b)
+        # server on beta, client on alpha
+        wrap = wrap_a
+        r = fn(b, a, wrap=wrap) if wrap_a == wrap_b else fn(b, a, wrap=wrap)
+        t.check(r["ok"], "%s %s works, data verified: %r" % (label, name, r))
+        hs_delta(t, sa, scenarios.smcx_stats(a), "clnt_hs_started", 1, "%s %s alpha" % (label, name))
+        hs_delta(t, sb, scenarios.smcx_stats(b), "srv_hs_started", 1, "%s %s beta" % (label, name))
+
+
+def run(t):
+    a, b = t.alpha, t.beta
+    a.run("ip netns del %s 2>/dev/null; true" % NS)
+    for h in (a, b):
+        h.insmod_smcx()
+
+    with t.subtest("IPPROTO_SMC sockets are smcx sockets"):
+        t.eq(probe(a), ["6", "6", "6", "17", "6"], "tcp2smc=0: SO_PROTOCOL of stream/v6/tcp/udp/nonblock")
+        r = a.run("python3 -c 'import socket,time\n"
+                  "s=socket.socket(socket.AF_INET,socket.SOCK_STREAM,256)\n"
+                  "s6=socket.socket(socket.AF_INET6,socket.SOCK_STREAM,256)\n"
+                  "print(s.getsockopt(socket.SOL_SOCKET,socket.SO_PROTOCOL),s.family,s6.family)\n"
+                  "print(open(\"/sys/kernel/debug/smcx/socks\").read())'")
+        t.check(r.out.split()[:3] in (["256", "2", "10"],
+                                      ["256", "AddressFamily.AF_INET", "AddressFamily.AF_INET6"]),
+                "SO_PROTOCOL 256, families AF_INET/AF_INET6: " + r.out)
+        t.check(" inet state" in r.out and " inet6 state" in r.out,
+                "debugfs socks lists the inet and inet6 smcx socks:\n" + r.out)
+        sa, sb = scenarios.smcx_stats(a), scenarios.smcx_stats(b)
+        srv, cli = scenarios.xfer(b, a, family="tcp", nbytes=1 << 20, mode="duplex")
+        t.check(scenarios.verified(cli), "plain TCP xfer works as baseline")
+
+    with t.subtest("tcp2smc converts user sockets of its netns only"):
+        a.run("ip netns add %s" % NS)
+        try:
+            tcp2smc(a, 1)
+            t.eq(probe(a), ["256", "256", "256", "17", "256"], "tcp2smc=1: SO_PROTOCOL")
+            t.eq(probe(a, NS), ["6", "6", "6", "17", "6"], "other netns untouched")
+            a.run("ip netns exec %s sysctl -qw net.smc.tcp2smc=1" % NS)
+            tcp2smc(a, 0)
+            t.eq(probe(a, NS), ["256", "256", "256", "17", "256"], "the netns's own switch")
+            t.eq(probe(a), ["6", "6", "6", "17", "6"], "tcp2smc=0 again: TCP for new sockets")
+        finally:
+            a.run("ip netns del %s" % NS)
+
+    with t.subtest("kernel sockets untouched; listener made while on keeps working"):
+        tcp2smc(a, 1)
+        tcp2smc(b, 1)
+        sa, sb = scenarios.smcx_stats(a), scenarios.smcx_stats(b)
+        port = 5400
+        srv = b.bg("%s server -f tcp -p %d -c 1" % (scenarios.XFER, port))
+        b.wait_port(port)
+        tcp2smc(b, 0)		# the listener is an smcx socket already
+        cli = a.run("%s client -f tcp -a %s -p %d -n %d -m duplex"
+                    % (scenarios.XFER, b.ip, port, 1 << 20), timeout=120)
+        srv.wait(timeout=60)
+        t.check(scenarios.verified(cli), "xfer from a tcp2smc client to that listener verified")
+        hs_delta(t, sa, scenarios.smcx_stats(a), "clnt_hs_started", 1, "alpha")
+        hs_delta(t, sb, scenarios.smcx_stats(b), "srv_hs_started", 1, "beta")
+        # one converted user socket: exactly one smcx sock and one CLC socket
+        # (smcx's own kernel TCP socket was not converted, or there would be
+        # two socks, or a recursion)
+        r = a.run("python3 -c 'import socket\n"
+                  "s=socket.socket()\n"
+                  "print(open(\"/sys/kernel/debug/smcx/objects\").read())'")
+        t.check("socks 1\n" in r.out and "clcsocks 1\n" in r.out,
+                "one user socket = one smcx sock + one kernel CLC socket:\n" + r.out)
+        tcp2smc(a, 0)
+
+    with t.subtest("apps under tcp2smc=1 on both hosts"):
+        tcp2smc(a, 1)
+        tcp2smc(b, 1)
+        try:
+            run_apps(t, a, b, "", "", "tcp2smc")
+        finally:
+            tcp2smc(a, 0)
+            tcp2smc(b, 0)
+
+    for mode in ("afsmc", "ipproto"):
+        with t.subtest("apps under smc_run -m %s" % mode):
+            wa = scenarios.install_smc_run(a) + " -m %s" % mode
+            wb = scenarios.install_smc_run(b) + " -m %s" % mode
+            r = a.run("%s -d -r 256K -t 128K python3 -c 'import socket; s=socket.socket(); "
+                      "print(s.getsockopt(socket.SOL_SOCKET, socket.SO_PROTOCOL), "
+                      "s.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF))'" % wa)
+            want = "0" if mode == "afsmc" else "256"
+            t.check(r.out.split()[0] == want and "-> SMC fd" in r.err,
+                    "smc_run makes SMC sockets (SO_PROTOCOL %s): %s %s" % (want, r.out, r.err))
+            t.check(int(r.out.split()[1]) >= 256 * 1024,
+                    "-r 256K applied (SO_RCVBUF %s)" % r.out.split()[1])
+            run_apps(t, a, b, wa, wb, "smc_run/%s" % mode)
+
+    with t.subtest("toward a host without SMC: PEERNOSMC, no delay"):
+        b.rmmod("smcx")
+        b.run("mkdir -p /tmp/app_www && head -c 1024 /dev/urandom > /tmp/app_www/small")
+        srv = b.bg("cd /tmp/app_www && exec python3 -m http.server 8081 --bind %s" % b.ip)
+        try:
+            b.wait_port(8081)
+            loop = ("s=$(date +%%s.%%N); for i in $(seq 1 20); do curl -sf -o /dev/null "
+                    "http://%s:8081/small || exit 1; done; e=$(date +%%s.%%N); "
+                    "echo \"$e - $s\" | bc" % b.ip)
+            tcp = float(a.out(loop))
+            tcp2smc(a, 1)
+            sa = scenarios.smcx_stats(a)
+            smc = float(a.out(loop))
+            tcp2smc(a, 0)
+            after = scenarios.smcx_stats(a)
+        finally:
+            srv.kill()
+        t.eq(after.get("clnt_fallback_PEERNOSMC", 0) - sa.get("clnt_fallback_PEERNOSMC", 0), 20,
+             "20 connections, 20 PEERNOSMC fallbacks")
+        t.eq(after.get("clnt_hs_started", 0) - sa.get("clnt_hs_started", 0), 0,
+             "no CLC handshake started")
+        t.log("20 curl fetches: TCP %.2fs, tcp2smc %.2fs" % (tcp, smc))
+        t.check(smc < tcp * 2 + 1.0, "tcp2smc toward a non-SMC host as fast as TCP")
+
+    with t.subtest("unload with tcp2smc=1"):
+        tcp2smc(a, 1)
+        a.rmmod("smcx")
+        t.eq(probe(a), ["6", "6", "6", "17", "6"], "after unload: plain TCP")
+        t.check(not a.loaded("smc"), "smc.ko was not pulled in")
+        r = a.run("curl -sS -o /dev/null -w '%%{http_code}' http://127.0.0.1:1/ ; true", check=False)
+        a.insmod_smcx()
+        t.eq(a.out("sysctl -n net.smc.tcp2smc"), "0", "reloaded: tcp2smc back at 0")
