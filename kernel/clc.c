@@ -303,6 +303,10 @@ static void smcx_clc_smcr_undo(struct smcx_sock *smc, bool first)
 	smcx_lgr_put(lgr);
 }
 
+/* first contacts, one at a time per role */
+static DEFINE_MUTEX(smcx_srv_first_mutex);
+static DEFINE_MUTEX(smcx_clnt_first_mutex);
+
 static int smcx_clc_send_acc(struct socket *cs, struct smcx_clc_ctx *ctx,
 			     u8 type)
 {
@@ -339,6 +343,8 @@ static int smcx_clc_client_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		reason = SMCX_DECL_NOSMCRDEV;
 		goto decline;
 	}
+	/* as the server: one first contact at a time (mainline too) */
+	mutex_lock(&smcx_clnt_first_mutex);
 	if (first) {
 		lgr = smcx_lgr_create(sock_net(&smc->sk), SMCX_CLNT, &c);
 		if (!IS_ERR(lgr) && a->fce_v2x) {
@@ -353,10 +359,12 @@ static int smcx_clc_client_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		if (!lgr)
 			lgr = ERR_PTR(-ENOENT);
 	}
+	if (!first)
+		mutex_unlock(&smcx_clnt_first_mutex);
 	smcx_ib_choice_release(&c);
 	if (IS_ERR(lgr)) {
 		reason = first ? SMCX_DECL_MEM : SMCX_DECL_SYNCERR;
-		goto decline;
+		goto decline_unlock;
 	}
 	rc = smcx_conn_create(smc, lgr);
 	if (rc) {
@@ -364,7 +372,7 @@ static int smcx_clc_client_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 			smcx_lgr_put(lgr);
 		smcx_clc_smcr_undo(smc, first);
 		reason = SMCX_DECL_MEM;
-		goto decline;
+		goto decline_unlock;
 	}
 	smcx_clc_save_peer(smc->conn, a, first);
 	reason = 0;
@@ -374,7 +382,7 @@ static int smcx_clc_client_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		reason = SMCX_DECL_ERR_REGBUF;
 	if (reason) {
 		smcx_clc_smcr_undo(smc, first);
-		goto decline;
+		goto decline_unlock;
 	}
 	smcx_clc_fill_acc(smc, a, first, eid);
 	if (first) {
@@ -384,13 +392,18 @@ static int smcx_clc_client_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	rc = smcx_clc_send_acc(cs, ctx, SMCX_CLC_CONFIRM);
 	if (!rc && first)
 		rc = smcx_llc_confirm_link_clnt(&lgr->lnk);
-	if (rc) {
+	if (rc)
 		smcx_clc_smcr_undo(smc, first);
+	if (first)
+		mutex_unlock(&smcx_clnt_first_mutex);
+	if (rc)
 		return rc < 0 ? rc : -EPROTO;
-	}
 	smc->smcr = true;
 	return 0;
 
+decline_unlock:
+	if (first)
+		mutex_unlock(&smcx_clnt_first_mutex);
 decline:
 	rc = smcx_clc_send_decline(cs, reason, SMCX_CLC_V2);
 	return rc ? rc : reason;
@@ -422,8 +435,17 @@ static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	memcpy(peer_gid, p->roce_gid, SMCX_GID_LEN);
 	if (smcx_clc_choose(smc, &c))
 		return -ENODEV;
+	/*
+	 * First contacts are serialised (mainline: one server-wide lock,
+	 * held from the link group lookup until the first contact's link is
+	 * confirmed): a second proposal from the same peer waits and then
+	 * finds the link group ready instead of making another one.
+	 */
+	mutex_lock(&smcx_srv_first_mutex);
 	lgr = smcx_lgr_find(SMCX_SRV, c.dev, c.port, peer_gid, NULL);
 	first = !lgr;
+	if (!first)
+		mutex_unlock(&smcx_srv_first_mutex);
 	if (first) {
 		lgr = smcx_lgr_create(sock_net(&smc->sk), SMCX_SRV, &c);
 		if (!IS_ERR(lgr)) {
@@ -435,8 +457,10 @@ static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		}
 	}
 	smcx_ib_choice_release(&c);
-	if (IS_ERR(lgr))
+	if (IS_ERR(lgr)) {
+		mutex_unlock(&smcx_srv_first_mutex);
 		return PTR_ERR(lgr);
+	}
 	rc = smcx_conn_create(smc, lgr);
 	if (!rc && !first)
 		rc = smcx_buf_reg(&lgr->lnk, smc->conn->rmb);
@@ -444,6 +468,8 @@ static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		if (!smc->conn)
 			smcx_lgr_put(lgr);
 		smcx_clc_smcr_undo(smc, first);
+		if (first)
+			mutex_unlock(&smcx_srv_first_mutex);
 		return rc;
 	}
 	smcx_clc_fill_acc(smc, &ctx->m.acc, first, eid);
@@ -457,6 +483,8 @@ static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	}
 	if (hdr.type == SMCX_CLC_DECLINE) {
 		smcx_clc_smcr_undo(smc, first);
+		if (first)
+			mutex_unlock(&smcx_srv_first_mutex);
 		return smcx_clc_peer_declined(smc, ctx, len);
 	}
 	if (hdr.type != SMCX_CLC_CONFIRM ||
@@ -474,13 +502,18 @@ static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 			rc = smcx_buf_reg(&lgr->lnk, smc->conn->rmb);
 		if (!rc)
 			rc = smcx_llc_confirm_link_srv(&lgr->lnk);
+		if (!rc)
+			rc = smcx_llc_add_link_srv(&lgr->lnk);
 		if (rc)
 			goto fail;
+		mutex_unlock(&smcx_srv_first_mutex);
 	}
 	smc->smcr = true;
 	return 0;
 fail:
 	smcx_clc_smcr_undo(smc, first);
+	if (first)
+		mutex_unlock(&smcx_srv_first_mutex);
 	return rc < 0 ? rc : -EPROTO;
 }
 

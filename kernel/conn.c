@@ -148,7 +148,16 @@ void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 			ev |= EPOLLIN | EPOLLRDNORM;
 		}
 	}
-	v = smcx_curs_to_count(conn->peer_cons, conn->peer_rmbe_size, &m.cons);
+	/*
+	 * On a reused link group the peer may write and send CDCs as soon
+	 * as its CLC Confirm is out, before we have read that Confirm and
+	 * know its RMB: its consumer cursor is then 0 (we sent nothing yet)
+	 * and is skipped.
+	 */
+	v = 0;
+	if (READ_ONCE(conn->peer_rmbe_size))
+		v = smcx_curs_to_count(conn->peer_cons, conn->peer_rmbe_size,
+				       &m.cons);
 	if (v > conn->peer_cons && v <= conn->tx_sent) {
 		conn->peer_cons = v;
 		if (conn->tx_prep > conn->tx_sent)
@@ -226,7 +235,9 @@ static int smcx_tx_push(struct smcx_sock *smc, bool force)
 		return -ECONNRESET;
 	lnk = &lgr->lnk;
 	ssz = conn->sndbuf->size;
-	psz = conn->peer_rmbe_size;
+	psz = READ_ONCE(conn->peer_rmbe_size);
+	if (!psz)
+		return 0;	/* peer's RMB not known yet (CLC Confirm unread) */
 	do {
 		if (READ_ONCE(conn->aborted))
 			return -ECONNRESET;

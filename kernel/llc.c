@@ -134,7 +134,15 @@ static void smcx_llc_answer(struct smcx_link *lnk, struct smcx_llc_msg *m)
 		r = *m;
 		r.flags |= SMCX_LLC_FLAG_RESP;
 		smcx_llc_send(lnk, &r, true);
-		/* one link: the link group ends */
+		/*
+		 * a link we never confirmed (a second link the peer set up
+		 * after our ADD_LINK and gave up on): nothing to do;
+		 * otherwise our one link goes and with it the link group
+		 */
+		if (!(m->flags & SMCX_LLC_FLAG_DEL_LINK_ALL) &&
+		    m->u.delete_link.link_num &&
+		    m->u.delete_link.link_num != lnk->link_id)
+			break;
 		smcx_lgr_terminate_async(lnk->lgr);
 		break;
 	default:
@@ -238,4 +246,45 @@ int smcx_llc_confirm_link_clnt(struct smcx_link *lnk)
 		return rc;
 	WRITE_ONCE(lnk->state, SMCX_LNK_ACTIVE);
 	return 0;
+}
+
+/*
+ * Server, first contact done: offer a second link as mainline's server
+ * does on a v2 link group that allows more than one link.  We have no
+ * alternate device, so the offer names our current link's GID and MAC; a
+ * peer without an alternate path answers with a reject (mainline's client
+ * waits for this ADD_LINK after CONFIRM_LINK and would otherwise stall
+ * its connect for the full LLC wait plus a CLC Decline wait).  The short
+ * form (no v2 extension, no rkeys) is sent: only a peer that accepts reads
+ * further, and an acceptance is not followed up, the peer's flow times out
+ * and deletes its half-made link, which we ignore.
+ */
+int smcx_llc_add_link_srv(struct smcx_link *lnk)
+{
+	struct smcx_llc_add_link *a;
+	struct smcx_llc_msg m;
+	int rc;
+
+	if (lnk->lgr->max_links <= 1)
+		return 0;
+	spin_lock_bh(&lnk->llc_lock);
+	lnk->llc_got = false;
+	spin_unlock_bh(&lnk->llc_lock);
+	smcx_llc_init_msg(lnk, &m, SMCX_LLC_ADD_LINK);
+	a = &m.u.add_link;
+	memcpy(a->mac, lnk->mac, ETH_ALEN);
+	memcpy(a->gid, lnk->gid, SMCX_GID_LEN);
+	a->qpn = lnk->qp->qp_num;
+	a->link_num = lnk->link_id + 1;
+	a->qp_mtu = lnk->mtu;
+	a->psn = lnk->psn;
+	rc = smcx_llc_send(lnk, &m, true);
+	if (rc)
+		return rc;
+	rc = smcx_llc_wait(lnk, SMCX_LLC_ADD_LINK, SMCX_LLC_WAIT, &m);
+	if (rc == -ENOLINK)
+		return rc;
+	if (!rc && !(m.flags & SMCX_LLC_FLAG_ADD_LNK_REJ))
+		pr_debug("peer accepted a second link; not followed up\n");
+	return 0;		/* a missing answer costs only the wait */
 }

@@ -233,6 +233,7 @@ void smcx_llc_work(struct work_struct *work);
 void smcx_llc_init_msg(struct smcx_link *lnk, struct smcx_llc_msg *m, u8 type);
 int smcx_llc_confirm_link_srv(struct smcx_link *lnk);
 int smcx_llc_confirm_link_clnt(struct smcx_link *lnk);
+int smcx_llc_add_link_srv(struct smcx_link *lnk);
 void smcx_llc_flush(struct smcx_link *lnk);
 
 /* conn.c */
