@@ -266,9 +266,18 @@ class Runner:
         problems = []
         try:
             h._request({"op": "reset"}, 30)
-            objs = h.run("cat %s 2>/dev/null" % SMCX_OBJECTS, check=False).out
-            left = [ln for ln in objs.splitlines()
-                    if len(ln.split()) == 2 and ln.split()[1] != "0"]
+            # idle SMC-R link groups linger (module parameter lgr_linger_ms,
+            # 2 s) and closing connections wait for the peer's close: give
+            # the counts up to 10 s to reach zero; anything still counted
+            # after that is a leak
+            deadline = time.time() + 10
+            while True:
+                objs = h.run("cat %s 2>/dev/null" % SMCX_OBJECTS, check=False).out
+                left = [ln for ln in objs.splitlines()
+                        if len(ln.split()) == 2 and ln.split()[1] != "0"]
+                if not left or time.time() >= deadline:
+                    break
+                time.sleep(0.5)
             if left:
                 problems.append("smcx objects left on %s: %s" % (h.name, ", ".join(left)))
             for m in TEARDOWN_MODULES:
