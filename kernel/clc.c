@@ -287,6 +287,11 @@ static void smcx_clc_save_peer(struct smcx_conn *conn,
 	memcpy(lnk->peer_gid, a->gid, SMCX_GID_LEN);
 	memcpy(lnk->peer_mac, a->mac, ETH_ALEN);
 	memcpy(conn->lgr->peer_systemid, a->peer_id, SMCX_PEERID_LEN);
+	memcpy(conn->lgr->neg_eid, a->eid, SMCX_EID_LEN);
+	memcpy(conn->lgr->peer_host, a->hostname, SMCX_HOSTNAME_LEN);
+	conn->lgr->peer_os = a->os_type;
+	conn->lgr->peer_release = a->release;
+	conn->lgr->v2_direct = a->v2_direct;
 }
 
 /* undo a half-made SMC-R connection; the link group too if it was new */

@@ -149,6 +149,12 @@ struct smcx_lgr {
 	u8 max_conns;
 	u8 max_links;
 	u8 version;			/* SMCX_CLC_V2 */
+	/* first contact, for the netlink dump (mainline's attributes) */
+	u8 neg_eid[SMCX_EID_LEN];
+	u8 peer_host[SMCX_HOSTNAME_LEN];
+	u8 peer_os;
+	u8 peer_release;
+	u8 v2_direct;
 	bool dead;
 	bool terminating;
 	unsigned int conns_num;
