@@ -454,8 +454,10 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 		if (rc)
 			break;
 	}
-	if (copied)
+	if (copied) {
+		smcx_stats_tx(sock_net(sk), copied);
 		return copied;
+	}
 	if (rc == -EPIPE && !(msg->msg_flags & MSG_NOSIGNAL))
 		send_sig(SIGPIPE, current, 0);
 	return rc;
@@ -540,6 +542,8 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 		if (rc)
 			break;
 	}
+	if (copied && !(flags & MSG_PEEK))
+		smcx_stats_rx(sock_net(sk), copied);
 	return copied ? copied : rc;
 }
 

@@ -23,6 +23,7 @@
 
 #include "af_smc.h"
 #include "debugfs.h"
+#include "diag.h"
 #include "ib.h"
 #include "inet.h"
 #include "netlink.h"
@@ -73,6 +74,10 @@ static int __init smcx_init(void)
 	rc = smcx_sock_init();
 	if (rc)
 		goto err_lgr;
+	/* sock_diag for AF_SMC: reads the sock hashes smcx_sock_init set up */
+	rc = smcx_diag_init();
+	if (rc)
+		goto err_sock;
 	/* TCP writes and parses the SMC option only while this is on */
 	static_branch_inc(&tcp_have_smc);
 	rc = smcx_af_init();
@@ -95,6 +100,8 @@ err_af:
 	smcx_af_exit();
 err_tcp_smc:
 	static_branch_dec(&tcp_have_smc);
+	smcx_diag_exit();
+err_sock:
 	smcx_sock_exit();
 err_lgr:
 	smcx_lgr_exit();
@@ -126,6 +133,7 @@ static void __exit smcx_exit(void)
 	 * instructions from softirq; wait for them before the text goes.
 	 */
 	synchronize_rcu();
+	smcx_diag_exit();
 	smcx_sock_exit();
 	smcx_lgr_exit();
 	smcx_nl_exit();

@@ -264,9 +264,10 @@ static int smcx_nl_put_zeros(struct sk_buff *skb, int type, int first,
 }
 
 /*
- * One technology's counters.  smcx counts handshake outcomes so far (and
- * SMC-D never happens), so buffer and data counters are reported as zero,
- * with the full mainline nesting so readers find every attribute.
+ * One technology's counters.  smcx counts handshake outcomes and the SMC-R
+ * payload bytes and calls (SMC-D never happens); buffer histograms and the
+ * option counters are reported as zero, with the full mainline nesting so
+ * readers find every attribute.
  */
 static int smcx_nl_put_tech(struct sk_buff *skb, int type,
 			    const struct smcx_stats *s)
@@ -307,9 +308,19 @@ static int smcx_nl_put_tech(struct sk_buff *skb, int type,
 	    nla_put_uint(skb, SMC_NLA_STATS_T_RX_RMB_USAGE, 0) ||
 	    nla_put_uint(skb, SMC_NLA_STATS_T_TX_RMB_USAGE, 0))
 		return -EMSGSIZE;
-	for (a = SMC_NLA_STATS_T_SENDPAGE_CNT; a <= SMC_NLA_STATS_T_TX_CNT; a++)
+	for (a = SMC_NLA_STATS_T_SENDPAGE_CNT; a <= SMC_NLA_STATS_T_URG_DATA_CNT;
+	     a++)
 		if (nla_put_u64_64bit(skb, a, 0, SMC_NLA_STATS_T_PAD))
 			return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, SMC_NLA_STATS_T_RX_BYTES,
+			      s ? s->rx_bytes : 0, SMC_NLA_STATS_T_PAD) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_STATS_T_TX_BYTES,
+			      s ? s->tx_bytes : 0, SMC_NLA_STATS_T_PAD) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_STATS_T_RX_CNT,
+			      s ? s->rx_cnt : 0, SMC_NLA_STATS_T_PAD) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_STATS_T_TX_CNT,
+			      s ? s->tx_cnt : 0, SMC_NLA_STATS_T_PAD))
+		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
 }

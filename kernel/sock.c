@@ -448,6 +448,35 @@ void smcx_sock_show_all(struct seq_file *m)
 	}
 }
 
+/*
+ * For sock_diag (diag.c): hold and return up to @max smcx socks of hash
+ * @h (0: SMCPROTO_SMC and AF_INET, 1: SMCPROTO_SMC6 and AF_INET6) that
+ * belong to @net, skipping the first @skip of them.  A hashed sock still
+ * has its owner reference, so the hold is safe under the hash lock.
+ */
+unsigned int smcx_sock_collect(struct net *net, unsigned int h,
+			       unsigned int skip, struct sock **out,
+			       unsigned int max)
+{
+	struct smcx_hashinfo *hi = h ? &smcx_v6_hash : &smcx_v4_hash;
+	unsigned int n = 0, num = 0;
+	struct sock *sk;
+
+	read_lock_bh(&hi->lock);
+	sk_for_each(sk, &hi->ht) {
+		if (!net_eq(sock_net(sk), net))
+			continue;
+		if (num++ < skip)
+			continue;
+		if (n == max)
+			break;
+		sock_hold(sk);
+		out[n++] = sk;
+	}
+	read_unlock_bh(&hi->lock);
+	return n;
+}
+
 bool smcx_family_v6_ok(void)
 {
 	return smcx_inet6_stream_ops != NULL;

@@ -162,6 +162,9 @@ int smcx_sock_release(struct socket *sock, struct smcx_sock *smc);
 void smcx_sock_free_fallback(struct smcx_sock *smc);
 bool smcx_family_v6_ok(void);
 void smcx_sock_show_all(struct seq_file *m);
+unsigned int smcx_sock_collect(struct net *net, unsigned int h,
+			       unsigned int skip, struct sock **out,
+			       unsigned int max);
 int smcx_sock_init(void);
 void smcx_sock_exit(void);
 

@@ -77,6 +77,22 @@ void smcx_stats_fallback(struct net *net, enum smcx_role role, u32 reason)
 	this_cpu_inc(s->fallback_rsn[role][smcx_rsn_slot(reason)]);
 }
 
+void smcx_stats_tx(struct net *net, size_t bytes)
+{
+	struct smcx_stats __percpu *s = smcx_net_stats(net);
+
+	this_cpu_add(s->tx_bytes, bytes);
+	this_cpu_inc(s->tx_cnt);
+}
+
+void smcx_stats_rx(struct net *net, size_t bytes)
+{
+	struct smcx_stats __percpu *s = smcx_net_stats(net);
+
+	this_cpu_add(s->rx_bytes, bytes);
+	this_cpu_inc(s->rx_cnt);
+}
+
 void smcx_stats_fold(struct net *net, struct smcx_stats *out)
 {
 	struct smcx_stats __percpu *s = smcx_net_stats(net);
@@ -86,6 +102,11 @@ void smcx_stats_fold(struct net *net, struct smcx_stats *out)
 	memset(out, 0, sizeof(*out));
 	for_each_possible_cpu(cpu) {
 		const struct smcx_stats *c = per_cpu_ptr(s, cpu);
+
+		out->rx_bytes += READ_ONCE(c->rx_bytes);
+		out->tx_bytes += READ_ONCE(c->tx_bytes);
+		out->rx_cnt += READ_ONCE(c->rx_cnt);
+		out->tx_cnt += READ_ONCE(c->tx_cnt);
 
 		for (r = 0; r < SMCX_ROLES; r++) {
 			out->hs_started[r] += READ_ONCE(c->hs_started[r]);

@@ -34,12 +34,20 @@ struct smcx_stats {
 	u64 success_v2[SMCX_ROLES];	/* ... SMC-R v2 */
 	u64 fallback[SMCX_ROLES];	/* connections that continued as TCP */
 	u64 fallback_rsn[SMCX_ROLES][SMCX_STATS_RSN_SLOTS];
+	/* SMC-R data path: payload bytes and calls that moved data */
+	u64 rx_bytes;
+	u64 tx_bytes;
+	u64 rx_cnt;
+	u64 tx_cnt;
 };
 
 void smcx_stats_hs_started(struct net *net, enum smcx_role role);
 void smcx_stats_hs_error(struct net *net, enum smcx_role role);
 void smcx_stats_success(struct net *net, enum smcx_role role, u8 version);
 void smcx_stats_fallback(struct net *net, enum smcx_role role, u32 reason);
+/* one send or receive call of an SMC-R connection that moved @bytes > 0 */
+void smcx_stats_tx(struct net *net, size_t bytes);
+void smcx_stats_rx(struct net *net, size_t bytes);
 
 /* sum of all CPUs for @net */
 void smcx_stats_fold(struct net *net, struct smcx_stats *out);
