@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: GPL-2.0
+"""sock_diag for AF_SMC and the SMC-R statistics, answered by smcx (issue 7).
+
+smcx on both hosts.  With the default smcr=0: a listener and a held
+connection that fell back to TCP, seen by smcss (text and --json): state,
+mode TCP with the local reason and the peer's diagnosis.  Then with smcr=1
+on both hosts: a held SMC-R connection shows mode SMCR, -R the link on rxe0
+with the peer's GID and the roles, -d the buffer sizes and the cursors
+after the payload; smcr -j stats counts the SMC-Rv2 successes and the
+payload bytes and calls both ways.  JSON and text must agree.
+"""
+import json
+
+import smcr_cases
+import stacks
+
+TIMEOUT = 900
+PORT = 6450
+NBYTES = 200000		# phase-1 bytes each way: three wraps of a 64 KiB RMB
+
+
+def smcss(t, h, args):
+    return h.out("%s %s" % (stacks.smcss(), args))
+
+
+def smcss_json(t, h, args, port):
+    socks = json.loads(smcss(t, h, args + " --json"))["sockets"]
+    return [s for s in socks if port in ((s.get("local") or {}).get("port"),
+                                         (s.get("peer") or {}).get("port"))]
+
+
+def text_rows(out, port):
+    """Rows of smcss text output that mention @port, split into fields."""
+    return [ln.split() for ln in out.splitlines()[1:] if (":%d" % port) in ln]
+
+
+def load_all(t, params=""):
+    for h in t.hosts:
+        stacks.clear(h)
+        h.insmod_smcx(params)
+
+
+def gid_of(h):
+    """rxe0's IPv4-mapped RoCEv2 GID of @h in smc_diag's text form."""
+    a, b, c, d = (int(x) for x in h.ip.split("."))
+    return "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x" % (a, b, c, d)
+
+
+def fallback_case(t):
+    a, b, port = t.alpha, t.beta, PORT
+    srv = b.bg("%s server -f smc -p %d -c 1" % (smcr_cases.HOLD, port))
+    try:
+        b.wait_port(port)
+        ls = smcss_json(t, b, "-l", port)
+        t.eq([(s["state"], s["mode"], s["local"]["port"]) for s in ls],
+             [("LISTEN", "SMCR", port)], "beta: the listener (smcss -l --json)")
+        t.check(ls[0]["inode"] > 0, "beta: listener has the application socket's inode")
+        rows = text_rows(smcss(t, b, "-l"), port)
+        t.check(len(rows) == 1 and rows[0][0] == "LISTEN" and
+                str(ls[0]["inode"]) in rows[0], "beta: listener in smcss -l text: %s" % rows)
+        t.eq(smcss_json(t, b, "", port), [], "beta: smcss without -a hides listeners")
+    finally:
+        smcr_cases.finish(srv, kill=True)
+
+    with smcr_cases.Held(t, a, b, port + 1, 1, 4096):
+        for h, reason in ((a, "PEERDECL"), (b, "NOSMCRDEV")):
+            socks = [s for s in smcss_json(t, h, "-a", port + 1) if s["state"] != "LISTEN"]
+            t.eq([(s["state"], s["mode"]) for s in socks], [("ACTIVE", "TCP")],
+                 "%s: the held connection (smcss -a --json)" % h.name)
+            s = socks[0]
+            fb = s["fallback"]
+            t.eq((fb["reason"] or {}).get("name"), reason, "%s: fallback reason" % h.name)
+            if h is a:
+                t.eq((fb["peer_diagnosis"] or {}).get("name"), "NOSMCRDEV",
+                     "alpha: the peer's diagnosis")
+            t.check(s["conninfo"] is None and s["link"] is None,
+                    "%s: a fallback socket has no conninfo and no link" % h.name)
+            t.check(s["uid"] == 0 and s["inode"] > 0, "%s: uid and inode" % h.name)
+            want_local = h.ip
+            t.eq(s["local"]["address"], want_local, "%s: local address" % h.name)
+            rows = text_rows(smcss(t, h, "-a"), port + 1)
+            t.check(len(rows) == 1 and rows[0][0] == "ACTIVE" and "TCP" in rows[0] and
+                    any(reason in f for f in rows[0]) and str(s["inode"]) in rows[0],
+                    "%s: smcss text agrees with JSON: %s" % (h.name, rows))
+
+
+def smcr_case(t):
+    a, b, port = t.alpha, t.beta, PORT + 2
+    before = {h.name: stacks.stats(h) for h in t.hosts}
+    with smcr_cases.Held(t, a, b, port, 1, NBYTES):
+        for h, peer, role in ((a, b, "CLNT"), (b, a, "SERV")):
+            socks = [s for s in smcss_json(t, h, "-a -R -d", port) if s["state"] != "LISTEN"]
+            t.eq([(s["state"], s["mode"]) for s in socks], [("ACTIVE", "SMCR")],
+                 "%s: the held connection (smcss -a -R -d --json)" % h.name)
+            s = socks[0]
+            ln = s["link"] or {}
+            t.eq((ln.get("role"), ln.get("ib_device"), ln.get("ib_port")), (role, "rxe0", 1),
+                 "%s: role, RDMA device and port (-R)" % h.name)
+            t.eq((ln.get("gid"), ln.get("peer_gid")), (gid_of(h), gid_of(peer)),
+                 "%s: GID and peer GID (-R)" % h.name)
+            ci = s["conninfo"] or {}
+            t.eq((ci.get("sndbuf_size"), ci.get("rmbe_size"), ci.get("peer_rmbe_size")),
+                 (65536, 65536, 65536), "%s: buffer sizes (-d)" % h.name)
+            t.check(ci.get("token", 0) != 0, "%s: a connection token" % h.name)
+            rx = ci["rx_cons"]["wrap"] * 65536 + ci["rx_cons"]["count"]
+            tx = ci["tx_fin"]["wrap"] * 65536 + ci["tx_fin"]["count"]
+            t.check(rx >= NBYTES and tx >= NBYTES,
+                    "%s: cursors past the payload (rx_cons %d, tx_fin %d >= %d)"
+                    % (h.name, rx, tx, NBYTES))
+            t.eq(ci["rx_prod"], ci["rx_cons"], "%s: everything received was consumed" % h.name)
+            t.eq((ci["tx_prep"], ci["tx_sent"]), (ci["tx_fin"], ci["tx_fin"]),
+                 "%s: everything written was sent and completed" % h.name)
+            rows = text_rows(smcss(t, h, "-R"), port)
+            t.check(len(rows) == 1 and "SMCR" in rows[0] and "rxe0" in rows[0] and
+                    gid_of(peer) in rows[0] and role in rows[0],
+                    "%s: smcss -R text agrees: %s" % (h.name, rows))
+            rows = text_rows(smcss(t, h, "-d"), port)
+            t.check(len(rows) == 1 and "%08x" % ci["token"] in rows[0] and
+                    "%d:%d" % (ci["tx_fin"]["wrap"], ci["tx_fin"]["count"]) in rows[0],
+                    "%s: smcss -d text agrees: %s" % (h.name, rows))
+        after = {h.name: stacks.stats(h) for h in t.hosts}
+    for h, role in ((a, "clnt"), (b, "srv")):
+        bf, af = before[h.name], after[h.name]
+        t.eq((af[role + "_v2"] - bf[role + "_v2"], af[role + "_fallback"] - bf[role + "_fallback"]),
+             (1, 0), "%s: smcr -j stats: %s SMC-Rv2 successes +1, no fallback" % (h.name, role))
+        for k in ("tx_bytes", "rx_bytes"):
+            t.check(af[k] is not None and af[k] - bf[k] >= NBYTES,
+                    "%s: smcr -j stats %s grew by the payload (%s -> %s)"
+                    % (h.name, k, bf[k], af[k]))
+    js = json.loads(a.out("%s -j stats" % stacks.smcr()))
+    t.check(js["smcr"]["tx"]["cnt"] > 0 and js["smcr"]["rx"]["cnt"] > 0,
+            "alpha: SMC-R send and receive calls counted (%d, %d)"
+            % (js["smcr"]["tx"]["cnt"], js["smcr"]["rx"]["cnt"]))
+
+
+def run(t):
+    load_all(t)
+    with t.subtest("smcr=0: listener and fallback connection in smcss"):
+        fallback_case(t)
+    load_all(t, "smcr=1")
+    with t.subtest("smcr=1: SMC-R connection in smcss -R/-d and smcr stats"):
+        smcr_case(t)
