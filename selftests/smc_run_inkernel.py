@@ -41,13 +41,16 @@ def run(t):
         t.log("smc.ko lacks IPPROTO_SMC: AF_SMC mode only")
     runs = {h.name: scenarios.install_smc_run(h) for h in (a, b)}
 
-    for mode in modes:
+    for n, mode in enumerate(modes):
         for name, fn in scenarios.APPS.items():
             with t.subtest("%s under smc_run -m %s" % (name, mode)):
                 ca, cb = counters(a), counters(b)
                 rxe = scenarios.rxe_snapshot((a, b))
                 # one wrap string for both hosts: the copies live at the same path
-                r = fn(b, a, wrap="%s -m %s" % (runs["alpha"], mode))
+                # a fresh port per mode: the previous mode's listener may
+                # still hold its port while the SMC close finishes
+                r = fn(b, a, wrap="%s -m %s" % (runs["alpha"], mode),
+                       port=scenarios.app_port(fn, n))
                 t.check(r["ok"], "%s works over smc_run, data verified: %r" % (name, r))
                 na, nb = counters(a), counters(b)
                 d = scenarios.rxe_delta((a, b), rxe)

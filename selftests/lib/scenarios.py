@@ -205,4 +205,10 @@ def app_redis(server, client, wrap="", port=6400, requests=2000):
             "sha": want}
 
 
+def app_port(fn, n):
+    """The n-th distinct port for an app helper (its default port + n)."""
+    import inspect
+    return inspect.signature(fn).parameters["port"].default + n
+
+
 APPS = {"iperf3": app_iperf3, "sockperf": app_sockperf, "http": app_http, "redis": app_redis}

@@ -448,6 +448,9 @@ class Lab:
             args = self._qemu_args(i, name, vmlinuz, initrd, moddir, wire_ports,
                                    agent_ports[i])
             console = os.path.join(self.rundir, name + ".console")
+            if os.path.exists(console):
+                # keep the previous boot's log: a guest that died is examined later
+                os.replace(console, console + ".prev")
             open(console, "w").close()
             with open(os.path.join(self.rundir, name + ".qemu.log"), "w") as qlog:
                 p = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=qlog,
