@@ -27,6 +27,24 @@ same for both stacks (see stacks.py for the interfaces):
     what TCP would need;
   - sock_diag (smcss) shows the connection's sockets in mode SMCR on rxe0,
     and the link group dump shows one link group holding them.
+
+What the smcx cells need from smcx (the in-kernel pair shows each of them):
+  - GET_STATS: SMC-Rv2 clnt/srv successes per SMC-R connection, fallbacks
+    (GET_FBACK_STATS) and handshake errors as now, and the SMC-R tx/rx byte
+    counters (SMC_NLA_STATS_T_TX_BYTES/RX_BYTES: payload bytes sent and
+    read, as mainline's payload statistics); today they are always 0.
+  - sock_diag for AF_SMC in smc_diag's format: diag_mode SMCR, state, the
+    CLC socket's addresses, SMC_DIAG_CONNINFO (rmbe_size, peer_rmbe_size)
+    and SMC_DIAG_LGRINFO (role, ib device rxe0, port, link id).
+  - GET_LGR_SMCR/GET_LINK_SMCR through smcx_nl_lgr_ops_set(): role, type,
+    connection count, the v2 block (version 2, negotiated EID) and per link
+    its device, state LINK_ACTIVE and connection count; 64 connections in
+    one link group, their count back to 0 after the close.
+  - /sys/kernel/debug/smcx/objects all zero within OBJECTS_SETTLE seconds
+    of the last close (the runner checks it after every test, before rmmod).
+  - close semantics: a close with unread data tells the peer (recv or
+    SO_ERROR ECONNRESET, later sends EPIPE/ECONNRESET); a close right after
+    a 1 MiB send still delivers all of it; every socket leaves smcss.
 """
 import os
 import re
