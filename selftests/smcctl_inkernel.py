@@ -62,6 +62,16 @@ def find_row(rws, *needles):
     return None
 
 
+# Two CI-style runs out of five lost a guest in this test with only the stock
+# smc.ko loaded (an "Oops: double fault" in kmem_cache_alloc_node from an
+# interrupt on the server, and once a single-step #DB WARN), while every other
+# in-kernel SMC-R test stayed clean.  Suspect: killing the 4 GiB / 1 KiB-chunk
+# SMC-R stream below mid-flight.  Until the test holds its connection with
+# build/tools/hold instead, it runs only with --pending.
+PENDING = ("issue 7: rework the live-transfer setup (aborting a 1 KiB-chunk SMC-R "
+           "stream crashed the stock smc.ko guest twice)")
+
+
 def run(t):
     a, b = t.alpha, t.beta
     for h in (a, b):
