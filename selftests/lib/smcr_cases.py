@@ -440,13 +440,14 @@ def close_payload(order):
             "halfclose-client": (d, d), "halfclose-server": (d, d)}[order]
 
 
-def closer_run(t, a, b, family, port):
-    """All orders over @family; returns ({order: (client, server) status}, {order: observed})."""
-    srv = b.bg("%s server -f %s -p %d -c %d" % (CLOSER, family, port, len(ORDERS)))
+def closer_run(t, a, b, family, port, orders=ORDERS):
+    """@orders over @family, one connection each; returns ({order: (client,
+    server) status}, {order: observed}, client Result, server Result)."""
+    srv = b.bg("%s server -f %s -p %d -c %d" % (CLOSER, family, port, len(orders)))
     try:
         b.wait_port(port)
         cli = a.run("%s client -f %s -a %s -p %d -o %s -n %d -u %d"
-                    % (CLOSER, family, b.ip, port, ",".join(ORDERS), CLOSE_BYTES, UNREAD_BYTES),
+                    % (CLOSER, family, b.ip, port, ",".join(orders), CLOSE_BYTES, UNREAD_BYTES),
                     timeout=600, check=False)
     except BaseException:
         finish(srv, kill=True)
@@ -456,7 +457,7 @@ def closer_run(t, a, b, family, port):
         raise smcxlab.LabError("closer server on %s: job lost" % b.name)
     out = cli.out + sres.out
     status, observed = {}, {}
-    for o in ORDERS:
+    for o in orders:
         c = re.search(r"^closer: %s client (ok|FAIL.*)$" % o, out, re.M)
         s = re.search(r"^closer: %s server (ok|FAIL.*)$" % o, out, re.M)
         status[o] = (c.group(1) if c else "no result", s.group(1) if s else "no result")
@@ -466,13 +467,53 @@ def closer_run(t, a, b, family, port):
     return status, observed, cli, sres
 
 
+def lgr_conns(h):
+    return [(g["id_hex"], g["conns"]) for g in stacks.linkgroups(h)]
+
+
 def close_cell(t, cs, ss, port, eids):
+    """Each ordering on its own connection and port, checked on its own:
+    SMC-R used, both sides ok, the peer's view of an abortive close, every
+    socket gone and no link group holding the connection afterwards."""
     a, b = t.alpha, t.beta
     tcp_status, tcp_obs, _, _ = closer_run(t, a, b, "tcp", port + 50)
     t.log("TCP reference: %s" % tcp_obs)
+    for o in ORDERS:
+        t.eq(tcp_status[o], ("ok", "ok"), "TCP %s: client / server" % o)
+    for o in ("unread-client", "unread-server"):
+        t.eq(tcp_obs.get(o), UNREAD_TCP, "TCP %s: what the peer observes" % o)
     sa, sb = stacks.snapshot(a), stacks.snapshot(b)
-    status, observed, cli, sres = closer_run(t, a, b, "smc", port)
-    # evidence first: a fallback explains everything else
+    snap = sa
+    for i, o in enumerate(ORDERS):
+        p = port + 1 + i
+        status, observed, cli, sres = closer_run(t, a, b, "smc", p, [o])
+        after = stacks.snapshot(a)
+        d = stacks.delta(snap, after)
+        snap = after
+        # evidence first: a fallback explains everything else
+        t.eq((d["clnt_v2"], d["clnt_fallback"]), (1, 0), "%s: client SMC-Rv2 / fallbacks%s"
+             % (o, (" (fallbacks: %s)" % stacks.fallback_reason(d)) if d["clnt_fallback"] else ""))
+        t.eq(status[o], ("ok", "ok"), "SMC-R %s: client / server" % o)
+        if o.startswith("unread-"):
+            t.log("%s: the peer observed %s over SMC-R, %s over TCP"
+                  % (o, observed.get(o), tcp_obs.get(o)))
+            t.check(reset_seen(observed.get(o)),
+                    "SMC-R %s: the peer sees a reset (recv or SO_ERROR ECONNRESET), cannot send"
+                    % o)
+            if (cs, ss) == (stacks.INKERNEL, stacks.INKERNEL):
+                t.eq(observed.get(o), UNREAD_MAINLINE, "SMC-R %s: mainline's observation" % o)
+        # the close protocol finishes on both sides: sockets and link group
+        # references go (mainline frees a connection only when both sides
+        # have closed or one has aborted)
+        for h in (a, b):
+            left = stacks.wait_quiet(h, p, timeout=60)
+            t.check(not active(left), "%s: %s: no socket left (%s)"
+                    % (o, h.name, [(s["state"], s["shutdown"]["text"]) for s in left]))
+            busy = scenarios.wait_for(
+                lambda: not any(n for _, n in lgr_conns(h)), timeout=30, step=1)
+            t.check(busy, "%s: %s: no link group holds the connection any more: %s"
+                    % (o, h.name, lgr_conns(h)))
+    # the payload as a whole: rxe packets, no TCP-sized traffic, byte counters
     c2s = sum(close_payload(o)[0] for o in ORDERS)
     s2c = sum(close_payload(o)[1] for o in ORDERS)
     n = len(ORDERS)		# per connection on average: check_smcr_run counts totals
@@ -480,29 +521,6 @@ def close_cell(t, cs, ss, port, eids):
                    n, "clnt", c2s // n, s2c // n)
     check_smcr_run(t, "close orderings (server)", stacks.delta(sb, stacks.snapshot(b)),
                    n, "srv", s2c // n, c2s // n)
-    for o in ORDERS:
-        t.eq(tcp_status[o], ("ok", "ok"), "TCP %s: client / server" % o)
-        t.eq(status[o], ("ok", "ok"), "SMC-R %s: client / server" % o)
-    for o in ("unread-client", "unread-server"):
-        t.log("%s: the peer observed %s over SMC-R, %s over TCP"
-              % (o, observed.get(o), tcp_obs.get(o)))
-        t.eq(tcp_obs.get(o), UNREAD_TCP, "TCP %s: what the peer observes" % o)
-        t.check(reset_seen(observed.get(o)),
-                "SMC-R %s: the peer sees a reset (recv or SO_ERROR ECONNRESET), cannot send"
-                % o)
-        if (cs, ss) == (stacks.INKERNEL, stacks.INKERNEL):
-            t.eq(observed.get(o), UNREAD_MAINLINE, "SMC-R %s: mainline's observation" % o)
-    t.check(cli.rc == 0 and sres.rc == 0, "closer exited 0 on both hosts")
-    # every socket of every ordering finishes its close protocol and goes away
-    t0 = time.time()
-    for h in (a, b):
-        left = stacks.wait_quiet(h, port, timeout=90)
-        t.check(not active(left), "%s: no socket of port %d left (%s)"
-                % (h.name, port, [(s["state"], s["shutdown"]["text"]) for s in left]))
-    t.log("sockets gone %.1fs after the last close" % (time.time() - t0))
-    for h in (a, b):
-        busy = [g for g in stacks.linkgroups(h) if g["conns"]]
-        t.check(not busy, "%s: no link group holds a connection any more" % h.name)
 
 
 def run_close(t, cells, base_port):
