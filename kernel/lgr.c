@@ -430,7 +430,7 @@ static int smcx_link_init(struct smcx_lgr *lgr, struct smcx_ib_choice *c)
 		s->dma = lnk->tx_dma + i * SMCX_WR_SLOT_LEN;
 		s->cqe.done = smcx_wr_tx_done;
 	}
-	lnk->tx_free = (1UL << SMCX_WR_SLOTS) - 1;
+	lnk->tx_free = SMCX_WR_ALL_FREE;
 
 	attr.qp_state = IB_QPS_INIT;
 	attr.pkey_index = 0;
@@ -603,7 +603,20 @@ static void __smcx_lgr_terminate(struct smcx_lgr *lgr, bool from_linger)
 			  SMCX_LLC_FLAG_DEL_LINK_ORDERLY;
 		m.u.delete_link.link_num = lgr->lnk.link_id;
 		m.u.delete_link.reason = 0x00010000;	/* lost path / linger */
-		smcx_llc_send(&lgr->lnk, &m, false);
+		/*
+		 * Draining the QP below flushes whatever the device has not
+		 * sent yet (rxe sends from a work item), so wait until the
+		 * peer's transport acknowledged every posted WR, this
+		 * DELETE_LINK included.  A peer that never hears of it keeps
+		 * the link group and offers it to its next connection.
+		 */
+		if (!smcx_llc_send(&lgr->lnk, &m, false))
+			wait_event_timeout(lgr->lnk.tx_wait,
+					   READ_ONCE(lgr->lnk.tx_free) ==
+						SMCX_WR_ALL_FREE ||
+					   READ_ONCE(lgr->lnk.state) !=
+						SMCX_LNK_ACTIVE,
+					   SMCX_LLC_WAIT);
 	}
 	for (;;) {
 		spin_lock_bh(&lgr->conns_lock);

@@ -42,6 +42,7 @@
 struct smcx_sock;
 
 #define SMCX_WR_SLOTS		16	/* signalled sends in flight per link */
+#define SMCX_WR_ALL_FREE	((1UL << SMCX_WR_SLOTS) - 1)	/* tx_free, idle */
 #define SMCX_WR_SLOT_LEN	64	/* CDC and the LLC messages we send */
 #define SMCX_RX_SLOTS		48
 #define SMCX_RX_BUFLEN		SMCX_LLC_V2_MAX_LEN	/* v2 LLC up to 8 KiB */

@@ -50,6 +50,7 @@ import os
 import re
 import time
 
+import harness
 import scenarios
 import smcxlab
 import stacks
@@ -248,7 +249,12 @@ class Held:
             self.open1 = int(got.split()[0])
             self.t.eq(self.open1, self.conns, "connections open with data verified (phase 1)")
         except BaseException:
-            self._stop(kill=True)
+            # let the client go rather than kill it: its per-connection
+            # failure lines are what explains a short phase 1
+            for r in self._stop(kill=not hasattr(self, "open1")):
+                for line in [ln for ln in r.out.splitlines() + r.err.splitlines()
+                             if ln.startswith("hold:")][:12]:
+                    self.t.log(line)
             raise
         return self
 
@@ -367,7 +373,47 @@ MANY = 64
 MANY_BYTES = 100000	# per connection, direction and phase: wraps a 64 KiB RMB
 
 
+# The stock smc.ko pair (the reference cell) sometimes drops its single
+# link under this load in the TCG lab: 2 of 5 runs on 2026-11-29, the server
+# logged "link removed" 5 s into the storm, with rxe retransmitting
+# (completer_retry_err) but no retry_exceeded_err, and its connections got
+# EPIPE/ECONNRESET.  The reference cell gets one more try when its console
+# shows exactly that; cells with smcx in them never do.
+STOCK_LINK_DROP = re.compile(r"smc: SMC-R lg [0-9a-f]+ net \d+ link removed")
+
+
+def console_size(h):
+    try:
+        return os.path.getsize(h.console)
+    except OSError:
+        return 0
+
+
+def stock_link_dropped(h, pos):
+    try:
+        with open(h.console, errors="replace") as f:
+            f.seek(pos)
+            return bool(STOCK_LINK_DROP.search(f.read()))
+    except OSError:
+        return False
+
+
 def many_cell(t, cs, ss, port, eids, conns=MANY, nbytes=MANY_BYTES):
+    if cs != "inkernel" or ss != "inkernel":
+        return many_cell_once(t, cs, ss, port, eids, conns, nbytes)
+    pos = {h.name: console_size(h) for h in (t.alpha, t.beta)}
+    try:
+        return many_cell_once(t, cs, ss, port, eids, conns, nbytes)
+    except harness.TestFailure as e:
+        if not any(stock_link_dropped(h, pos[h.name]) for h in (t.alpha, t.beta)):
+            raise
+        t.log("stock SMC-R dropped its link under emulation (%s); trying once more" % e)
+        for h in (t.alpha, t.beta):
+            stacks.wait_quiet(h, port, timeout=60)
+        return many_cell_once(t, cs, ss, port + 50, eids, conns, nbytes)
+
+
+def many_cell_once(t, cs, ss, port, eids, conns, nbytes):
     a, b = t.alpha, t.beta
     sa, sb = stacks.snapshot(a), stacks.snapshot(b)
     t0 = time.time()
