@@ -11,7 +11,7 @@
  * FAMILY: tcp, tcp6, smc (AF_SMC/SMCPROTO_SMC), smc6 (SMCPROTO_SMC6).
  *
  * The client starts CONNS threads that connect at the same moment (a
- * barrier), each sends a 24-byte header (magic, byte count, seed) and then:
+ * barrier; with -s one after the other), each sends a 24-byte header (magic, byte count, seed) and then:
  *
  *   phase 1: client sends BYTES, the server checks them and answers BYTES;
  *   hold:    when every connection has passed phase 1 the client prints
@@ -73,6 +73,8 @@ static const struct fam fams[] = {
 
 static const struct fam *fam;
 static int quiet;
+static int serial;		/* -s: one connect() at a time */
+static pthread_mutex_t connect_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_barrier_t start_bar, held_bar, go_bar;
 
@@ -251,11 +253,17 @@ static void *client_thread(void *arg)
 		say("hold: conn %d socket(%s): %s\n", c->id, fam->name, strerror(errno));
 		goto held;
 	}
+	if (serial)
+		pthread_mutex_lock(&connect_mu);
 	if (make_addr(&ss, &len, c->addr, c->port) ||
 	    connect(fd, (struct sockaddr *)&ss, len)) {
 		say("hold: conn %d connect: %s\n", c->id, strerror(errno));
+		if (serial)
+			pthread_mutex_unlock(&connect_mu);
 		goto held;
 	}
+	if (serial)
+		pthread_mutex_unlock(&connect_mu);
 	wire.magic = htonl(HOLD_MAGIC);
 	wire.pad = 0;
 	wire.bytes = htobe64(c->h.bytes);
@@ -332,7 +340,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: hold server -f FAMILY -p PORT [-c CONNS] [-q]\n"
 		"       hold client -f FAMILY -a ADDR -p PORT [-c CONNS] [-n BYTES]\n"
-		"                   [-R READY_FILE] [-r RELEASE_FILE] [-t SECONDS] [-q]\n"
+		"                   [-R READY_FILE] [-r RELEASE_FILE] [-t SECONDS] [-q] [-s]\n"
+		"-s: connect one connection at a time (data still concurrent)\n"
 		"FAMILY: tcp tcp6 smc smc6\n");
 	exit(2);
 }
@@ -353,7 +362,7 @@ int main(int argc, char **argv)
 	else
 		usage();
 	optind = 2;
-	while ((opt = getopt(argc, argv, "f:a:p:c:n:R:r:t:q")) != -1) {
+	while ((opt = getopt(argc, argv, "f:a:p:c:n:R:r:t:qs")) != -1) {
 		switch (opt) {
 		case 'f':
 			for (size_t i = 0; i < sizeof(fams) / sizeof(fams[0]); i++)
@@ -370,6 +379,7 @@ int main(int argc, char **argv)
 		case 'r': release = optarg; break;
 		case 't': timeout = atoi(optarg); break;
 		case 'q': quiet = 1; break;
+		case 's': serial = 1; break;
 		default: usage();
 		}
 	}
