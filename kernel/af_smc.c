@@ -309,6 +309,7 @@ again:
 	if (!rc && smcx_is_tfo_connect(level, optname, optval, optlen) &&
 	    sk->sk_state == SMCX_INIT && smc->hs == SMCX_HS_NONE)
 		smcx_fallback_now(smc, sock, SMCX_DECL_OPTUNSUPP);
+	smcx_stats_sockopt(smc, level, optname, optval, optlen, rc);
 	release_sock(sk);
 	if (!rc && level == SOL_SOCKET)
 		sock_setsockopt(sock, level, optname, optval, optlen);
@@ -374,6 +375,7 @@ again:
 			return rc;
 		goto again;
 	}
+	smcx_stats_urg(smc, msg->msg_flags);
 	if (smc->smcr) {
 		rc = smcx_conn_sendmsg(smc, msg, len);
 		release_sock(sk);
@@ -458,6 +460,7 @@ again:
 			return rc;
 		goto again;
 	}
+	smcx_stats_splice(smc);
 	rc = smc->clcsock->ops->splice_read(smc->clcsock, ppos, pipe, len,
 					    flags);
 	release_sock(sk);

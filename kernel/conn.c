@@ -249,6 +249,7 @@ static int smcx_tx_push(struct smcx_sock *smc, bool force)
 		space = psz - (conn->tx_sent - conn->peer_cons);
 		n = min(pending, space);
 		spin_unlock_bh(&conn->lock);
+		smcx_stats_tx_push(sock_net(&smc->sk), pending, space);
 		if (!n && !force)
 			return 0;
 		slot = smcx_wr_slot_get(lnk, true);
@@ -406,6 +407,7 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 
 	if (msg->msg_flags & MSG_OOB)
 		return -EOPNOTSUPP;
+	smcx_stats_tx_call(smc, len);
 	while (copied < len) {
 		u64 space, n, pos;
 		u32 ssz, off, l;
@@ -421,6 +423,7 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 		}
 		space = smcx_tx_space(conn);
 		if (!space) {
+			smcx_stats_tx_full(sock_net(sk));
 			if (!timeo) {
 				rc = -EAGAIN;
 				break;
@@ -455,7 +458,7 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 			break;
 	}
 	if (copied) {
-		smcx_stats_tx(sock_net(sk), copied);
+		smcx_stats_tx(sock_net(sk), len, copied);
 		return copied;
 	}
 	if (rc == -EPIPE && !(msg->msg_flags & MSG_NOSIGNAL))
@@ -485,6 +488,7 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 
 	if (flags & MSG_OOB)
 		return -EINVAL;
+	smcx_stats_rx_call(smc, len, smcx_rx_avail(conn));
 	while (copied < len) {
 		u64 avail = smcx_rx_avail(conn), n, pos;
 		u32 rsz, off, l;
@@ -543,7 +547,7 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 			break;
 	}
 	if (copied && !(flags & MSG_PEEK))
-		smcx_stats_rx(sock_net(sk), copied);
+		smcx_stats_rx(sock_net(sk), len, copied);
 	return copied ? copied : rc;
 }
 

@@ -283,6 +283,7 @@ struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, u32 size, bool rmb)
 		if (!b->used && b->rmb == rmb && b->size == size) {
 			b->used = true;
 			mutex_unlock(&lgr->mutex);
+			smcx_stats_buf_get(lgr->net, rmb, size, true);
 			memset(b->cpu, 0, b->size);
 			return b;
 		}
@@ -293,6 +294,8 @@ struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, u32 size, bool rmb)
 		list_add_tail(&b->list, &lgr->bufs);
 	}
 	mutex_unlock(&lgr->mutex);
+	if (b)
+		smcx_stats_buf_get(lgr->net, rmb, size, false);
 	return b;
 }
 
@@ -301,6 +304,7 @@ void smcx_buf_put(struct smcx_lgr *lgr, struct smcx_buf *b)
 	mutex_lock(&lgr->mutex);
 	b->used = false;
 	mutex_unlock(&lgr->mutex);
+	smcx_stats_buf_put(lgr->net, b->rmb, b->size);
 }
 
 /* register an RMB for remote write on the link (once per buffer) */

@@ -248,78 +248,105 @@ static int smcx_nl_empty(struct sk_buff *skb, struct netlink_callback *cb)
 
 /* -- GET_STATS ---------------------------------------------------------------- */
 
-static int smcx_nl_put_zeros(struct sk_buff *skb, int type, int first,
-			     int last, int pad)
+/* a size histogram, SMC_NLA_STATS_PLOAD_* (@h NULL: all zero) */
+static int smcx_nl_put_hist(struct sk_buff *skb, int type, const u64 *h)
 {
 	struct nlattr *nest = nla_nest_start(skb, type);
-	int a;
+	unsigned int i;
 
 	if (!nest)
 		return -EMSGSIZE;
-	for (a = first; a <= last; a++)
-		if (nla_put_u64_64bit(skb, a, 0, pad))
+	for (i = 0; i < SMCX_STATS_BUCKETS; i++)
+		if (nla_put_u64_64bit(skb, SMC_NLA_STATS_PLOAD_8K + i,
+				      h ? h[i] : 0, SMC_NLA_STATS_PLOAD_PAD))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* one direction's buffer events, SMC_NLA_STATS_RMB_* (@b NULL: all zero) */
+static int smcx_nl_put_bufev(struct sk_buff *skb, int type,
+			     const struct smcx_stats_buf *b)
+{
+	static const struct smcx_stats_buf zero;
+	const struct {
+		int attr;
+		u64 val;
+	} v[] = {
+		{ SMC_NLA_STATS_RMB_SIZE_SM_PEER_CNT, (b ?: &zero)->size_small_peer },
+		{ SMC_NLA_STATS_RMB_SIZE_SM_CNT, (b ?: &zero)->size_small },
+		{ SMC_NLA_STATS_RMB_FULL_PEER_CNT, (b ?: &zero)->full_peer },
+		{ SMC_NLA_STATS_RMB_FULL_CNT, (b ?: &zero)->full },
+		{ SMC_NLA_STATS_RMB_REUSE_CNT, (b ?: &zero)->reuse },
+		{ SMC_NLA_STATS_RMB_ALLOC_CNT, (b ?: &zero)->alloc },
+		{ SMC_NLA_STATS_RMB_DGRADE_CNT, (b ?: &zero)->dgrade },
+	};
+	struct nlattr *nest = nla_nest_start(skb, type);
+	unsigned int i;
+
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < ARRAY_SIZE(v); i++)
+		if (nla_put_u64_64bit(skb, v[i].attr, v[i].val,
+				      SMC_NLA_STATS_RMB_PAD))
 			return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
 }
 
 /*
- * One technology's counters.  smcx counts handshake outcomes and the SMC-R
- * payload bytes and calls (SMC-D never happens); buffer histograms and the
- * option counters are reported as zero, with the full mainline nesting so
- * readers find every attribute.
+ * One technology's counters, in mainline's nesting; @s NULL reports zeros
+ * (SMC-D, which smcx never does).  All smcx connections are SMC-R.
  */
 static int smcx_nl_put_tech(struct sk_buff *skb, int type,
 			    const struct smcx_stats *s)
 {
-	static const int hist[] = {
-		SMC_NLA_STATS_T_TXPLOAD_SIZE, SMC_NLA_STATS_T_RXPLOAD_SIZE,
-		SMC_NLA_STATS_T_TX_RMB_SIZE, SMC_NLA_STATS_T_RX_RMB_SIZE,
+	static const struct smcx_stats zero;
+	const struct smcx_stats *z = s ?: &zero;
+	const struct {
+		int attr;
+		u64 val;
+	} v[] = {
+		{ SMC_NLA_STATS_T_CLNT_V1_SUCC, z->success_v1[SMCX_CLNT] },
+		{ SMC_NLA_STATS_T_CLNT_V2_SUCC, z->success_v2[SMCX_CLNT] },
+		{ SMC_NLA_STATS_T_SRV_V1_SUCC, z->success_v1[SMCX_SRV] },
+		{ SMC_NLA_STATS_T_SRV_V2_SUCC, z->success_v2[SMCX_SRV] },
+		{ SMC_NLA_STATS_T_SENDPAGE_CNT, 0 },	/* no sendpage in 6.12 */
+		{ SMC_NLA_STATS_T_SPLICE_CNT, z->splice_cnt },
+		{ SMC_NLA_STATS_T_CORK_CNT, z->cork_cnt },
+		{ SMC_NLA_STATS_T_NDLY_CNT, z->ndly_cnt },
+		{ SMC_NLA_STATS_T_URG_DATA_CNT, z->urg_data_cnt },
+		{ SMC_NLA_STATS_T_RX_BYTES, z->rx_bytes },
+		{ SMC_NLA_STATS_T_TX_BYTES, z->tx_bytes },
+		{ SMC_NLA_STATS_T_RX_CNT, z->rx_cnt },
+		{ SMC_NLA_STATS_T_TX_CNT, z->tx_cnt },
 	};
-	const u64 zero[SMCX_ROLES] = { 0 };
-	const u64 *v1 = s ? s->success_v1 : zero;
-	const u64 *v2 = s ? s->success_v2 : zero;
 	struct nlattr *nest = nla_nest_start(skb, type);
 	unsigned int i;
-	int a;
 
 	if (!nest)
 		return -EMSGSIZE;
-	if (smcx_nl_put_zeros(skb, SMC_NLA_STATS_T_TX_RMB_STATS,
-			      SMC_NLA_STATS_RMB_SIZE_SM_PEER_CNT,
-			      SMC_NLA_STATS_RMB_DGRADE_CNT, SMC_NLA_STATS_RMB_PAD) ||
-	    smcx_nl_put_zeros(skb, SMC_NLA_STATS_T_RX_RMB_STATS,
-			      SMC_NLA_STATS_RMB_SIZE_SM_PEER_CNT,
-			      SMC_NLA_STATS_RMB_DGRADE_CNT, SMC_NLA_STATS_RMB_PAD))
+	if (smcx_nl_put_bufev(skb, SMC_NLA_STATS_T_TX_RMB_STATS,
+			      s ? &s->buf[SMCX_TX] : NULL) ||
+	    smcx_nl_put_bufev(skb, SMC_NLA_STATS_T_RX_RMB_STATS,
+			      s ? &s->buf[SMCX_RX] : NULL) ||
+	    smcx_nl_put_hist(skb, SMC_NLA_STATS_T_TXPLOAD_SIZE,
+			     s ? s->pload[SMCX_TX] : NULL) ||
+	    smcx_nl_put_hist(skb, SMC_NLA_STATS_T_RXPLOAD_SIZE,
+			     s ? s->pload[SMCX_RX] : NULL) ||
+	    smcx_nl_put_hist(skb, SMC_NLA_STATS_T_TX_RMB_SIZE,
+			     s ? s->bufsize[SMCX_TX] : NULL) ||
+	    smcx_nl_put_hist(skb, SMC_NLA_STATS_T_RX_RMB_SIZE,
+			     s ? s->bufsize[SMCX_RX] : NULL))
 		return -EMSGSIZE;
-	for (i = 0; i < ARRAY_SIZE(hist); i++)
-		if (smcx_nl_put_zeros(skb, hist[i], SMC_NLA_STATS_PLOAD_8K,
-				      SMC_NLA_STATS_PLOAD_G_1024K,
-				      SMC_NLA_STATS_PLOAD_PAD))
+	for (i = 0; i < ARRAY_SIZE(v); i++)
+		if (nla_put_u64_64bit(skb, v[i].attr, v[i].val,
+				      SMC_NLA_STATS_T_PAD))
 			return -EMSGSIZE;
-	if (nla_put_u64_64bit(skb, SMC_NLA_STATS_T_CLNT_V1_SUCC, v1[SMCX_CLNT],
-			      SMC_NLA_STATS_T_PAD) ||
-	    nla_put_u64_64bit(skb, SMC_NLA_STATS_T_CLNT_V2_SUCC, v2[SMCX_CLNT],
-			      SMC_NLA_STATS_T_PAD) ||
-	    nla_put_u64_64bit(skb, SMC_NLA_STATS_T_SRV_V1_SUCC, v1[SMCX_SRV],
-			      SMC_NLA_STATS_T_PAD) ||
-	    nla_put_u64_64bit(skb, SMC_NLA_STATS_T_SRV_V2_SUCC, v2[SMCX_SRV],
-			      SMC_NLA_STATS_T_PAD) ||
-	    nla_put_uint(skb, SMC_NLA_STATS_T_RX_RMB_USAGE, 0) ||
-	    nla_put_uint(skb, SMC_NLA_STATS_T_TX_RMB_USAGE, 0))
-		return -EMSGSIZE;
-	for (a = SMC_NLA_STATS_T_SENDPAGE_CNT; a <= SMC_NLA_STATS_T_URG_DATA_CNT;
-	     a++)
-		if (nla_put_u64_64bit(skb, a, 0, SMC_NLA_STATS_T_PAD))
-			return -EMSGSIZE;
-	if (nla_put_u64_64bit(skb, SMC_NLA_STATS_T_RX_BYTES,
-			      s ? s->rx_bytes : 0, SMC_NLA_STATS_T_PAD) ||
-	    nla_put_u64_64bit(skb, SMC_NLA_STATS_T_TX_BYTES,
-			      s ? s->tx_bytes : 0, SMC_NLA_STATS_T_PAD) ||
-	    nla_put_u64_64bit(skb, SMC_NLA_STATS_T_RX_CNT,
-			      s ? s->rx_cnt : 0, SMC_NLA_STATS_T_PAD) ||
-	    nla_put_u64_64bit(skb, SMC_NLA_STATS_T_TX_CNT,
-			      s ? s->tx_cnt : 0, SMC_NLA_STATS_T_PAD))
+	if (nla_put_uint(skb, SMC_NLA_STATS_T_RX_RMB_USAGE,
+			 z->buf_usage[SMCX_RX]) ||
+	    nla_put_uint(skb, SMC_NLA_STATS_T_TX_RMB_USAGE,
+			 z->buf_usage[SMCX_TX]))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;

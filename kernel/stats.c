@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-netns, per-CPU handshake statistics (see stats.h).
+ * Per-netns, per-CPU statistics (see stats.h).
  *
  * Lifetime: the per-CPU block of a namespace is allocated by the pernet init
  * hook and freed by the exit hook; every socket belongs to a live namespace
@@ -10,11 +10,15 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/percpu.h>
+#include <linux/socket.h>
+#include <linux/tcp.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
 #include <smcx/wire.h>
 
+#include "smcr.h"
+#include "sock.h"
 #include "stats.h"
 
 struct smcx_net {
@@ -77,47 +81,153 @@ void smcx_stats_fallback(struct net *net, enum smcx_role role, u32 reason)
 	this_cpu_inc(s->fallback_rsn[role][smcx_rsn_slot(reason)]);
 }
 
-void smcx_stats_tx(struct net *net, size_t bytes)
+unsigned int smcx_stats_bucket(u64 size)
+{
+	unsigned int i = 0;
+
+	/* the first bucket whose upper bound (8K << i) holds @size */
+	while (i < SMCX_STATS_BUCKETS - 1 && size > (8192ULL << i))
+		i++;
+	return i;
+}
+
+static void smcx_stats_call(struct net *net, enum smcx_dir dir, size_t len,
+			    size_t bytes)
 {
 	struct smcx_stats __percpu *s = smcx_net_stats(net);
 
-	this_cpu_add(s->tx_bytes, bytes);
-	this_cpu_inc(s->tx_cnt);
+	if (!bytes)
+		return;
+	if (dir == SMCX_TX) {
+		this_cpu_add(s->tx_bytes, bytes);
+		this_cpu_inc(s->tx_cnt);
+	} else {
+		this_cpu_add(s->rx_bytes, bytes);
+		this_cpu_inc(s->rx_cnt);
+	}
+	this_cpu_inc(s->pload[dir][smcx_stats_bucket(len)]);
 }
 
-void smcx_stats_rx(struct net *net, size_t bytes)
+void smcx_stats_tx(struct net *net, size_t len, size_t bytes)
+{
+	smcx_stats_call(net, SMCX_TX, len, bytes);
+}
+
+void smcx_stats_rx(struct net *net, size_t len, size_t bytes)
+{
+	smcx_stats_call(net, SMCX_RX, len, bytes);
+}
+
+void smcx_stats_tx_call(const struct smcx_sock *smc, size_t len)
+{
+	const struct smcx_conn *conn = smc->conn;
+	struct smcx_stats __percpu *s = smcx_net_stats(sock_net(&smc->sk));
+	u32 sndbuf = conn->sndbuf ? conn->sndbuf->size : 0;
+	u32 peer_rmb = READ_ONCE(conn->peer_rmbe_size);
+
+	if (sndbuf && len > sndbuf)
+		this_cpu_inc(s->buf[SMCX_TX].size_small);
+	if (peer_rmb && len > peer_rmb)
+		this_cpu_inc(s->buf[SMCX_TX].size_small_peer);
+}
+
+void smcx_stats_rx_call(const struct smcx_sock *smc, size_t len, u64 avail)
+{
+	const struct smcx_conn *conn = smc->conn;
+	struct smcx_stats __percpu *s = smcx_net_stats(sock_net(&smc->sk));
+	u32 rmb = conn->rmb ? conn->rmb->size : 0;
+
+	if (!rmb)
+		return;
+	if (len > rmb)
+		this_cpu_inc(s->buf[SMCX_RX].size_small);
+	if (avail >= rmb)
+		this_cpu_inc(s->buf[SMCX_RX].full);
+}
+
+void smcx_stats_tx_full(struct net *net)
+{
+	this_cpu_inc(smcx_net_stats(net)->buf[SMCX_TX].full);
+}
+
+void smcx_stats_tx_push(struct net *net, u64 pending, u64 space)
+{
+	if (pending && !space)
+		this_cpu_inc(smcx_net_stats(net)->buf[SMCX_TX].full_peer);
+}
+
+void smcx_stats_buf_get(struct net *net, bool rmb, u32 size, bool reused)
 {
 	struct smcx_stats __percpu *s = smcx_net_stats(net);
+	enum smcx_dir dir = rmb ? SMCX_RX : SMCX_TX;
 
-	this_cpu_add(s->rx_bytes, bytes);
-	this_cpu_inc(s->rx_cnt);
+	if (reused)
+		this_cpu_inc(s->buf[dir].reuse);
+	else
+		this_cpu_inc(s->buf[dir].alloc);
+	this_cpu_inc(s->bufsize[dir][smcx_stats_bucket(size)]);
+	this_cpu_add(s->buf_usage[dir], size);
 }
 
+void smcx_stats_buf_put(struct net *net, bool rmb, u32 size)
+{
+	this_cpu_sub(smcx_net_stats(net)->buf_usage[rmb ? SMCX_RX : SMCX_TX],
+		     (u64)size);
+}
+
+void smcx_stats_splice(const struct smcx_sock *smc)
+{
+	if (smc->smcr)
+		this_cpu_inc(smcx_net_stats(sock_net(&smc->sk))->splice_cnt);
+}
+
+void smcx_stats_urg(const struct smcx_sock *smc, int msg_flags)
+{
+	if (smc->smcr && (msg_flags & MSG_OOB))
+		this_cpu_inc(smcx_net_stats(sock_net(&smc->sk))->urg_data_cnt);
+}
+
+/*
+ * Mainline's meaning: TCP_NODELAY counts when it is switched on and TCP_CORK
+ * when it is released, the two settings that push queued data out; only on a
+ * connection that runs over SMC-R and only when TCP took the option.
+ */
+void smcx_stats_sockopt(const struct smcx_sock *smc, int level, int optname,
+			sockptr_t optval, unsigned int optlen, int rc)
+{
+	struct net *net = sock_net(&smc->sk);
+	int val;
+
+	if (!smc->smcr || rc || level != SOL_TCP ||
+	    (optname != TCP_NODELAY && optname != TCP_CORK) ||
+	    optlen < sizeof(int) || copy_from_sockptr(&val, optval, sizeof(val)))
+		return;
+	if (optname == TCP_NODELAY && val)
+		this_cpu_inc(smcx_net_stats(net)->ndly_cnt);
+	else if (optname == TCP_CORK && !val)
+		this_cpu_inc(smcx_net_stats(net)->cork_cnt);
+}
+
+/*
+ * struct smcx_stats is nothing but u64 counters, so all CPUs fold as arrays
+ * of u64 and no field can be forgotten here.  The usage gauges add up right
+ * even when one CPU added and another subtracted (modulo 2^64).
+ */
 void smcx_stats_fold(struct net *net, struct smcx_stats *out)
 {
 	struct smcx_stats __percpu *s = smcx_net_stats(net);
-	unsigned int r, i;
+	const unsigned int n = sizeof(*out) / sizeof(u64);
+	u64 *o = (u64 *)out;
+	unsigned int i;
 	int cpu;
 
+	BUILD_BUG_ON(sizeof(*out) % sizeof(u64));
 	memset(out, 0, sizeof(*out));
 	for_each_possible_cpu(cpu) {
-		const struct smcx_stats *c = per_cpu_ptr(s, cpu);
+		const u64 *c = (const u64 *)per_cpu_ptr(s, cpu);
 
-		out->rx_bytes += READ_ONCE(c->rx_bytes);
-		out->tx_bytes += READ_ONCE(c->tx_bytes);
-		out->rx_cnt += READ_ONCE(c->rx_cnt);
-		out->tx_cnt += READ_ONCE(c->tx_cnt);
-
-		for (r = 0; r < SMCX_ROLES; r++) {
-			out->hs_started[r] += READ_ONCE(c->hs_started[r]);
-			out->hs_errors[r] += READ_ONCE(c->hs_errors[r]);
-			out->success_v1[r] += READ_ONCE(c->success_v1[r]);
-			out->success_v2[r] += READ_ONCE(c->success_v2[r]);
-			out->fallback[r] += READ_ONCE(c->fallback[r]);
-			for (i = 0; i < SMCX_STATS_RSN_SLOTS; i++)
-				out->fallback_rsn[r][i] +=
-					READ_ONCE(c->fallback_rsn[r][i]);
-		}
+		for (i = 0; i < n; i++)
+			o[i] += READ_ONCE(c[i]);
 	}
 }
 

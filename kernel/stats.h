@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Per-netns handshake statistics.
+ * Per-netns statistics: handshakes, fallbacks and the SMC-R data path.
  *
  * The counters are per CPU and only ever incremented with this_cpu_inc(), so
  * the fast path takes no lock and touches no shared cache line.  Readers fold
@@ -10,9 +10,11 @@
 #ifndef SMCX_STATS_H
 #define SMCX_STATS_H
 
+#include <linux/sockptr.h>
 #include <linux/types.h>
 
 struct net;
+struct smcx_sock;
 
 enum smcx_role {
 	SMCX_CLNT,
@@ -27,6 +29,30 @@ enum smcx_role {
  */
 #define SMCX_STATS_RSN_SLOTS	48
 
+/*
+ * Size histograms, the buckets of the uapi's SMC_NLA_STATS_PLOAD_*: bucket 0
+ * counts sizes up to 8 KiB, bucket i sizes in (8K << (i - 1), 8K << i], the
+ * last one everything above 1 MiB.
+ */
+#define SMCX_STATS_BUCKETS	9
+
+enum smcx_dir {
+	SMCX_RX,	/* receive side: RMBs, recvmsg */
+	SMCX_TX,	/* send side: send buffers, sendmsg */
+	SMCX_DIRS
+};
+
+/* one direction's buffer events, the uapi's SMC_NLA_STATS_RMB_* */
+struct smcx_stats_buf {
+	u64 size_small_peer;	/* TX: send call larger than the peer's RMB */
+	u64 size_small;		/* send/receive call larger than our buffer */
+	u64 full_peer;		/* TX: data waited for room in the peer's RMB */
+	u64 full;		/* TX: send buffer full; RX: RMB full */
+	u64 reuse;		/* buffer taken from the link group's pool */
+	u64 alloc;		/* buffer newly allocated */
+	u64 dgrade;		/* smaller buffer than wanted (never, today) */
+};
+
 struct smcx_stats {
 	u64 hs_started[SMCX_ROLES];	/* CLC handshakes begun (both sides SMC) */
 	u64 hs_errors[SMCX_ROLES];	/* handshakes that killed the connection */
@@ -39,15 +65,51 @@ struct smcx_stats {
 	u64 tx_bytes;
 	u64 rx_cnt;
 	u64 tx_cnt;
+	/* per direction: calls by requested size, buffers by size, events */
+	u64 pload[SMCX_DIRS][SMCX_STATS_BUCKETS];
+	u64 bufsize[SMCX_DIRS][SMCX_STATS_BUCKETS];
+	struct smcx_stats_buf buf[SMCX_DIRS];
+	/* bytes of buffers held by connections now (adds and subtracts) */
+	u64 buf_usage[SMCX_DIRS];
+	/* special socket calls on SMC-R connections */
+	u64 splice_cnt;
+	u64 cork_cnt;		/* TCP_CORK released (corked data pushed) */
+	u64 ndly_cnt;		/* TCP_NODELAY switched on */
+	u64 urg_data_cnt;	/* send calls with MSG_OOB */
 };
 
 void smcx_stats_hs_started(struct net *net, enum smcx_role role);
 void smcx_stats_hs_error(struct net *net, enum smcx_role role);
 void smcx_stats_success(struct net *net, enum smcx_role role, u8 version);
 void smcx_stats_fallback(struct net *net, enum smcx_role role, u32 reason);
-/* one send or receive call of an SMC-R connection that moved @bytes > 0 */
-void smcx_stats_tx(struct net *net, size_t bytes);
-void smcx_stats_rx(struct net *net, size_t bytes);
+/*
+ * Data path hooks, each one line at its call site.
+ *
+ * One send or receive call of an SMC-R connection that asked for @len bytes
+ * and moved @bytes; a call that moved nothing is not counted.  The payload
+ * histogram is by the requested size, like mainline's.
+ */
+void smcx_stats_tx(struct net *net, size_t len, size_t bytes);
+void smcx_stats_rx(struct net *net, size_t len, size_t bytes);
+/* a send call of @len bytes: larger than our send buffer, the peer's RMB? */
+void smcx_stats_tx_call(const struct smcx_sock *smc, size_t len);
+/* a receive call of @len bytes finding @avail bytes in the RMB */
+void smcx_stats_rx_call(const struct smcx_sock *smc, size_t len, u64 avail);
+/* a send call waits for room in its send buffer */
+void smcx_stats_tx_full(struct net *net);
+/* a push found @pending bytes to write and @space room in the peer's RMB */
+void smcx_stats_tx_push(struct net *net, u64 pending, u64 space);
+/* a connection took a buffer (@reused from the pool), or gave it back */
+void smcx_stats_buf_get(struct net *net, bool rmb, u32 size, bool reused);
+void smcx_stats_buf_put(struct net *net, bool rmb, u32 size);
+/* socket calls; counted only when the socket runs over SMC-R */
+void smcx_stats_splice(const struct smcx_sock *smc);
+void smcx_stats_urg(const struct smcx_sock *smc, int msg_flags);
+void smcx_stats_sockopt(const struct smcx_sock *smc, int level, int optname,
+			sockptr_t optval, unsigned int optlen, int rc);
+
+/* bucket of @size in a size histogram */
+unsigned int smcx_stats_bucket(u64 size);
 
 /* sum of all CPUs for @net */
 void smcx_stats_fold(struct net *net, struct smcx_stats *out);

@@ -1,0 +1,199 @@
+# SPDX-License-Identifier: GPL-2.0
+"""smcx's SMC-R statistics beyond handshakes (issue 7): the payload and
+buffer size histograms, buffer events, the special socket calls.
+
+smcx with smcr=1 on both hosts.  One connection (IPPROTO_SMC, driven by
+selftests/tools/statsxfer.py so every socket call is known): the client sets
+TCP_NODELAY on, TCP_CORK on and off, tries one MSG_OOB send (smcx refuses
+urgent data, mainline counts the call all the same), sends NBYTES in one
+send call; the server reads with a RBUF-byte buffer until EOF.  (splice_read
+on an SMC-R socket is not exercised: smcx hands it to the CLC socket, which
+has no file, and tcp_splice_read oopses; see SPLICE below.)  Expected deltas of `smcr -a -j stats`:
+
+  alpha (client): tx bytes +NBYTES, tx calls +1 in the payload bucket of
+    NBYTES; nodelay +1, cork +1, urgent data +1; one send buffer and one RMB
+    taken (64 KiB bucket, alloc + reuse = 1 each); the send call was larger
+    than the send buffer and than the peer's RMB (size_small, size_small_peer
+    +1 each); no receive call counted (EOF is not data).
+  beta (server): rx bytes +NBYTES, every receive call in the RBUF bucket,
+    and the same buffers.
+
+Then `smcr -a -d stats` text must show the same numbers as the JSON, and the
+buffer usage gauges are back to 0 once the connection is gone.
+"""
+import json
+import os
+
+import stacks
+
+TIMEOUT = 600
+PORT = 6480
+NBYTES = 100000		# one send call: bucket 128K (64K < n <= 128K)
+RBUF = 300000		# receive buffer: bucket 512K
+# smcx_splice_read() passes an SMC socket's splice to the CLC socket, whose
+# sock->file is NULL: tcp_splice_read() dereferences it (kernel oops, seen in
+# the lab).  The splice counter is wired; turn this on once splice is fixed.
+SPLICE = False
+BUCKETS = ["8K", "16K", "32K", "64K", "128K", "256K", "512K", "1024K", "over_1024K"]
+
+
+def bucket(n):
+    i = 0
+    while i < len(BUCKETS) - 1 and n > (8192 << i):
+        i += 1
+    return BUCKETS[i]
+
+
+def jstats(h):
+    return json.loads(h.out("%s -a -j stats" % stacks.smcr()))["smcr"]
+
+
+def flat(d, prefix=""):
+    """{"a": {"b": 1}} -> {"a.b": 1}, numbers only."""
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out.update(flat(v, prefix + k + "."))
+        elif isinstance(v, int) and not isinstance(v, bool):
+            out[prefix + k] = v
+    return out
+
+
+def diff(before, after):
+    b, a = flat(before), flat(after)
+    return {k: a[k] - b.get(k, 0) for k in a if a[k] != b.get(k, 0)}
+
+
+def abbreviate(v):
+    """smcctl's abbreviate() (user/smcctl/format.cpp)."""
+    if v < 1024:
+        return str(v)
+    d, units = v / 1024.0, "KMGTPE"
+    u = 0
+    while d >= 1024.0 and u + 1 < len(units):
+        d /= 1024.0
+        u += 1
+    return "%.1f%s" % (d, units[u])
+
+
+TEXT_KEYS = {
+    "Data (bytes)": "bytes", "Requests": "cnt", "Buffer full": "buffer.full",
+    "Buffer full (remote)": "buffer.full_peer", "Buffer too small": "buffer.size_small",
+    "Buffer too small (remote)": "buffer.size_small_peer",
+    "Buffer allocations": "buffer.alloc", "Buffer reuses": "buffer.reuse",
+    "Buffer downgrades": "buffer.downgrade",
+}
+SPECIAL_KEYS = {"cork": "cork", "nodelay": "nodelay", "sendpage": "sendpage",
+                "splice": "splice", "urgent data": "urgent_data"}
+
+
+def parse_text(text):
+    """The SMC-R section of `smcr -a -d stats` as {json key: text value}."""
+    out, sect = {}, None
+    lines = text.splitlines()
+    start = [i for i, ln in enumerate(lines) if ln == "SMC-R"]
+    for ln in lines[start[0] + 1:] if start else []:
+        s = ln.strip()
+        if s in ("RX", "TX"):
+            sect = s.lower()
+            continue
+        words = s.split()
+        if words and words[0] in ("Bufs", "Reqs") and sect:
+            key = "rmb_size" if words[0] == "Bufs" else "payload_size"
+            for b, v in zip(BUCKETS, words[1:]):
+                out["%s.%s.%s" % (sect, key, b)] = v
+            continue
+        label, value = ln[2:32].strip(), ln[33:47].strip()
+        if not value:
+            continue
+        if label == "Special socket calls":
+            sect = "special_calls"
+            out["special_calls.total"] = value
+        elif sect == "special_calls" and label in SPECIAL_KEYS:
+            out["special_calls." + SPECIAL_KEYS[label]] = value
+        elif sect in ("rx", "tx") and label in TEXT_KEYS:
+            out["%s.%s" % (sect, TEXT_KEYS[label])] = value
+        elif label.endswith("buffer bytes in use"):
+            out[label.split()[0].lower() + ".rmb_usage"] = value
+    return out
+
+
+def text_matches_json(t, h):
+    js = jstats(h)
+    text = h.out("%s -a -d stats" % stacks.smcr())
+    got = parse_text(text)
+    f = flat(js)
+    want = {}
+    for k in got:
+        if k == "special_calls.total":
+            want[k] = str(sum(js["special_calls"].values()))
+        elif k.endswith("rmb_usage"):
+            want[k] = str(js[k.split(".")[0]]["rmb_usage"])
+        elif ".rmb_size." in k or ".payload_size." in k:
+            want[k] = abbreviate(f[k])
+        else:
+            want[k] = str(f[k])
+    t.check(len(got) >= 2 * (len(TEXT_KEYS) - 3 + 18) + 3 + len(SPECIAL_KEYS),
+            "%s: text has every section (%d values parsed)" % (h.name, len(got)))
+    bad = {k: (got[k], want[k]) for k in got if got[k] != want[k]}
+    t.eq(bad, {}, "%s: smcr -d stats text equals smcr -j stats" % h.name)
+    if bad:
+        t.log(text)
+
+
+def run(t):
+    a, b = t.alpha, t.beta
+    for h in t.hosts:
+        stacks.clear(h)
+        h.insmod_smcx("smcr=1")
+    tool = "python3 %s" % os.path.join(t.repo, "selftests", "tools", "statsxfer.py")
+    before = {h.name: jstats(h) for h in t.hosts}
+
+    with t.subtest("one SMC-R connection with known socket calls"):
+        srv = b.bg("%s server %d %d%s" % (tool, PORT, RBUF, " splice" if SPLICE else ""))
+        b.wait_port(PORT)
+        cli = a.run("%s client %s %d %d" % (tool, b.ip, PORT, NBYTES), timeout=120)
+        rs = srv.wait(timeout=120)
+        c, s = json.loads(cli.out), json.loads(rs.out)
+        t.log("client %s, server %s" % (c, s))
+        t.eq((c["sent"], s["received"]), (NBYTES, NBYTES), "payload sent in one call, all received")
+        t.check(c["oob"] in ("EOPNOTSUPP", "ENOTSUP"), "smcx refuses urgent data: %s" % c["oob"])
+
+    after = {h.name: jstats(h) for h in t.hosts}
+    da, db = diff(before["alpha"], after["alpha"]), diff(before["beta"], after["beta"])
+    t.log("alpha delta %s" % da)
+    t.log("beta delta %s" % db)
+    with t.subtest("client counters"):
+        t.eq(da.get("v2.clnt_success"), 1, "one SMC-Rv2 client connection")
+        t.eq((da.get("tx.bytes"), da.get("tx.cnt")), (NBYTES, 1), "tx bytes and calls")
+        t.eq(da.get("tx.payload_size." + bucket(NBYTES)), 1,
+             "the send call in bucket %s" % bucket(NBYTES))
+        t.eq(sum(v for k, v in da.items() if k.startswith("tx.payload_size.")), 1,
+             "no other tx payload bucket moved")
+        t.eq(da.get("rx.cnt", 0), 0, "no receive call with data on the client")
+        t.eq((da.get("special_calls.nodelay"), da.get("special_calls.cork"),
+              da.get("special_calls.urgent_data"), da.get("special_calls.splice", 0)),
+             (1, 1, 1, 0), "nodelay +1, cork +1 (released), urgent +1, splice 0")
+        t.eq((da.get("tx.buffer.size_small"), da.get("tx.buffer.size_small_peer")), (1, 1),
+             "send call larger than the 64K send buffer and the peer's 64K RMB")
+    with t.subtest("server counters"):
+        t.eq(db.get("v2.srv_success"), 1, "one SMC-Rv2 server connection")
+        t.eq((db.get("rx.bytes"), db.get("rx.cnt")), (NBYTES, s["calls"]),
+             "rx bytes and calls (the server counted %d calls with data)" % s["calls"])
+        t.eq(db.get("rx.payload_size." + bucket(RBUF)), s["calls"],
+             "every receive call in bucket %s" % bucket(RBUF))
+        t.eq(db.get("tx.cnt", 0), 0, "no send call on the server")
+        t.eq((db.get("special_calls.splice", 0), db.get("special_calls.nodelay", 0)),
+             (1 if SPLICE else 0, 0), "splice +%d, nodelay 0" % SPLICE)
+    with t.subtest("buffer histograms and events"):
+        for h, d in (("alpha", da), ("beta", db)):
+            for side in ("tx", "rx"):
+                t.eq(d.get("%s.rmb_size.64K" % side), 1, "%s: one %s buffer of 64K" % (h, side))
+                t.eq(d.get("%s.buffer.alloc" % side, 0) + d.get("%s.buffer.reuse" % side, 0),
+                     1, "%s: %s buffer allocated or reused once" % (h, side))
+            st = after[h]
+            t.eq((st["rx"]["rmb_usage"], st["tx"]["rmb_usage"]), (0, 0),
+                 "%s: no buffer in use after the close" % h)
+    with t.subtest("smcr stats text equals --json"):
+        for h in t.hosts:
+            text_matches_json(t, h)
