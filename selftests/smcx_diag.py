@@ -8,9 +8,17 @@ on both hosts: a held SMC-R connection shows mode SMCR, -R the link on rxe0
 with the peer's GID and the roles, -d the buffer sizes and the cursors
 after the payload; smcr -j stats counts the SMC-Rv2 successes and the
 payload bytes and calls both ways.  JSON and text must agree.
+
+IPv6 and dump size, on alpha alone over ::1 (no RDMA device on lo: the
+connections fall back, the sockets stay AF_SMC): SMCPROTO_SMC6 sockets
+appear in smcss with their IPv6 addresses; with MANY connections held (twice
+that many sockets; the hold server closes its listener once all are in) a raw sock_diag dump spans several
+netlink reads, ends with NLMSG_DONE and carries every socket exactly once,
+and smcss --json lists the same sockets.
 """
 import json
 
+import scenarios
 import smcr_cases
 import stacks
 
@@ -133,6 +141,92 @@ def smcr_case(t):
             % (js["smcr"]["tx"]["cnt"], js["smcr"]["rx"]["cnt"]))
 
 
+MANY = 300
+
+# One SOCK_DIAG_BY_FAMILY dump for AF_SMC, read with a large buffer: each
+# read returns one part of the dump.  Prints {"reads", "done", "socks": [...]}.
+RAW_DUMP = r'''
+import json, socket, struct
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 4)   # NETLINK_SOCK_DIAG
+req = struct.pack("=BBBB48s", 43, 0, 0, 0, b"")            # smc_diag_req
+s.send(struct.pack("=IHHII", 16 + len(req), 20, 0x301, 1, 0) + req)
+reads, done, socks = 0, False, []
+while not done:
+    buf = s.recv(1 << 20)
+    reads += 1
+    off = 0
+    while off + 16 <= len(buf):
+        ln, typ = struct.unpack_from("=IH", buf, off)
+        if typ == 3:
+            done = True
+        elif typ == 20:
+            fam, state, mode = struct.unpack_from("=BBB", buf, off + 16)
+            sport, dport = struct.unpack_from(">HH", buf, off + 20)
+            cookie = struct.unpack_from("=Q", buf, off + 60)[0]
+            inode = struct.unpack_from("=Q", buf, off + 16 + 56)[0]
+            socks.append([sport, dport, inode, cookie, state])
+        elif typ == 2:
+            raise SystemExit("dump error %d" % struct.unpack_from("=i", buf, off + 16))
+        off += (ln + 3) & ~3
+print(json.dumps({"reads": reads, "done": done, "socks": socks}))
+'''
+
+
+def ipv6_many_case(t):
+    a, port = t.alpha, PORT + 10
+    hold = smcr_cases.HOLD
+    ready, release = "/tmp/diag6.ready", "/tmp/diag6.release"
+    a.run("rm -f %s %s" % (ready, release))
+    srv = a.bg("%s server -f smc6 -p %d -c %d -q" % (hold, port, MANY))
+    cli = None
+    try:
+        a.wait_port(port)
+        cli = a.bg("%s client -f smc6 -a ::1 -p %d -c %d -n 1000 -R %s -r %s -t 600 -q"
+                   % (hold, port, MANY, ready, release))
+        got = scenarios.wait_for(
+            lambda: a.run("cat %s 2>/dev/null" % ready, check=False).out.strip(),
+            timeout=600, step=2)
+        t.check(got and int(got.split()[0]) == MANY, "%d connections over ::1 open: %s"
+                % (MANY, got))
+        socks = [s for s in smcss_json(t, a, "-a", port)]
+        mine = [s for s in socks if s["family"] == "inet6"]
+        t.eq(len(mine), len(socks), "every socket of port %d is inet6" % port)
+        conns = [s for s in socks if s["state"] != "LISTEN"]
+        t.eq(len(conns), 2 * MANY, "smcss -a --json: 2 x %d connected sockets" % MANY)
+        t.check(all(s["local"]["address"] == "::1" for s in socks) and
+                all((s.get("peer") or {}).get("address") == "::1"
+                    for s in socks if s["state"] != "LISTEN"),
+                "local and peer addresses are ::1")
+        t.eq(len({s["inode"] for s in socks}), len(socks), "smcss: no socket twice")
+        rows = text_rows(smcss(t, a, "-a"), port)
+        t.check(len(rows) == len(socks) and
+                any(("[::1]:%d" % port) in r for r in rows),
+                "smcss -a text: %d rows with [::1]:%d" % (len(rows), port))
+        dump = json.loads(a.out("python3 -c %s" % shlex_quote(RAW_DUMP)))
+        raw = [x for x in dump["socks"] if port in (x[0], x[1])]
+        t.log("raw dump: %d reads, %d sockets, %d of port %d"
+              % (dump["reads"], len(dump["socks"]), len(raw), port))
+        t.check(dump["done"] and dump["reads"] >= 2,
+                "the dump spans several reads (%d) and ends with NLMSG_DONE" % dump["reads"])
+        t.eq(len(raw), len(socks), "raw dump: as many sockets of the port as smcss")
+        t.eq(len({(x[2], x[3]) for x in dump["socks"]}), len(dump["socks"]),
+             "raw dump: every socket exactly once")
+        t.eq(sorted(x[2] for x in raw), sorted(s["inode"] for s in socks),
+             "raw dump and smcss list the same sockets")
+    finally:
+        a.run("touch %s" % release, check=False)
+        for p in (cli, srv):
+            if p:
+                r = p.wait(timeout=300, check=False)
+                if r.rc != 0:
+                    t.log("hold: rc %d %s" % (r.rc, (r.out + r.err).strip()[-400:]))
+
+
+def shlex_quote(s):
+    import shlex
+    return shlex.quote(s)
+
+
 def run(t):
     load_all(t)
     with t.subtest("smcr=0: listener and fallback connection in smcss"):
@@ -140,3 +234,6 @@ def run(t):
     load_all(t, "smcr=1")
     with t.subtest("smcr=1: SMC-R connection in smcss -R/-d and smcr stats"):
         smcr_case(t)
+    with t.subtest("IPv6 (SMCPROTO_SMC6 over ::1) and a multipart dump of %d sockets"
+                   % (2 * MANY)):
+        ipv6_many_case(t)
