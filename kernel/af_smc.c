@@ -435,6 +435,72 @@ static int smcx_mmap(struct file *file, struct socket *sock,
 	return ops->mmap(file, sock, vma);
 }
 
+#define SMCX_SPLICE_PAGES	16
+
+static void smcx_splice_release(struct splice_pipe_desc *spd, unsigned int i)
+{
+	put_page(spd->pages[i]);
+}
+
+/*
+ * splice from an SMC socket (SMC-R, or not connected): receive into fresh
+ * pages with our own recvmsg, then hand the pages to the pipe.  The CLC
+ * socket cannot serve it, tcp_splice_read() needs the file it does not
+ * have.  splice holds the pipe lock and has cut @len to the pipe's free
+ * slots, so every byte taken from the RMB finds room in the pipe.
+ */
+static ssize_t smcx_splice_copy(struct socket *sock,
+				struct pipe_inode_info *pipe, size_t len,
+				unsigned int flags)
+{
+	struct page *pages[SMCX_SPLICE_PAGES];
+	struct partial_page partial[SMCX_SPLICE_PAGES];
+	struct bio_vec bv[SMCX_SPLICE_PAGES];
+	struct splice_pipe_desc spd = {
+		.pages = pages,
+		.partial = partial,
+		.nr_pages_max = SMCX_SPLICE_PAGES,
+		.ops = &nosteal_pipe_buf_ops,
+		.spd_release = smcx_splice_release,
+	};
+	struct msghdr msg = {};
+	unsigned int n, i, used;
+	size_t want = 0;
+	int mflags = 0;
+	int got;
+
+	len = min_t(size_t, len, SMCX_SPLICE_PAGES * PAGE_SIZE);
+	n = DIV_ROUND_UP(len, PAGE_SIZE);
+	for (i = 0; i < n; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		if (!pages[i])
+			break;
+		bvec_set_page(&bv[i], pages[i],
+			      min_t(size_t, PAGE_SIZE, len - want), 0);
+		want += bv[i].bv_len;
+	}
+	n = i;
+	if (!n)
+		return -ENOMEM;
+	if ((flags & SPLICE_F_NONBLOCK) ||
+	    (sock->file && (sock->file->f_flags & O_NONBLOCK)))
+		mflags |= MSG_DONTWAIT;
+	iov_iter_bvec(&msg.msg_iter, ITER_DEST, bv, n, want);
+	got = smcx_recvmsg(sock, &msg, want, mflags);
+	used = got > 0 ? DIV_ROUND_UP(got, PAGE_SIZE) : 0;
+	for (i = 0; i < used; i++) {
+		partial[i].offset = 0;
+		partial[i].len = min_t(size_t, PAGE_SIZE, got - i * PAGE_SIZE);
+		partial[i].private = 0;
+	}
+	for (i = used; i < n; i++)
+		put_page(pages[i]);
+	if (got <= 0)
+		return got;
+	spd.nr_pages = used;
+	return splice_to_pipe(pipe, &spd);
+}
+
 static ssize_t smcx_splice_read(struct socket *sock, loff_t *ppos,
 				struct pipe_inode_info *pipe, size_t len,
 				unsigned int flags)
@@ -442,7 +508,7 @@ static ssize_t smcx_splice_read(struct socket *sock, loff_t *ppos,
 	struct smcx_sock *smc;
 	struct sock *sk;
 	long timeo;
-	ssize_t rc;
+	int rc;
 
 again:
 	sk = READ_ONCE(sock->sk);
@@ -461,10 +527,9 @@ again:
 		goto again;
 	}
 	smcx_stats_splice(smc);
-	rc = smc->clcsock->ops->splice_read(smc->clcsock, ppos, pipe, len,
-					    flags);
 	release_sock(sk);
-	return rc;
+	/* fell back meanwhile: smcx_recvmsg takes the TCP path then */
+	return smcx_splice_copy(sock, pipe, len, flags);
 }
 
 static void smcx_splice_eof(struct socket *sock)

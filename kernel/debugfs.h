@@ -30,6 +30,7 @@ enum smcx_obj {
 void smcx_obj_inc(enum smcx_obj kind);
 void smcx_obj_dec(enum smcx_obj kind);
 long smcx_obj_read(enum smcx_obj kind);
+void smcx_obj_check_leaks(void);
 
 int smcx_debugfs_init(void);
 void smcx_debugfs_exit(void);

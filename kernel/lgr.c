@@ -23,9 +23,20 @@ int smcx_smcr_enabled;
 module_param_named(smcr, smcx_smcr_enabled, int, 0644);
 MODULE_PARM_DESC(smcr, "1: use the SMC-R data path (accept SMC-R), 0: decline");
 
-static unsigned int smcx_lgr_linger_ms = 2000;
+/*
+ * Idle link groups linger as in mainline: 10 minutes on the server, 10 s
+ * more on the client.  The server frees first and tells the client with
+ * DELETE_LINK; the client, which cannot know whether the server just
+ * offered the group to a new connection, keeps it until the server let go.
+ * (With a 2 s linger on an smcx client, the stock server terminated a group
+ * under a connection it had just added and hung in smc_conn_kill() waiting
+ * for CDC completions: seen in the lab on 6.12.)
+ */
+static unsigned int smcx_lgr_linger_ms = 600 * MSEC_PER_SEC;
 module_param_named(lgr_linger_ms, smcx_lgr_linger_ms, uint, 0644);
-MODULE_PARM_DESC(lgr_linger_ms, "idle link groups are freed after this time");
+MODULE_PARM_DESC(lgr_linger_ms,
+		 "idle link groups are freed after this time (server; client +10 s)");
+#define SMCX_LGR_LINGER_CLNT_EXTRA_MS	(10 * MSEC_PER_SEC)
 
 u8 smcx_systemid[SMCX_PEERID_LEN];
 
@@ -778,6 +789,15 @@ int smcx_lgr_conn_add(struct smcx_lgr *lgr, struct smcx_sock *smc)
 	return 0;
 }
 
+static unsigned int smcx_lgr_linger(const struct smcx_lgr *lgr)
+{
+	unsigned int ms = READ_ONCE(smcx_lgr_linger_ms);
+
+	if (lgr->role == SMCX_CLNT)
+		ms += SMCX_LGR_LINGER_CLNT_EXTRA_MS;
+	return ms;
+}
+
 void smcx_lgr_conn_del(struct smcx_sock *smc)
 {
 	struct smcx_conn *conn = smc->conn;
@@ -796,7 +816,7 @@ void smcx_lgr_conn_del(struct smcx_sock *smc)
 	idle = !--lgr->conns_num && !lgr->dead;
 	if (idle)
 		mod_delayed_work(system_wq, &lgr->linger,
-				 msecs_to_jiffies(smcx_lgr_linger_ms));
+				 msecs_to_jiffies(smcx_lgr_linger(lgr)));
 	mutex_unlock(&lgr->mutex);
 	sock_put(&smc->sk);		/* the table's */
 }

@@ -142,8 +142,9 @@ static void __exit smcx_exit(void)
 	smcx_ib_exit();
 	smcx_sysctl_exit();
 	smcx_stats_exit();
-	smcx_debugfs_exit();
 	rcu_barrier();
+	smcx_obj_check_leaks();
+	smcx_debugfs_exit();
 	pr_info("smcx " SMCX_VERSION " unloaded\n");
 }
 

@@ -20,6 +20,7 @@ import re
 import time
 
 import scenarios
+import smcxlab
 
 TIMEOUT = 600
 PORT = 5400
@@ -272,5 +273,6 @@ def churn(t, a, b):
         t.check(m and int(m.group(1)) > 0, "the server accepted connections: %s" % r.out.strip())
         for h in (a, b):
             gone = scenarios.wait_for(
-                lambda: all(v == 0 for v in objects(h).values()), timeout=30)
-            t.check(gone, "%s: every smcx object gone: %s" % (h.name, objects(h)))
+                lambda: all(objects(h)[k] == 0 for k in smcxlab.CONN_OBJECTS), timeout=30)
+            t.check(gone, "%s: every smcx socket object gone (link groups linger): %s"
+                    % (h.name, objects(h)))

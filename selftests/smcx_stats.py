@@ -6,9 +6,8 @@ smcx with smcr=1 on both hosts.  One connection (IPPROTO_SMC, driven by
 selftests/tools/statsxfer.py so every socket call is known): the client sets
 TCP_NODELAY on, TCP_CORK on and off, tries one MSG_OOB send (smcx refuses
 urgent data, mainline counts the call all the same), sends NBYTES in one
-send call; the server reads with a RBUF-byte buffer until EOF.  (splice_read
-on an SMC-R socket is not exercised: smcx hands it to the CLC socket, which
-has no file, and tcp_splice_read oopses; see SPLICE below.)  Expected deltas of `smcr -a -j stats`:
+send call; the server reads 16 bytes with one splice() and the rest with a
+RBUF-byte buffer until EOF.  Expected deltas of `smcr -a -j stats`:
 
   alpha (client): tx bytes +NBYTES, tx calls +1 in the payload bucket of
     NBYTES; nodelay +1, cork +1, urgent data +1; one send buffer and one RMB
@@ -30,10 +29,9 @@ TIMEOUT = 600
 PORT = 6480
 NBYTES = 100000		# one send call: bucket 128K (64K < n <= 128K)
 RBUF = 300000		# receive buffer: bucket 512K
-# smcx_splice_read() passes an SMC socket's splice to the CLC socket, whose
-# sock->file is NULL: tcp_splice_read() dereferences it (kernel oops, seen in
-# the lab).  The splice counter is wired; turn this on once splice is fixed.
-SPLICE = False
+# the server's first read is a splice (it once oopsed: smcx passed it to the
+# CLC socket, which has no file for tcp_splice_read)
+SPLICE = True
 BUCKETS = ["8K", "16K", "32K", "64K", "128K", "256K", "512K", "1024K", "over_1024K"]
 
 
@@ -178,8 +176,13 @@ def run(t):
              "send call larger than the 64K send buffer and the peer's 64K RMB")
     with t.subtest("server counters"):
         t.eq(db.get("v2.srv_success"), 1, "one SMC-Rv2 server connection")
-        t.eq((db.get("rx.bytes"), db.get("rx.cnt")), (NBYTES, s["calls"]),
-             "rx bytes and calls (the server counted %d calls with data)" % s["calls"])
+        if SPLICE:
+            t.eq((s["splice"], s["spliced"]), ("data", 16), "the server's splice read 16 bytes")
+        spl = 1 if SPLICE else 0
+        t.eq((db.get("rx.bytes"), db.get("rx.cnt")), (NBYTES, s["calls"] + spl),
+             "rx bytes and calls (the server counted %d calls with data, %d splice)"
+             % (s["calls"], spl))
+        t.eq(db.get("rx.payload_size.8K", 0), spl, "the 16-byte splice in bucket 8K")
         t.eq(db.get("rx.payload_size." + bucket(RBUF)), s["calls"],
              "every receive call in bucket %s" % bucket(RBUF))
         t.eq(db.get("tx.cnt", 0), 0, "no send call on the server")

@@ -48,7 +48,14 @@ KERNEL_BAD = re.compile(
     r"WARNING:|BUG:|Oops|Call Trace|blocked for more than|refcount_t|"
     r"list_add corruption|list_del corruption|Kernel panic|general protection fault|"
     r"UBSAN:|KASAN:|kernel BUG|soft lockup|hard LOCKUP|rcu_sched self-detected|"
-    r"RCU stall")
+    r"RCU stall|smcx: leaked at unload")
+
+# Object kinds of /sys/kernel/debug/smcx/objects that belong to sockets and
+# connections: zero soon after the last socket closed.  The others (link
+# groups with their links, buffers, MRs, PD, CQs, QPs) stay while an idle
+# link group lingers (10 min, as mainline); smcx reports any of them still
+# counted at module unload ("smcx: leaked at unload"), a KERNEL_BAD line.
+CONN_OBJECTS = ("socks", "clcsocks", "pending_handshakes", "listeners", "conns")
 
 # initramfs: only what is needed to reach the host's root (virtio_pci is built
 # in on 6.12 but a module on 6.1); the rest (rxe, smc,

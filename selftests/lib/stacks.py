@@ -252,6 +252,9 @@ def linkgroups(h):
     return json.loads(r.out)["linkgroups"]
 
 
+CONN_OBJECTS = smcxlab.CONN_OBJECTS
+
+
 def smcx_objects(h):
     """smcx's object counters {kind: count} ({} when smcx is not loaded)."""
     out = h.run("cat %s/objects 2>/dev/null" % SMCX_DEBUGFS, check=False).out

@@ -4,7 +4,7 @@
 the statistics tests (selftests/smcx_stats.py).
 
   statsxfer.py server PORT RBUF [splice]  accept one connection (IPPROTO_SMC),
-        with "splice" try one non-blocking splice_read, then recv_into a
+        with "splice" first splice 16 bytes into a pipe (counted), then recv_into a
         RBUF-byte buffer until EOF; prints {"received": N, "calls": C} (C:
         calls that got data)
   statsxfer.py client ADDR PORT NBYTES    connect, set TCP_NODELAY on, TCP_CORK
@@ -22,23 +22,29 @@ import sys
 IPPROTO_SMC = 256
 
 
+SPLICE_LEN = 16
+
+
 def server(port, rbuf, splice):
     ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_SMC)
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     ls.bind(("0.0.0.0", port))
     ls.listen(1)
     c, _ = ls.accept()
+    spliced = 0
     if splice:
+        # one blocking splice of SPLICE_LEN bytes, read back and counted
         r, w = os.pipe()
         try:
-            os.splice(c.fileno(), w, 16, flags=os.SPLICE_F_NONBLOCK)
-            splice = "data"
+            spliced = os.splice(c.fileno(), w, SPLICE_LEN)
+            got = os.read(r, spliced) if spliced else b""
+            splice = "data" if len(got) == spliced else "short pipe read"
         except OSError as e:
             splice = errno.errorcode.get(e.errno, str(e.errno))
         os.close(r)
         os.close(w)
     buf = bytearray(rbuf)
-    total = calls = 0
+    total, calls = spliced, 0
     while True:
         n = c.recv_into(buf, rbuf)
         if n == 0:
@@ -47,7 +53,8 @@ def server(port, rbuf, splice):
         calls += 1
     c.close()
     ls.close()
-    print(json.dumps({"received": total, "calls": calls, "splice": splice}))
+    print(json.dumps({"received": total, "calls": calls, "splice": splice,
+                      "spliced": spliced}))
 
 
 def client(addr, port, nbytes):
