@@ -246,9 +246,14 @@ again:
 	if (!smcx_lock(smc))
 		goto again;
 	cs = smc->clcsock;
-	if (smcx_hs_busy(smc))
-		rc = -ENOTCONN;
-	else if (smc->smcr)
+	if (smcx_hs_busy(smc)) {
+		/* connect in progress: aborted, as TCP aborts one */
+		rc = smcx_connect_shutdown(smc, sock);
+		if (rc == SMCX_AGAIN) {
+			release_sock(sk);
+			goto again;	/* grafted: TCP's own shutdown */
+		}
+	} else if (smc->smcr)
 		rc = smcx_conn_shutdown(smc, how);
 	else
 		rc = cs->ops->shutdown(cs, how);

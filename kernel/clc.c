@@ -25,8 +25,12 @@
  *           NOSMCRDEV for other offers including SMC-R, NOSMCDDEV for
  *           SMC-D-only offers.  A Decline instead of a Proposal (a peer with
  *           nothing to offer) means PEERDECL.
+ *           A client whose stream does not start with a CLC eyecatcher is
+ *           speaking TCP: fallback with SYNCERR, no Decline, nothing read.
  * Timeouts: SMCX_CLC_WAIT_TIME (6 s, mainline's CLC_WAIT_TIME) for each
- * message awaited.
+ * message awaited.  A timeout, or garbage behind a valid eyecatcher, is an
+ * error (the connection is reset), never a fallback: the peer owes a CLC
+ * message we have not consumed (see connect.c and docs/kernel-socket.md).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -36,6 +40,7 @@
 #include <net/dst.h>
 #include <net/inet_sock.h>
 #include <net/sock.h>
+#include <net/tcp.h>
 
 #include <smcx/wire.h>
 
@@ -113,14 +118,16 @@ static int smcx_clc_read(struct socket *cs, u8 *p, size_t n, long *timeo)
 	return 0;
 }
 
-/* receive one CLC message into ctx->buf; its length, or -errno */
+/*
+ * Receive one CLC message into ctx->buf, waiting at most *@timeo jiffies in
+ * total (one deadline per message); its length, or -errno.
+ */
 static int smcx_clc_recv(struct socket *cs, struct smcx_clc_ctx *ctx,
-			 struct smcx_clc_hdr *hdr)
+			 struct smcx_clc_hdr *hdr, long *timeo)
 {
-	long timeo = SMCX_CLC_WAIT_TIME;
 	int rc;
 
-	rc = smcx_clc_read(cs, ctx->buf, SMCX_CLC_HDR_LEN, &timeo);
+	rc = smcx_clc_read(cs, ctx->buf, SMCX_CLC_HDR_LEN, timeo);
 	if (rc)
 		return rc;
 	if (smcx_clc_peek(ctx->buf, SMCX_CLC_HDR_LEN, hdr))
@@ -129,8 +136,67 @@ static int smcx_clc_recv(struct socket *cs, struct smcx_clc_ctx *ctx,
 	    hdr->length > sizeof(ctx->buf))
 		return -EPROTO;
 	rc = smcx_clc_read(cs, ctx->buf + SMCX_CLC_HDR_LEN,
-			   hdr->length - SMCX_CLC_HDR_LEN, &timeo);
+			   hdr->length - SMCX_CLC_HDR_LEN, timeo);
 	return rc ? rc : hdr->length;
+}
+
+/*
+ * Server, before consuming anything: does the client's stream start with a
+ * CLC message at all?  Every CLC message starts with one of two EBCDIC
+ * eyecatchers ("SMCR"/"SMCD", first byte e2 for both), so the first
+ * received bytes that leave both eyecatchers decide "not CLC" - usually
+ * the very first byte.  Only MSG_PEEK is used: nothing is consumed, so on
+ * "not CLC" the application reads the client's stream from its first byte.
+ * An orderly EOF before any byte (the client shut its sending side down
+ * without a word) is "not CLC" too: nothing can follow a FIN.
+ *
+ * Returns 1: looks like CLC (the caller reads and validates the message),
+ * 0: the client is not speaking CLC, -errno: reset, abort or *@timeo ran
+ * out (an SMC client whose proposal is late is indistinguishable from a
+ * TCP client that waits for the server to speak first; see clc_server).
+ */
+static int smcx_clc_sniff(struct socket *cs, long *timeo)
+{
+	const unsigned int eyelen = SMCX_CLC_HDR_LEN / 2;	/* 4 bytes */
+	struct sock *tcpsk = cs->sk;
+	u8 b[SMCX_CLC_HDR_LEN / 2];
+	int rc;
+
+	for (;;) {
+		struct msghdr msg = { .msg_flags = MSG_DONTWAIT };
+		struct kvec iov = { .iov_base = b, .iov_len = eyelen };
+		DEFINE_WAIT_FUNC(wait, woken_wake_function);
+
+		rc = kernel_recvmsg(cs, &msg, &iov, 1, eyelen,
+				    MSG_DONTWAIT | MSG_PEEK);
+		if (rc > 0) {
+			if (memcmp(b, smcx_clc_eye_bytes(SMCX_EYE_SMCR), rc) &&
+			    memcmp(b, smcx_clc_eye_bytes(SMCX_EYE_SMCD), rc))
+				return 0;
+			if (rc == eyelen)
+				return 1;
+		} else if (rc == 0) {
+			return 0;		/* FIN before any byte */
+		} else if (rc != -EAGAIN) {
+			return rc;
+		}
+		if (!*timeo)
+			return -ETIMEDOUT;
+		/*
+		 * Wait for more than the @rc (0..3) bytes already queued:
+		 * sk_wait_data() cannot be used with bytes left in the queue,
+		 * TCP may coalesce new data into the tail skb it compares.
+		 */
+		lock_sock(tcpsk);
+		add_wait_queue(sk_sleep(tcpsk), &wait);
+		sk_wait_event(tcpsk, timeo,
+			      tcp_inq(tcpsk) > max(rc, 0) ||
+			      READ_ONCE(tcpsk->sk_err) ||
+			      (READ_ONCE(tcpsk->sk_shutdown) & RCV_SHUTDOWN),
+			      &wait);
+		remove_wait_queue(sk_sleep(tcpsk), &wait);
+		release_sock(tcpsk);
+	}
 }
 
 static int smcx_clc_send_decline(struct socket *cs, u32 reason, u8 version)
@@ -429,6 +495,7 @@ static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	struct smcx_clc_hdr hdr;
 	bool first;
 	unsigned int i;
+	long timeo;
 	int rc, len;
 
 	for (i = 0; i < p->eid_cnt; i++)
@@ -481,7 +548,8 @@ static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	rc = smcx_clc_send_acc(cs, ctx, SMCX_CLC_ACCEPT);
 	if (rc)
 		goto fail;
-	len = smcx_clc_recv(cs, ctx, &hdr);
+	timeo = SMCX_CLC_WAIT_TIME;
+	len = smcx_clc_recv(cs, ctx, &hdr, &timeo);
 	if (len < 0) {
 		rc = len;
 		goto fail;
@@ -528,6 +596,7 @@ int smcx_clc_client(struct smcx_sock *smc)
 	struct smcx_clc_ctx *ctx;
 	struct smcx_clc_hdr hdr;
 	u32 reason;
+	long timeo;
 	int rc, len;
 
 	ctx = kmalloc(sizeof(*ctx), GFP_KERNEL);
@@ -547,7 +616,8 @@ int smcx_clc_client(struct smcx_sock *smc)
 	if (rc)
 		goto out;
 
-	len = smcx_clc_recv(cs, ctx, &hdr);
+	timeo = SMCX_CLC_WAIT_TIME;
+	len = smcx_clc_recv(cs, ctx, &hdr, &timeo);
 	if (len < 0) {
 		rc = len;
 		goto out;
@@ -635,12 +705,29 @@ int smcx_clc_server(struct smcx_sock *smc)
 	struct smcx_clc_ctx *ctx;
 	struct smcx_clc_hdr hdr;
 	u32 reason;
+	long timeo;
 	int rc, len;
 
 	ctx = kmalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		return -ENOMEM;
-	len = smcx_clc_recv(cs, ctx, &hdr);
+	/*
+	 * A client that announced SMC in its SYN but whose stream does not
+	 * start with a CLC eyecatcher is speaking TCP (a stack that falls
+	 * back without a word, a middlebox that copied the option): its
+	 * bytes are application data and it expects no CLC from us.  Fall
+	 * back without a Decline - one would land in that client's data -
+	 * and without consuming a byte.  Reason SYNCERR: the peer's stream
+	 * is not in step with the CLC protocol.
+	 */
+	timeo = SMCX_CLC_WAIT_TIME;
+	rc = smcx_clc_sniff(cs, &timeo);
+	if (rc <= 0) {
+		if (!rc)
+			rc = SMCX_DECL_SYNCERR;
+		goto out;
+	}
+	len = smcx_clc_recv(cs, ctx, &hdr, &timeo);
 	if (len < 0) {
 		rc = len;
 		goto out;

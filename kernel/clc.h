@@ -4,9 +4,11 @@
  *
  * Both entry points run in a work item, own the CLC socket while they run
  * and return either a positive reason code (SMCX_DECL_*: the connection
- * continues as TCP, the stream is in sync) or a negative errno (the
- * connection is unusable and must be aborted).  Nothing else reads or
- * writes the CLC socket during the handshake.
+ * continues as TCP, the stream is in sync: every CLC byte either side sent
+ * has been consumed by the other, and no more will come) or a negative
+ * errno (the connection is unusable and must be aborted: timeout, garbage
+ * after a CLC eyecatcher, reset).  Nothing else reads or writes the CLC
+ * socket during the handshake.
  */
 #ifndef SMCX_CLC_H
 #define SMCX_CLC_H

@@ -17,9 +17,19 @@
  * queue (SO_SNDTIMEO bounds it, like TCP); a non-blocking one returns
  * EINPROGRESS and poll/epoll see POLLOUT (or POLLERR) once TCP is grafted.
  *
- * Why a CLC failure kills the connection instead of falling back: after a
- * timeout the peer may still answer, and its late CLC bytes would reach the
- * application as data.  Mainline makes the same choice (ETIMEDOUT).
+ * Why a CLC failure on the client kills the connection instead of falling
+ * back: once our Proposal is sent, the server owes exactly one answer, and
+ * the protocol cannot take the Proposal back.  After a timeout that answer
+ * may still come; if it is a Decline the server has already fallen back, so
+ * a Decline of ours would land in its application's data, and falling back
+ * without one would hand the late answer to ours.  Garbage instead of an
+ * answer means the server is not speaking CLC, so our Proposal is already
+ * in its application's data.  Either way no ordering of bytes makes the
+ * stream the applications' again; the connect fails (ETIMEDOUT, EPROTO) and
+ * the peer gets a reset.  Mainline makes the same choice.
+ *
+ * shutdown() during the handshake aborts the connect as TCP aborts one in
+ * SYN_SENT (smcx_connect_shutdown()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -113,16 +123,26 @@ void smcx_connect_work(struct work_struct *work)
 		}
 	}
 
+	/*
+	 * An SMC-R setup that finished after shutdown() (or a reset) killed
+	 * the CLC connection under it: without its TCP connection the
+	 * socket cannot close or fall back properly, so it is a failure.
+	 * (A fallback on a dead TCP connection is just that dead TCP
+	 * connection, as TCP would show it.)
+	 */
+	if (!rc && smc->smcr && inet_sk_state_load(tcpsk) == TCP_CLOSE)
+		rc = -ECONNRESET;
+
 	lock_sock(sk);
+	if (smc->smcr && (smc->aborting || rc < 0)) {
+		smc->smcr = false;
+		release_sock(sk);
+		smcx_conn_abort(smc);
+		smcx_conn_free(smc);
+		lock_sock(sk);
+	}
 	if (smc->aborting) {
 		/* release() owns the socket; it saw us busy and cleans up */
-		if (smc->smcr) {
-			smc->smcr = false;
-			release_sock(sk);
-			smcx_conn_abort(smc);
-			smcx_conn_free(smc);
-			lock_sock(sk);
-		}
 		smc->hs = SMCX_HS_DONE;
 		release_sock(sk);
 		return;
@@ -145,6 +165,59 @@ void smcx_connect_work(struct work_struct *work)
 	/* wake connect(), poll and epoll: they find TCP now */
 	sk->sk_state_change(sk);
 	release_sock(sk);
+}
+
+/*
+ * shutdown() while connect() is in progress; smcx sock lock held, the
+ * handshake busy.  TCP aborts a connect in progress: in SYN_SENT
+ * inet_shutdown() disconnects (no RST, SO_ERROR ECONNRESET, returns 0, the
+ * socket is unconnected and may connect again); after a failed connect it
+ * answers ENOTCONN.  From the application's view our connect is in
+ * progress until the handshake work decided, so:
+ *
+ *   - TCP not established yet (SYN_SENT, or the connect already failed)
+ *     and no CLC byte sent: nothing SMC has happened, so the TCP socket is
+ *     grafted right here and the caller lets TCP's own shutdown answer -
+ *     TCP's behaviour by construction.  The handshake work, if queued,
+ *     finds ->hs DONE and does nothing.
+ *   - TCP established or synchronising (the handshake work is queued or
+ *     running, CLC bytes may be in flight, or a simultaneous open would
+ *     bring an SMC peer that expects them): the stream cannot become the
+ *     application's, so
+ *     the connect is aborted as TCP aborts one in SYN_SENT, with
+ *     tcp_disconnect() (RST to the peer, SO_ERROR ECONNRESET).  That wakes
+ *     a CLC read of the work at once; we wait until the work has grafted
+ *     the dead TCP socket, so that SO_ERROR, poll and a new connect() see
+ *     TCP's disconnected socket the moment shutdown() returns.
+ *
+ * Returns SMCX_AGAIN (grafted: dispatch to TCP) or 0.
+ */
+int smcx_connect_shutdown(struct smcx_sock *smc, struct socket *sock)
+{
+	struct sock *sk = &smc->sk;
+	struct sock *tcpsk = smc->clcsock->sk;
+	long timeo = MAX_SCHEDULE_TIMEOUT;
+	int state = inet_sk_state_load(tcpsk);
+
+	if (smc->hs == SMCX_HS_CONNECTING &&
+	    ((1 << state) & (TCPF_SYN_SENT | TCPF_CLOSE))) {
+		smc->hs = SMCX_HS_DONE;
+		sk->sk_state = SMCX_CLOSED;
+		smcx_graft_tcp(smc, sock);
+		sk->sk_state_change(sk);	/* a blocked connect() re-dispatches */
+		return SMCX_AGAIN;
+	}
+
+	lock_sock(tcpsk);
+	tcp_disconnect(tcpsk, O_NONBLOCK);
+	release_sock(tcpsk);
+	/* tcp_disconnect() reports an error, not a state change: kick it */
+	queue_work(smcx_hs_wq, &smc->hs_work);
+	/* bounded: the CLC read returns now, an SMC-R setup within its waits */
+	smcx_wait_hs(smc, &timeo);
+	if (smc->grafted)
+		sock->state = SS_UNCONNECTED;	/* as inet_shutdown() */
+	return 0;
 }
 
 int smcx_connect(struct socket *sock, struct smcx_sock *smc,
@@ -206,6 +279,16 @@ wait:
 	if (rc)
 		goto out;
 	if (smc->grafted) {
+		/*
+		 * shutdown() aborted this connect while we slept and left
+		 * the socket unconnected (as inet_shutdown() does): its
+		 * error, as TCP's waiting connect() reports it - asking
+		 * TCP's connect() now would start a new connection.
+		 */
+		if (sock->state == SS_UNCONNECTED) {
+			rc = sock_error(cs->sk) ? : -ECONNABORTED;
+			goto out;
+		}
 		/* TCP's verdict on the grafted socket: 0, or its error */
 		release_sock(sk);
 		return SMCX_AGAIN;

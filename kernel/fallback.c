@@ -4,8 +4,10 @@
  *
  * A connection falls back when the peer did not announce SMC in its SYN or
  * SYN-ACK (PEERNOSMC, no CLC byte is ever sent), when either side declines
- * in the CLC handshake, or before any connection when the application asks
- * for something SMC cannot do (TCP Fast Open: OPTUNSUPP).  The reason and,
+ * in the CLC handshake, when a client that announced SMC sends no CLC at
+ * all (its first bytes are not a CLC eyecatcher, or a FIN: SYNCERR, the
+ * server falls back without a word), or before any connection when the
+ * application asks for something SMC cannot do (TCP Fast Open: OPTUNSUPP).  The reason and,
  * after a peer's decline, its diagnosis stay on the smcx sock for
  * diagnostics, and the per-netns statistics count the reason.
  *

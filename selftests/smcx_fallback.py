@@ -11,6 +11,21 @@ smcx client -> plain TCP server (beta has no SMC at all):
   - the data arrives verified both ways.
 plain TCP client -> smcx server, the mirror image: srv reason PEERNOSMC, no
 CLC byte from the server.
+Handshakes that go wrong (docs/kernel-socket.md, "When a handshake fails"):
+  - a TCP client whose SYN announces SMC (beta rewrites its SYN's timestamp
+    option into the SMC option with tc pedit) and then speaks first: the
+    smcx server sees no CLC eyecatcher, falls back without a Decline and
+    without consuming a byte (srv reason SYNCERR); the echo comes back whole;
+  - the same client shutting down its side before a byte: EOF is no CLC
+    either, the server's reply arrives;
+  - a silent smcx server (alpha drops its own CLC Decline): the smcx client
+    fails with ETIMEDOUT after the CLC wait time (its proposal is answered
+    later or never: falling back is not safe);
+  - a server whose CLC reply is garbage (alpha rewrites the eyecatcher of
+    its Decline): the client fails with EPROTO (its proposal already went
+    into a stream that is not speaking CLC);
+  - shutdown() while the CLC handshake is in progress aborts the connect as
+    TCP aborts one: returns 0, SO_ERROR ECONNRESET, at once.
 The runner then checks that smcx left no object behind and unloads.
 """
 import os
@@ -84,6 +99,191 @@ def check_no_clc(t, h, pcap, smc_side, plain_side, first_sender):
           % (len(rows), syn[0][0], synack[0][0], plain_side))
 
 
+ECHO_SERVER = r"""
+import ctypes, socket, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+port, n = int(sys.argv[1]), int(sys.argv[2])
+a = struct.pack("=H", socket.AF_INET) + struct.pack("!H", port) + b"\0" * 12
+l = libc.socket(43, 1, 0)                      # AF_SMC, SOCK_STREAM
+one = ctypes.c_int(1)
+libc.setsockopt(l, 1, 2, ctypes.byref(one), 4)  # SO_REUSEADDR
+tv = ctypes.create_string_buffer(struct.pack("ll", 30, 0))
+libc.setsockopt(l, 1, 20, tv, 16)               # SO_RCVTIMEO: accept gives up
+assert libc.bind(l, a, 16) == 0 and libc.listen(l, 8) == 0
+print("listening", flush=True)
+for i in range(n):
+    fd = libc.accept(l, None, None)
+    if fd < 0:
+        print("accept errno %d" % ctypes.get_errno(), flush=True)
+        break
+    s = socket.socket(fileno=fd)
+    s.settimeout(20)
+    data = b""
+    try:
+        while not data.endswith(b"\n"):
+            c = s.recv(4096)
+            if not c:
+                break
+            data += c
+        s.sendall(b"echo:" + data if data else b"eof\n")
+        print("served %r" % data, flush=True)
+    except OSError as e:
+        print("conn error %s" % e, flush=True)
+    s.close()
+"""
+
+TCP_CLIENT = r"""
+import socket, sys
+ip, port, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+s = socket.create_connection((ip, port), timeout=20)
+if mode == "eof":
+    s.shutdown(socket.SHUT_WR)
+else:
+    s.sendall(b"hello smcx\n")
+r = b""
+try:
+    while True:
+        c = s.recv(4096)
+        if not c:
+            break
+        r += c
+    print("reply %r" % r)
+except OSError as e:
+    print("error %s after %r" % (e, r))
+"""
+
+SMC_CLIENT = r"""
+import ctypes, select, socket, struct, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+ip, port, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+d = struct.pack("=H", socket.AF_INET) + struct.pack("!H", port) + socket.inet_aton(ip) + b"\0" * 8
+def so_error(fd):
+    v = ctypes.c_int(0); l = ctypes.c_int(4)
+    libc.getsockopt(fd, 1, 4, ctypes.byref(v), ctypes.byref(l))   # SO_ERROR
+    return v.value
+if mode == "block":
+    fd = libc.socket(43, 1, 0)
+    t0 = time.time()
+    r = libc.connect(fd, d, 16)
+    e = ctypes.get_errno() if r else 0
+    print("connect=%d errno=%d secs=%.1f" % (r, e, time.time() - t0))
+else:       # shutdown while the CLC handshake runs
+    fd = libc.socket(43, 1 | 0o4000, 0)
+    r = libc.connect(fd, d, 16)
+    print("connect=%d errno=%d" % (r, ctypes.get_errno()))
+    time.sleep(2)           # TCP is up, the proposal is waiting for its answer
+    t0 = time.time()
+    r = libc.shutdown(fd, 2)
+    e = ctypes.get_errno() if r else 0
+    print("shutdown=%d errno=%d secs=%.1f" % (r, e, time.time() - t0))
+    print("so_error=%d" % so_error(fd))
+    p = select.poll()
+    p.register(fd, select.POLLIN | select.POLLOUT)
+    print("poll=%s" % ["0x%x" % ev for _, ev in p.poll(0)])
+libc.close(fd)
+"""
+
+
+def tc_reset(h):
+    h.run("tc qdisc del dev eth0 root 2>/dev/null; tc qdisc add dev eth0 root handle 1: prio")
+
+
+def tc_clear(h):
+    h.run("tc qdisc del dev eth0 root", check=False)
+
+
+def kv(out, key):
+    m = re.search(r"%s=(-?\d+)" % key, out)
+    return int(m.group(1)) if m else None
+
+
+def handshake_failures(t, a, b):
+    """The cases of docs/kernel-socket.md "When a handshake fails"."""
+    port = PORT + 10
+    srv = a.bg("python3 - %d 2" % port, input=ECHO_SERVER)
+    a.wait_port(port)
+    # beta's SYNs to the port: SACK_PERM kept, the timestamp option turned
+    # into the SMC option (kind 254, len 6, magic) and four NOPs
+    b.modprobe("sch_prio", "cls_u32", "act_pedit", "act_csum")
+    tc_reset(b)
+    b.run("tc filter add dev eth0 parent 1: protocol ip prio 1 u32 "
+          "match ip dport %d 0xffff match u8 0x02 0xff at 33 "
+          "match u32 0x0402080a 0xffffffff at 44 "
+          "action pedit munge offset 44 u32 set 0x0402fe06 "
+          "munge offset 48 u32 set 0xe2d4c3d9 munge offset 52 u32 set 0x01010101 "
+          "pipe action csum ip and tcp" % port)
+    try:
+        for mode, want in (("data", "echo:hello smcx\\n"), ("eof", "eof\\n")):
+            name = {"data": "TCP client announcing SMC speaks first: server falls back",
+                    "eof": "TCP client announcing SMC sends FIN first: server falls back"}[mode]
+            with t.subtest(name):
+                before = stats(a)
+                r = b.run("python3 - %s %d %s" % (a.ip, port, mode), input=TCP_CLIENT,
+                          timeout=60, check=False)
+                t.eq(r.out.strip(), "reply b'%s'" % want, "client got the whole reply")
+                after = stats(a)
+                t.eq(delta(before, after, "srv_hs_started"), 1,
+                     "server saw the SMC option (handshake started)")
+                t.eq(delta(before, after, "srv_fallback_SYNCERR"), 1, "SYNCERR fallbacks")
+                t.eq(delta(before, after, "srv_hs_errors"), 0, "failed handshakes")
+    finally:
+        tc_clear(b)
+        srv.kill()
+
+    b.insmod_smcx()
+    port += 1
+    srv = a.bg("python3 - %d 3" % port, input=ECHO_SERVER)
+    a.wait_port(port)
+    a.modprobe("sch_prio", "cls_u32", "act_gact", "act_pedit", "act_csum")
+    try:
+        # alpha's CLC Decline (PSH from the port) never leaves alpha
+        tc_reset(a)
+        a.run("tc filter add dev eth0 parent 1: protocol ip prio 1 u32 "
+              "match ip sport %d 0xffff match u8 0x08 0x08 at 33 action drop" % port)
+        with t.subtest("silent server: client fails with ETIMEDOUT after the CLC wait"):
+            before = stats(b)
+            r = b.run("python3 - %s %d block" % (a.ip, port), input=SMC_CLIENT,
+                      timeout=60, check=False)
+            t.log(r.out.strip())
+            t.eq((kv(r.out, "connect"), kv(r.out, "errno")), (-1, 110), "connect, errno")
+            m = re.search(r"secs=([\d.]+)", r.out)
+            t.check(m and 5.0 <= float(m.group(1)) <= 15.0,
+                    "failed after the CLC wait time (6 s): %s" % r.out.strip())
+            after = stats(b)
+            t.eq(delta(before, after, "clnt_hs_errors"), 1, "client failed handshakes")
+            t.eq(delta(before, after, "clnt_fallback"), 0, "client fallbacks")
+        with t.subtest("shutdown during the CLC handshake aborts the connect, as TCP"):
+            before = stats(b)
+            r = b.run("python3 - %s %d shutdown" % (a.ip, port), input=SMC_CLIENT,
+                      timeout=60, check=False)
+            t.log(r.out.strip())
+            t.eq(kv(r.out, "connect"), -1, "non-blocking connect in progress")
+            m = re.search(r"shutdown=(-?\d+) errno=(\d+)", r.out)
+            t.eq(m and (int(m.group(1)), int(m.group(2))), (0, 0),
+                 "shutdown returns 0 (TCP disconnects a connect in progress)")
+            t.eq(kv(r.out, "so_error"), 104, "SO_ERROR ECONNRESET")
+            m = re.search(r"shutdown=.*secs=([\d.]+)", r.out)
+            t.check(m and float(m.group(1)) < 2.0, "shutdown did not wait for the CLC timeout")
+            t.eq(delta(before, after=stats(b), key="clnt_hs_errors"), 1,
+                 "client failed handshakes")
+        # alpha's CLC Decline leaves with its eyecatcher overwritten
+        tc_reset(a)
+        a.run("tc filter add dev eth0 parent 1: protocol ip prio 1 u32 "
+              "match ip sport %d 0xffff match u32 0xe2d4c3d9 0xffffffff at 52 "
+              "action pedit munge offset 52 u32 set 0x47415242 pipe action csum ip and tcp"
+              % port)
+        with t.subtest("garbage CLC reply: client fails with EPROTO"):
+            before = stats(b)
+            r = b.run("python3 - %s %d block" % (a.ip, port), input=SMC_CLIENT,
+                      timeout=60, check=False)
+            t.log(r.out.strip())
+            t.eq((kv(r.out, "connect"), kv(r.out, "errno")), (-1, 71), "connect, errno")
+            t.eq(delta(before, stats(b), "clnt_hs_errors"), 1, "client failed handshakes")
+    finally:
+        tc_clear(a)
+        srv.kill()
+
+
 def run(t):
     a, b = t.alpha, t.beta
     a.insmod_smcx()
@@ -132,6 +332,8 @@ def run(t):
         t.check(times["smc"] is not None and times["tcp"] is not None and
                 times["smc"] < 3 * times["tcp"] + 1.0,
                 "AF_SMC to a TCP peer is not slower than TCP: %s" % times)
+
+    handshake_failures(t, a, b)
 
     a.run("rm -f %s %s.pid" % (pcap, pcap), check=False)
     a.rmmod("smcx")

@@ -1405,6 +1405,33 @@ static void case_connect_timeout(void)
 	close(fd);
 }
 
+/*
+ * shutdown() while a connect is in progress (SYN_SENT: the silent address
+ * answers nothing for 3 s).  TCP aborts the connect: shutdown returns 0,
+ * SO_ERROR is ECONNRESET, the socket is unconnected and may connect again.
+ */
+static void case_shutdown_connecting(void)
+{
+	struct sockaddr_storage sa;
+	socklen_t len = with_port(&sa, &silent_ip, base_port);
+	int fd = xsock(SOCK_NONBLOCK);
+	char c;
+
+	out("connect=%s", RV(connect(fd, (void *)&sa, len)));
+	out("shutdown_wr=%s", RV(shutdown(fd, SHUT_WR)));
+	out("so_error=%s", so_error(fd));
+	out("poll=%s", pmask(pollfd1(fd, PALL, 0)));
+	out("recv=%s", RV(recv(fd, &c, 1, MSG_DONTWAIT)));
+	out("send=%s", RV(send(fd, "x", 1, MSG_NOSIGNAL | MSG_DONTWAIT)));
+	out("getpeername=%s", RV(getpeername(fd, (void *)&sa, &len)));
+	out("shutdown_again=%s", RV(shutdown(fd, SHUT_RDWR)));
+	len = with_port(&sa, &silent_ip, base_port);
+	out("connect_again=%s", RV(connect(fd, (void *)&sa, len)));
+	out("shutdown_rd=%s", RV(shutdown(fd, SHUT_RD)));
+	out("so_error_again=%s", so_error(fd));
+	close(fd);
+}
+
 static void case_names(void)
 {
 	int fd = est(), p1, p2;
@@ -2534,6 +2561,7 @@ static const struct kase cases[] = {
 	K(connect_nb_refused),
 	K(connect_refused),
 	K(connect_timeout),
+	K(shutdown_connecting),
 	K(names),
 	K(unconnected_ops),
 	K(send_recv_small),
