@@ -211,8 +211,13 @@ int smcx_connect_shutdown(struct smcx_sock *smc, struct socket *sock)
 	lock_sock(tcpsk);
 	tcp_disconnect(tcpsk, O_NONBLOCK);
 	release_sock(tcpsk);
-	/* tcp_disconnect() reports an error, not a state change: kick it */
-	queue_work(smcx_hs_wq, &smc->hs_work);
+	/*
+	 * tcp_disconnect() reports an error, not a state change: a work
+	 * that still waits for TCP (CONNECTING) is kicked; a running one
+	 * sees its CLC read fail.
+	 */
+	if (smc->hs == SMCX_HS_CONNECTING)
+		queue_work(smcx_hs_wq, &smc->hs_work);
 	/* bounded: the CLC read returns now, an SMC-R setup within its waits */
 	smcx_wait_hs(smc, &timeo);
 	if (smc->grafted)

@@ -107,7 +107,16 @@ int smcx_release_tcp(struct socket *sock, struct sock *tcpsk)
 	if (smc)
 		smcx_tcp_unlink(smc);
 	rc = ops->release(sock);
-	if (smc)
+	if (smc) {
+		/*
+		 * A handshake work item may still be queued, or waiting for
+		 * the sock lock, when the graft did not come from it
+		 * (shutdown() during connect grafts at once; TCP may also
+		 * queue it again while it runs).  It finds ->hs DONE and
+		 * returns, but it holds no reference: let it finish first.
+		 */
+		cancel_work_sync(&smc->hs_work);
 		smcx_sock_free_fallback(smc);
+	}
 	return rc;
 }

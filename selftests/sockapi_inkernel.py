@@ -89,7 +89,12 @@ def run(t):
 
     tcp = L.run_suite(t, "tcp", port, cases=CASES)
     tcp2 = L.run_suite(t, "tcp", port + 10, cases=CASES)
-    L.stability(t, tcp, tcp2)
+    if CASES is None:
+        L.stability(t, tcp, tcp2)
+    else:
+        # back to back, a few cases on the silent address meet each
+        # other's ARP state: only the full suite spaces them out
+        t.log("SOCKAPI_CASES: stability not checked")
 
     for h in (a, b):
         h.modprobe("smc")
@@ -110,6 +115,6 @@ def run(t):
         t.log("%s in-kernel smc: SMC-Rv2 %s connections %d, fallbacks %s" % (
             h.name, role, st["smcr"]["v2"]["%s_success" % role], st["fallbacks"]))
     st = scenarios.inkernel_stats(b)
-    t.check(st["smcr"]["v2"]["clnt_success"] >= 20,
+    t.check(st["smcr"]["v2"]["clnt_success"] >= (20 if CASES is None else 1),
             "the smcr pass ran on SMC-R (%d client connections)" % st["smcr"]["v2"]["clnt_success"])
     L.compare(t, tcp, smcr, prefix="smcr/", allowed=SMCR_DIFFS)

@@ -82,6 +82,8 @@ static struct family fam;
 static int base_port;
 static struct sockaddr_storage srv_ip;		/* client: the server's address */
 static struct sockaddr_storage silent_ip;	/* client: an address nobody answers */
+/* another one, so that the ARP state of one case never reaches the next */
+static struct sockaddr_storage silent2_ip;
 
 static int ipfam(void)
 {
@@ -1406,14 +1408,15 @@ static void case_connect_timeout(void)
 }
 
 /*
- * shutdown() while a connect is in progress (SYN_SENT: the silent address
- * answers nothing for 3 s).  TCP aborts the connect: shutdown returns 0,
- * SO_ERROR is ECONNRESET, the socket is unconnected and may connect again.
+ * shutdown() while a connect is in progress (SYN_SENT: a silent address,
+ * not connect_timeout's, answers nothing for 3 s).  TCP aborts the connect:
+ * shutdown returns 0, SO_ERROR is ECONNRESET, the socket is unconnected and
+ * may connect again.
  */
 static void case_shutdown_connecting(void)
 {
 	struct sockaddr_storage sa;
-	socklen_t len = with_port(&sa, &silent_ip, base_port);
+	socklen_t len = with_port(&sa, &silent2_ip, base_port);
 	int fd = xsock(SOCK_NONBLOCK);
 	char c;
 
@@ -1425,7 +1428,7 @@ static void case_shutdown_connecting(void)
 	out("send=%s", RV(send(fd, "x", 1, MSG_NOSIGNAL | MSG_DONTWAIT)));
 	out("getpeername=%s", RV(getpeername(fd, (void *)&sa, &len)));
 	out("shutdown_again=%s", RV(shutdown(fd, SHUT_RDWR)));
-	len = with_port(&sa, &silent_ip, base_port);
+	len = with_port(&sa, &silent2_ip, base_port);
 	out("connect_again=%s", RV(connect(fd, (void *)&sa, len)));
 	out("shutdown_rd=%s", RV(shutdown(fd, SHUT_RD)));
 	out("so_error_again=%s", so_error(fd));
@@ -2821,6 +2824,7 @@ int main(int argc, char **argv)
 	if (silent) {
 		if (parse_ip(silent, &silent_ip) < 0)
 			usage();
+		silent2_ip = silent_ip;
 	} else {
 		/* the same /24 as the server, host .99: on the wire, nobody */
 		char s[64];
@@ -2830,6 +2834,8 @@ int main(int argc, char **argv)
 			usage();
 		snprintf(s, sizeof(s), "%d.%d.%d.99", a, b, c);
 		parse_ip(s, &silent_ip);
+		snprintf(s, sizeof(s), "%d.%d.%d.98", a, b, c);
+		parse_ip(s, &silent2_ip);
 	}
 	return client_main(only);
 }
