@@ -173,8 +173,20 @@ void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 		conn->peer_closed = true;
 		conn->peer_done_writing = true;
 	}
-	if (m.conn_flags & SMCX_CDC_CF_CONN_ABORT)
+	if ((m.conn_flags & SMCX_CDC_CF_CONN_ABORT) && !conn->peer_abort) {
 		conn->peer_abort = true;
+		/*
+		 * Answer an abort with ours, as mainline does (it sets the
+		 * abort flag in its next CDC): a mainline side that aborted
+		 * waits for it in PEERABORTWAIT, its connection and module
+		 * reference held until then.
+		 */
+		if (!conn->local_abort) {
+			conn->local_abort = true;
+			conn->abort_owed = true;
+			push = true;
+		}
+	}
 	if (m.conn_flags)
 		ev |= EPOLLIN | EPOLLRDHUP | EPOLLOUT;
 	if (conn->peer_abort && !READ_ONCE(smc->sk.sk_err))
@@ -247,7 +259,7 @@ static int smcx_tx_push(struct smcx_sock *smc, bool force)
 		spin_lock_bh(&conn->lock);
 		pending = conn->tx_prep - conn->tx_sent;
 		space = psz - (conn->tx_sent - conn->peer_cons);
-		n = min(pending, space);
+		n = conn->peer_abort ? 0 : min(pending, space);
 		spin_unlock_bh(&conn->lock);
 		smcx_stats_tx_push(sock_net(&smc->sk), pending, space);
 		if (!n && !force)
@@ -302,8 +314,10 @@ static int smcx_tx_push(struct smcx_sock *smc, bool force)
 				conn->closed_sent = true;
 			}
 		}
-		if (conn->local_abort)
+		if (conn->local_abort) {
 			m.conn_flags |= SMCX_CDC_CF_CONN_ABORT;
+			conn->abort_owed = false;
+		}
 		spin_unlock_bh(&conn->lock);
 		sock_hold(&smc->sk);
 		slot->smc = smc;
@@ -329,8 +343,9 @@ static void smcx_tx_work(struct work_struct *work)
 	/* the sock is alive: the scheduler holds a reference */
 	mutex_lock(&conn->tx_mutex);
 	if (conn->lgr)
-		smcx_tx_push(smc, conn->peer_write_blocked &&
-			     conn->rx_cons > conn->rx_cons_sent);
+		smcx_tx_push(smc, READ_ONCE(conn->abort_owed) ||
+			     (conn->peer_write_blocked &&
+			      conn->rx_cons > conn->rx_cons_sent));
 	mutex_unlock(&conn->tx_mutex);
 	sock_put(&smc->sk);
 }
@@ -413,7 +428,8 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 		u32 ssz, off, l;
 
 		if (smcx_conn_dead(conn)) {
-			rc = -ECONNRESET;
+			/* as TCP after a reset: the error once, then EPIPE */
+			rc = sock_error(sk) ?: -EPIPE;
 			break;
 		}
 		if (conn->local_done_writing || (sk->sk_shutdown & SEND_SHUTDOWN) ||
@@ -497,7 +513,8 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 			if (copied >= target)
 				break;
 			if (smcx_conn_dead(conn)) {
-				rc = copied ? 0 : -ECONNRESET;
+				/* as TCP after a reset: the error once, then EOF */
+				rc = copied ? 0 : sock_error(sk);
 				break;
 			}
 			if (conn->peer_done_writing ||

@@ -19,9 +19,10 @@
 #include "sock.h"
 #include "smcr.h"
 
-int smcx_smcr_enabled;
+int smcx_smcr_enabled = 1;
 module_param_named(smcr, smcx_smcr_enabled, int, 0644);
-MODULE_PARM_DESC(smcr, "1: use the SMC-R data path (accept SMC-R), 0: decline");
+MODULE_PARM_DESC(smcr,
+		 "1 (default): SMC-R data path; 0: decline every proposal (TCP)");
 
 /*
  * Idle link groups linger as in mainline: 10 minutes on the server, 10 s
@@ -71,7 +72,7 @@ static void smcx_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	smcx_cdc_tx_done(slot, ok);
 	smcx_wr_slot_put(slot);
 	if (!ok && lnk->state != SMCX_LNK_DEAD)
-		smcx_lgr_terminate_async(lnk->lgr);
+		smcx_lgr_terminate_async(lnk->lgr, "send completion error");
 }
 
 struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait)
@@ -140,8 +141,10 @@ int smcx_wr_send(struct smcx_tx_slot *slot, u32 len, struct ib_send_wr *first)
 		first = &wr;
 	}
 	rc = ib_post_send(lnk->qp, first, NULL);
-	if (rc)
-		smcx_lgr_terminate_async(lnk->lgr);
+	if (rc) {
+		pr_info("ib_post_send: %d\n", rc);
+		smcx_lgr_terminate_async(lnk->lgr, "ib_post_send failed");
+	}
 	return rc;
 }
 
@@ -168,8 +171,11 @@ static void smcx_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct smcx_link *lnk = rs->lnk;
 
 	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			pr_info("receive completion: %s\n",
+				ib_wc_status_msg(wc->status));
 		if (lnk->state != SMCX_LNK_DEAD)
-			smcx_lgr_terminate_async(lnk->lgr);
+			smcx_lgr_terminate_async(lnk->lgr, "receive completion error");
 		return;
 	}
 	ib_dma_sync_single_for_cpu(lnk->ibdev, rs->dma, wc->byte_len,
@@ -189,7 +195,7 @@ static void smcx_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	ib_dma_sync_single_for_device(lnk->ibdev, rs->dma, SMCX_RX_BUFLEN,
 				      DMA_FROM_DEVICE);
 	if (lnk->state != SMCX_LNK_DEAD && smcx_wr_rx_post(rs))
-		smcx_lgr_terminate_async(lnk->lgr);
+		smcx_lgr_terminate_async(lnk->lgr, "ib_post_recv failed");
 }
 
 static void smcx_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -201,7 +207,7 @@ static void smcx_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (wc->status != IB_WC_WR_FLUSH_ERR)
 		pr_info("RDMA WRITE failed: %s\n", ib_wc_status_msg(wc->status));
 	if (lnk->state != SMCX_LNK_DEAD)
-		smcx_lgr_terminate_async(lnk->lgr);
+		smcx_lgr_terminate_async(lnk->lgr, "RDMA WRITE error");
 }
 
 static void smcx_wr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -633,9 +639,12 @@ static void __smcx_lgr_terminate(struct smcx_lgr *lgr, bool from_linger)
 						SMCX_LNK_ACTIVE,
 					   SMCX_LLC_WAIT);
 	}
-	for (;;) {
+	/*
+	 * An aborted connection stays in the table until its socket is
+	 * released, so walk on by id rather than restarting at the front.
+	 */
+	for (id = 0;; id++) {
 		spin_lock_bh(&lgr->conns_lock);
-		id = 0;
 		smc = idr_get_next(&lgr->conns, &id);
 		if (smc)
 			sock_hold(&smc->sk);
@@ -664,11 +673,14 @@ static void smcx_lgr_term_work(struct work_struct *work)
 	smcx_lgr_put(lgr);		/* the work's */
 }
 
-/* any context */
-void smcx_lgr_terminate_async(struct smcx_lgr *lgr)
+/* any context; @why goes to the kernel log, once per link group */
+void smcx_lgr_terminate_async(struct smcx_lgr *lgr, const char *why)
 {
 	if (READ_ONCE(lgr->terminating))
 		return;
+	if (!test_and_set_bit(0, &lgr->term_logged))
+		pr_info("link group %*phN: terminating: %s\n",
+			(int)sizeof(lgr->id), lgr->id, why);
 	kref_get(&lgr->ref);
 	if (!schedule_work(&lgr->term_work))
 		smcx_lgr_put(lgr);

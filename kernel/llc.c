@@ -143,7 +143,7 @@ static void smcx_llc_answer(struct smcx_link *lnk, struct smcx_llc_msg *m)
 		    m->u.delete_link.link_num &&
 		    m->u.delete_link.link_num != lnk->link_id)
 			break;
-		smcx_lgr_terminate_async(lnk->lgr);
+		smcx_lgr_terminate_async(lnk->lgr, "peer sent DELETE_LINK");
 		break;
 	default:
 		break;		/* REQ_ADD_LINK etc.: nothing to offer */

@@ -158,6 +158,7 @@ struct smcx_lgr {
 	u8 v2_direct;
 	bool dead;
 	bool terminating;
+	unsigned long term_logged;	/* bit 0: the reason was logged */
 	unsigned int conns_num;
 	spinlock_t conns_lock;
 	struct idr conns;		/* token -> struct smcx_sock */
@@ -201,6 +202,7 @@ struct smcx_conn {
 	bool released;			/* application closed the socket */
 	bool closed_sent;		/* ... and that CDC was posted */
 	bool local_abort;		/* send the abort flag */
+	bool abort_owed;		/* peer aborted: answer with ours */
 	struct smcx_sock *owner;
 	struct mutex tx_mutex;		/* serialises pushes */
 	struct work_struct tx_work;
@@ -224,7 +226,7 @@ struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, u32 size, bool rmb);
 void smcx_buf_put(struct smcx_lgr *lgr, struct smcx_buf *buf);
 int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *buf);
 void smcx_lgr_terminate(struct smcx_lgr *lgr);
-void smcx_lgr_terminate_async(struct smcx_lgr *lgr);
+void smcx_lgr_terminate_async(struct smcx_lgr *lgr, const char *why);
 struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait);
 void smcx_wr_slot_put(struct smcx_tx_slot *slot);
 int smcx_wr_send(struct smcx_tx_slot *slot, u32 len, struct ib_send_wr *first);

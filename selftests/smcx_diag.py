@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """sock_diag for AF_SMC and the SMC-R statistics, answered by smcx (issue 7).
 
-smcx on both hosts.  With the default smcr=0: a listener and a held
+smcx on both hosts.  With smcr=0 (decline, TCP): a listener and a held
 connection that fell back to TCP, seen by smcss (text and --json): state,
 mode TCP with the local reason and the peer's diagnosis.  Then with smcr=1
 on both hosts: a held SMC-R connection shows mode SMCR, -R the link on rxe0
@@ -228,7 +228,7 @@ def shlex_quote(s):
 
 
 def run(t):
-    load_all(t)
+    load_all(t, "smcr=0")
     with t.subtest("smcr=0: listener and fallback connection in smcss"):
         fallback_case(t)
     load_all(t, "smcr=1")

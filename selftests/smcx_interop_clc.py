@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """CLC handshake between smcx and the stock in-kernel SMC (smc.ko), both ways.
 
-smcx has no RDMA data path yet, so every handshake must end in a decline and
-a TCP fallback that loses nothing; what is checked is that the messages are
-exactly what mainline sends and accepts, read off the wire:
+smcx runs with smcr=0 here (its SMC-R data path off), so every handshake
+must end in a decline and a TCP fallback that loses nothing; what is checked
+is that the decline-path messages are exactly what mainline sends and
+accepts, read off the wire (the success path, both roles, is smcr_interop):
 
   smcx client -> smc.ko server (no UEID): our v2 SMC-R proposal (156 bytes,
       typev1 N, typev2 R, our default UEID, the rxe RoCE v2 GID), smc.ko's
@@ -76,7 +77,7 @@ def use_smcx(h):
         if h.loaded(m):
             h.rmmod(m)
     if not h.loaded("smcx"):
-        h.insmod_smcx()
+        h.insmod_smcx("smcr=0")
 
 
 def use_smc(h):

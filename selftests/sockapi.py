@@ -7,11 +7,12 @@ every case is a subtest and must observe exactly what TCP observed (only
 SO_DOMAIN/SO_PROTOCOL and default buffer sizes are exempt, reported as
 known-different).  No exemptions beyond those: this is the product's promise.
 
-  fallback/  smcx with nothing configured: the CLC handshake ends in a
-             fallback to TCP (the TCP socket is grafted under the file);
-  smc/       smcx configured like the stock smc for SMC-Rv2 over rxe (pnet
-             entry, UEID; needs the smcctl tools): the RDMA data path once
-             smcx has one;
+  fallback/  smcx with smcr=0 (declines every proposal): the CLC handshake
+             ends in a fallback to TCP (the TCP socket is grafted under the
+             file);
+  smc/       smcx with its SMC-R data path, configured like the stock smc
+             for SMC-Rv2 over rxe (pnet entry, UEID; needs the smcctl
+             tools): every case over RDMA;
   smc6/      the same with SMCPROTO_SMC6 against tcp6 (v4-mapped addresses).
 The smcx handshake counters of each pass are logged, so it is visible which
 path the cases exercised.
@@ -71,8 +72,11 @@ def run(t):
     t.check(not bad, "the TCP oracle passes every case (failed: %s)" % ", ".join(bad))
 
     for h in (a, b):
-        h.insmod_smcx()
+        h.insmod_smcx("smcr=0")
     smcx_pass(t, tcp, "smc", port + 10, "fallback/")
+    for h in (a, b):
+        L.modules_clear(h)
+        h.insmod_smcx()
 
     if os.path.exists(scenarios.tool("smc_pnet")):
         for h in (a, b):

@@ -266,6 +266,12 @@ class Held:
                 for line in [ln for ln in r.out.splitlines() + r.err.splitlines()
                              if ln.startswith("hold:")][:12]:
                     self.t.log(line)
+            # which handshakes ended how, and what the kernels said
+            for h in (c, s):
+                r = h.run("grep -v ' 0$' %s/stats 2>/dev/null | tr '\\n' ' ';"
+                          " dmesg | grep -E 'smcx|smc:' | tail -8" % stacks.SMCX_DEBUGFS,
+                          check=False)
+                self.t.log("%s: %s" % (h.name, r.out.strip()))
             raise
         return self
 

@@ -10,12 +10,11 @@ Configuration for SMC-Rv2 over the lab's rxe0:
             SMCXLAB, user EID SMCX-LAB-UEID); when the peer runs smcx it
             also gets smcx's user EID (read from the peer's module
             parameter), because SMC-Rv2 needs one EID in common.
-  smcx:     insmod smcx.ko SMCX_PARAMS and nothing else: it ships a default
-            user EID (module parameter "ueid", default SMCX-DEFAULT-UEID,
+  smcx:     insmod smcx.ko and nothing else: it ships a default user EID
+            (module parameter "ueid", default SMCX-DEFAULT-UEID,
             kernel/ueid.h) and proposes the egress device's RoCE v2 GID
-            without a pnet table.  SMCX_PARAMS (default "smcr=1", the
-            environment variable of that name overrides) turns the SMC-R data
-            path on while it is opt-in (docs/kernel-datapath.md).
+            without a pnet table.  The environment variable SMCX_PARAMS
+            (default empty) adds module parameters, e.g. "smcr=0".
 The order matters: smcx hosts are loaded first so that an in-kernel peer can
 read their EID.
 
@@ -48,7 +47,7 @@ STACKS = (SMCX, INKERNEL)
 NAMES = {SMCX: "smcx", INKERNEL: "in-kernel"}
 
 SMCX_DEFAULT_UEID = "SMCX-DEFAULT-UEID"	# kernel/ueid.h SMCX_UEID_DEFAULT
-SMCX_PARAMS = os.environ.get("SMCX_PARAMS", "smcr=1")
+SMCX_PARAMS = os.environ.get("SMCX_PARAMS", "")
 SMCX_DEBUGFS = "/sys/kernel/debug/smcx"
 MODULES = ("smcx", "smc_diag", "smc")	# unload order
 RXE = "/sys/class/infiniband/rxe0/ports/1/hw_counters"
