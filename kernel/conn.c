@@ -15,6 +15,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <linux/sched/signal.h>
@@ -24,6 +25,7 @@
 #include "debugfs.h"
 #include "sock.h"
 #include "smcr.h"
+#include "sysctl.h"
 
 #define SMCX_CLOSE_WAIT		(30 * HZ)	/* peer's close after ours */
 #define SMCX_FLUSH_WAIT		(10 * HZ)	/* in-flight data at close */
@@ -47,6 +49,34 @@ static void smcx_conn_wake(struct smcx_sock *smc, __poll_t events)
 static void smcx_tx_work(struct work_struct *work);
 static void smcx_close_work(struct work_struct *work);
 
+/*
+ * Run close_work after @delay (sooner if it is pending).  Every queueing
+ * carries a sock reference that the run drops, and a run may come after
+ * an earlier one (a CDC with the peer's close or abort arriving while the
+ * first ran): smcx_conn_free() is idempotent, so that run only drops its
+ * reference.  Any context.
+ */
+static void smcx_close_kick(struct smcx_sock *smc, unsigned long delay)
+{
+	sock_hold(&smc->sk);
+	if (mod_delayed_work(system_wq, &smc->conn->close_work, delay))
+		sock_put(&smc->sk);	/* was pending: that queueing's ref */
+}
+
+/*
+ * A new connection's send buffer / RMB size: net.smc.wmem / rmem of its
+ * namespace, as a buffer size the CLC can carry (a power of two from 16 KiB,
+ * at most 512 KiB).
+ */
+static u32 smcx_buf_size(struct net *net, bool rmb)
+{
+	const struct smcx_sysctl *v = smcx_sysctl(net);
+	u32 want = max_t(int, rmb ? READ_ONCE(v->rmem) : READ_ONCE(v->wmem),
+			 SMCX_BUF_MIN);
+
+	return min_t(u32, roundup_pow_of_two(want), SMCX_BUF_MAX);
+}
+
 int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 {
 	struct smcx_conn *conn;
@@ -63,8 +93,10 @@ int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 	conn->lgr = lgr;		/* takes the caller's reference */
 	conn->owner = smc;
 	smc->conn = conn;
-	conn->sndbuf = smcx_buf_get(lgr, SMCX_BUF_DEFAULT, false);
-	conn->rmb = smcx_buf_get(lgr, SMCX_BUF_DEFAULT, true);
+	conn->sndbuf = smcx_buf_get(lgr, smcx_buf_size(sock_net(&smc->sk), false),
+				    false);
+	conn->rmb = smcx_buf_get(lgr, smcx_buf_size(sock_net(&smc->sk), true),
+				 true);
 	if (!conn->sndbuf || !conn->rmb)
 		return -ENOMEM;
 	/* as mainline: max(RMB/10, SOCK_MIN_SNDBUF/2) */
@@ -175,6 +207,9 @@ void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	}
 	if ((m.conn_flags & SMCX_CDC_CF_CONN_ABORT) && !conn->peer_abort) {
 		conn->peer_abort = true;
+		/* TCP's reset: the error is reported once (sock_error) */
+		if (!READ_ONCE(smc->sk.sk_err))
+			WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
 		/*
 		 * Answer an abort with ours, as mainline does (it sets the
 		 * abort flag in its next CDC): a mainline side that aborted
@@ -189,8 +224,6 @@ void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	}
 	if (m.conn_flags)
 		ev |= EPOLLIN | EPOLLRDHUP | EPOLLOUT;
-	if (conn->peer_abort && !READ_ONCE(smc->sk.sk_err))
-		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
 	finish = conn->released && (conn->peer_closed || conn->peer_abort);
 	spin_unlock_bh(&conn->lock);
 	if (push || (conn->peer_write_blocked && (ev & EPOLLIN) == 0)) {
@@ -199,7 +232,7 @@ void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 			sock_put(&smc->sk);
 	}
 	if (finish)
-		mod_delayed_work(system_wq, &conn->close_work, 0);
+		smcx_close_kick(smc, 0);
 	if (ev)
 		smcx_conn_wake(smc, ev);
 	sock_put(&smc->sk);
@@ -362,7 +395,7 @@ void smcx_conn_abort(struct smcx_sock *smc)
 	spin_unlock_bh(&conn->lock);
 	smcx_conn_wake(smc, EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP);
 	if (conn->released)
-		mod_delayed_work(system_wq, &conn->close_work, 0);
+		smcx_close_kick(smc, 0);
 }
 
 /* --------------------------------------------------------------- socket */
@@ -427,15 +460,30 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 		u64 space, n, pos;
 		u32 ssz, off, l;
 
-		if (smcx_conn_dead(conn)) {
+		if (smcx_conn_dead(conn) || READ_ONCE(conn->reset)) {
 			/* as TCP after a reset: the error once, then EPIPE */
 			rc = sock_error(sk) ?: -EPIPE;
 			break;
 		}
-		if (conn->local_done_writing || (sk->sk_shutdown & SEND_SHUTDOWN) ||
-		    conn->peer_closed) {
+		if (conn->local_done_writing || (sk->sk_shutdown & SEND_SHUTDOWN)) {
 			rc = -EPIPE;
 			break;
+		}
+		if (conn->peer_closed) {
+			/*
+			 * TCP takes these bytes into a connection the peer
+			 * has closed, and the peer's RST answers them:
+			 * sk_err EPIPE (a reset in CLOSE_WAIT), both sides
+			 * shut.  The peer's RMB may serve another connection
+			 * by now, so nothing is written; the bytes are lost
+			 * as TCP's are.
+			 */
+			WRITE_ONCE(conn->reset, true);
+			WRITE_ONCE(sk->sk_err, EPIPE);
+			smcx_conn_wake(smc, EPOLLIN | EPOLLOUT | EPOLLERR |
+					    EPOLLHUP | EPOLLRDHUP);
+			smcx_stats_tx(sock_net(sk), len, copied);
+			return len;
 		}
 		space = smcx_tx_space(conn);
 		if (!space) {
@@ -505,10 +553,13 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 	if (flags & MSG_OOB)
 		return -EINVAL;
 	smcx_stats_rx_call(smc, len, smcx_rx_avail(conn));
-	while (copied < len) {
+	/* len 0 makes one pass: 0, or EAGAIN / an error as for len 1 */
+	while (copied < len || !len) {
 		u64 avail = smcx_rx_avail(conn), n, pos;
 		u32 rsz, off, l;
 
+		if (avail && !len)
+			break;
 		if (!avail) {
 			if (copied >= target)
 				break;
@@ -524,6 +575,9 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 				rc = -EAGAIN;
 				break;
 			}
+			/* measured: TCP's blocking recv of 0 bytes returns 0 */
+			if (!len)
+				break;
 			rc = smcx_wait(smc, &timeo, smcx_can_recv);
 			if (rc)
 				break;
@@ -539,7 +593,9 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 		while (n) {
 			off = pos % rsz;
 			l = min_t(u64, n, rsz - off);
-			if (copy_to_iter((u8 *)conn->rmb->cpu + off, l,
+			/* MSG_TRUNC: TCP drops the bytes and counts them */
+			if (!(flags & MSG_TRUNC) &&
+			    copy_to_iter((u8 *)conn->rmb->cpu + off, l,
 					 &msg->msg_iter) != l) {
 				rc = -EFAULT;
 				break;
@@ -568,26 +624,42 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 	return copied ? copied : rc;
 }
 
+/*
+ * The connection's shutdown as TCP would have it: the peer's done writing
+ * is TCP's FIN (receive side shut), an abort or a dead link is TCP's reset
+ * (both sides), and so is a send after the peer closed (see sendmsg).
+ */
+static u8 smcx_conn_shutdown_state(struct smcx_sock *smc)
+{
+	struct smcx_conn *conn = smc->conn;
+	u8 shut = READ_ONCE(smc->sk.sk_shutdown);
+
+	if (READ_ONCE(conn->peer_done_writing))
+		shut |= RCV_SHUTDOWN;
+	if (smcx_conn_dead(conn) || READ_ONCE(conn->reset))
+		shut |= SHUTDOWN_MASK;
+	return shut;
+}
+
 __poll_t smcx_conn_poll(struct smcx_sock *smc)
 {
 	struct smcx_conn *conn = smc->conn;
 	struct sock *sk = &smc->sk;
 	__poll_t mask = 0;
 
-	if (smcx_conn_dead(conn))
-		return EPOLLERR | EPOLLHUP | EPOLLIN | EPOLLRDNORM | EPOLLRDHUP |
-		       EPOLLOUT;
-	if (smcx_rx_avail(conn) || conn->peer_done_writing ||
-	    (sk->sk_shutdown & RCV_SHUTDOWN))
+	u8 shut = smcx_conn_shutdown_state(smc);
+
+	/* tcp_poll()'s rules, with the peer's flags for TCP's FIN and RST */
+	if (shut == SHUTDOWN_MASK)
+		mask |= EPOLLHUP;
+	if (shut & RCV_SHUTDOWN)
+		mask |= EPOLLIN | EPOLLRDNORM | EPOLLRDHUP;
+	if (smcx_rx_avail(conn) >= (u64)sock_rcvlowat(sk, 0, INT_MAX))
 		mask |= EPOLLIN | EPOLLRDNORM;
-	if (conn->peer_done_writing)
-		mask |= EPOLLRDHUP;
-	if ((sk->sk_shutdown & SEND_SHUTDOWN) || conn->peer_closed)
+	if (shut & SEND_SHUTDOWN)
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	else if (smcx_tx_space(conn))
 		mask |= EPOLLOUT | EPOLLWRNORM;
-	if (conn->peer_done_writing && (sk->sk_shutdown & SEND_SHUTDOWN))
-		mask |= EPOLLHUP;
 	if (READ_ONCE(sk->sk_err))
 		mask |= EPOLLERR;
 	return mask;
@@ -627,6 +699,13 @@ int smcx_conn_shutdown(struct smcx_sock *smc, int how)
 	struct smcx_conn *conn = smc->conn;
 	struct sock *sk = &smc->sk;
 
+	/*
+	 * TCP's socket is CLOSE once both FINs went (or after a reset), and
+	 * shutdown() on it is ENOTCONN.
+	 */
+	if (smcx_conn_dead(conn) || READ_ONCE(conn->reset) ||
+	    (conn->local_done_writing && conn->peer_done_writing))
+		return -ENOTCONN;
 	if ((how + 1) & RCV_SHUTDOWN)
 		sk->sk_shutdown |= RCV_SHUTDOWN;
 	if (((how + 1) & SEND_SHUTDOWN) && !conn->local_done_writing) {
@@ -662,8 +741,9 @@ void smcx_conn_release(struct smcx_sock *smc)
 
 	lock_sock(sk);
 	if (!smcx_conn_dead(conn) && conn->lgr) {
-		if (smcx_rx_avail(conn)) {
-			/* unread data: abort, as TCP resets */
+		if (smcx_rx_avail(conn) ||
+		    (sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime)) {
+			/* unread data or SO_LINGER {1, 0}: abort, as TCP resets */
 			conn->local_abort = true;
 		}
 		conn->local_done_writing = true;
@@ -683,13 +763,11 @@ void smcx_conn_release(struct smcx_sock *smc)
 	conn->released = true;
 	spin_unlock_bh(&conn->lock);
 	release_sock(sk);
-	sock_hold(sk);			/* close_work's */
 	if (smcx_conn_dead(conn) || conn->peer_closed || !conn->lgr ||
 	    conn->local_abort)
-		queue_delayed_work(system_wq, &conn->close_work, 0);
+		smcx_close_kick(smc, 0);
 	else
-		queue_delayed_work(system_wq, &conn->close_work,
-				   SMCX_CLOSE_WAIT);
+		smcx_close_kick(smc, SMCX_CLOSE_WAIT);
 }
 
 static void smcx_close_work(struct work_struct *work)

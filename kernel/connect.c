@@ -158,10 +158,13 @@ void smcx_connect_work(struct work_struct *work)
 	}
 	sk->sk_state = connected ? SMCX_ACTIVE : SMCX_CLOSED;
 	smc->hs = SMCX_HS_DONE;
+	/*
+	 * SMC-R: sock->state stays SS_CONNECTING as with TCP, whose
+	 * non-blocking connect() is told "0" by the next connect() call
+	 * (which sets SS_CONNECTED) and EISCONN after that.
+	 */
 	if (!smc->smcr)
 		smcx_graft_tcp(smc, sk->sk_socket);
-	else
-		sk->sk_socket->state = SS_CONNECTED;
 	/* wake connect(), poll and epoll: they find TCP now */
 	sk->sk_state_change(sk);
 	release_sock(sk);
@@ -247,6 +250,11 @@ int smcx_connect(struct socket *sock, struct smcx_sock *smc,
 	}
 	if (smc->hs == SMCX_HS_DONE) {
 		rc = -EISCONN;
+		if (sock->state == SS_CONNECTING &&
+		    sk->sk_state == SMCX_ACTIVE) {
+			sock->state = SS_CONNECTED;
+			rc = 0;
+		}
 		goto out;
 	}
 	if (sk->sk_state != SMCX_INIT || alen < (int)sizeof(sa_family_t) ||

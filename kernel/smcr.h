@@ -203,6 +203,7 @@ struct smcx_conn {
 	bool closed_sent;		/* ... and that CDC was posted */
 	bool local_abort;		/* send the abort flag */
 	bool abort_owed;		/* peer aborted: answer with ours */
+	bool reset;			/* sent to a closed peer: TCP's RST */
 	struct smcx_sock *owner;
 	struct mutex tx_mutex;		/* serialises pushes */
 	struct work_struct tx_work;

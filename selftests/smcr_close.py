@@ -12,7 +12,6 @@ two in-kernel hosts (smcr_close_inkernel).
 """
 import smcr_cases
 
-PENDING = "issue 5: smcx RDMA data path"
 TIMEOUT = 1800
 
 

@@ -11,7 +11,6 @@ TCP-sized eth0 traffic).  The same body runs now between two in-kernel hosts
 """
 import smcr_cases
 
-PENDING = "issue 5: smcx RDMA data path"
 TIMEOUT = 1800
 
 

@@ -11,7 +11,6 @@ between two in-kernel hosts (smcr_many_conns_inkernel).
 """
 import smcr_cases
 
-PENDING = "issue 5: smcx RDMA data path"
 TIMEOUT = 1800
 
 

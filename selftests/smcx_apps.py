@@ -9,15 +9,14 @@ and each must become SMC-R: smcx's success counters grow on both hosts, no
 fallback, rxe packet counters grow both ways.  Also: net.smc.wmem/rmem
 written before a connection show up as its buffer sizes (smcss -D/-j).
 
-Pending until smcx moves data by RDMA (issue 5); the same applications with
-the handshake-only evidence run now in smcx_tcp2smc, and smc_run's RDMA path
-is proven against smc.ko in smc_run_inkernel.
+smcx_tcp2smc covers the conversion itself (which sockets, sysctl, netns),
+and smc_run_inkernel the same preload library against the stock smc.ko.
 """
 import json
 
 import scenarios
+import smcr_cases
 
-PENDING = "issue 5: smcx RDMA data path"
 TIMEOUT = 1500
 
 
@@ -63,15 +62,24 @@ def run(t):
                 check_app(t, a, b, name, fn, "%s -m %s" % (run_a, mode), "smc_run/" + mode)
 
     with t.subtest("wmem/rmem take effect on new connections"):
+        port = 5600
+        saved = {h.name: h.out("sysctl -n net.smc.wmem net.smc.rmem").split() for h in (a, b)}
         for h in (a, b):
             h.run("sysctl -qw net.smc.wmem=131072 net.smc.rmem=262144")
-        srv = b.bg("%s server -f smc -p 5600 -c 1 -H 10" % scenarios.XFER)
-        b.wait_port(5600)
-        job = a.bg("%s client -f smc -a %s -p 5600 -n 65536 -m send -H 10"
-                   % (scenarios.XFER, b.ip))
-        ss = json.loads(a.out("%s -j -D" % scenarios.tool("smcss")))
-        job.wait(timeout=120)
-        srv.wait(timeout=60)
-        t.check(any(c.get("sndbuf") == 131072 and c.get("rmbsize") == 262144
-                    for c in ss.get("sockets", ss if isinstance(ss, list) else [])),
-                "smcss shows sndbuf 128K / RMB 256K: %r" % ss)
+        try:
+            with smcr_cases.Held(t, a, b, port, 1, 300000):
+                for h in (a, b):
+                    socks = [x for x in json.loads(h.out("%s -a -d --json"
+                                                         % scenarios.tool("smcss")))["sockets"]
+                             if x["state"] == "ACTIVE" and port in (
+                                 (x.get("local") or {}).get("port"),
+                                 (x.get("peer") or {}).get("port"))]
+                    t.eq([x["mode"] for x in socks], ["SMCR"], "%s: the held connection" % h.name)
+                    ci = socks[0]["conninfo"] or {}
+                    t.eq((ci.get("sndbuf_size"), ci.get("rmbe_size"), ci.get("peer_rmbe_size")),
+                         (131072, 262144, 262144),
+                         "%s: send buffer 128K, RMB 256K, the peer's RMB 256K (smcss -d)" % h.name)
+        finally:
+            for h in (a, b):
+                h.run("sysctl -qw net.smc.wmem=%s net.smc.rmem=%s" % tuple(saved[h.name]),
+                      check=False)

@@ -10,10 +10,10 @@ known-different).  No exemptions beyond those: this is the product's promise.
   fallback/  smcx with smcr=0 (declines every proposal): the CLC handshake
              ends in a fallback to TCP (the TCP socket is grafted under the
              file);
-  smc/       smcx with its SMC-R data path, configured like the stock smc
-             for SMC-Rv2 over rxe (pnet entry, UEID; needs the smcctl
-             tools): every case over RDMA;
+  smc/       the same, smcx configured like the stock smc for SMC-Rv2 over
+             rxe (pnet entry, UEID; needs the smcctl tools);
   smc6/      the same with SMCPROTO_SMC6 against tcp6 (v4-mapped addresses).
+sockapi_smcr runs the smc/ and smc6/ passes over the SMC-R data path.
 The smcx handshake counters of each pass are logged, so it is visible which
 path the cases exercised.
 
@@ -59,6 +59,14 @@ def smcx_pass(t, oracle, family, port, prefix):
 
 
 def run(t):
+    run_passes(t, smcr=False)
+
+
+def run_passes(t, smcr):
+    """The TCP oracle, then smcx's passes: with @smcr False smcx declines
+    every proposal (smcr=0: fallback/, smc/ configured, smc6/); with @smcr
+    True (sockapi_smcr) every case runs over the SMC-R data path (smc/,
+    smc6/)."""
     a, b = t.alpha, t.beta
     t.check(os.path.exists(L.TOOL), "%s is built (make tools)" % L.TOOL)
     t.check(os.path.exists(t.smcx_path()), "smcx.ko is built")
@@ -72,22 +80,21 @@ def run(t):
     t.check(not bad, "the TCP oracle passes every case (failed: %s)" % ", ".join(bad))
 
     for h in (a, b):
-        h.insmod_smcx("smcr=0")
-    smcx_pass(t, tcp, "smc", port + 10, "fallback/")
-    for h in (a, b):
-        L.modules_clear(h)
-        h.insmod_smcx()
-
-    if os.path.exists(scenarios.tool("smc_pnet")):
-        for h in (a, b):
-            pnet, smcr = scenarios.tool("smc_pnet"), scenarios.tool("smcr")
-            h.run("%s -a %s -I eth0" % (pnet, scenarios.LAB_PNETID))
-            h.run("%s -a %s -D rxe0 -P 1" % (pnet, scenarios.LAB_PNETID))
-            h.run("%s ueid add %s" % (smcr, scenarios.LAB_UEID))
-        smcx_pass(t, tcp, "smc", port + 20, "smc/")
+        h.insmod_smcx("smcr=%d" % smcr)
+    if not smcr:
+        smcx_pass(t, tcp, "smc", port + 10, "fallback/")
+        if os.path.exists(scenarios.tool("smc_pnet")):
+            for h in (a, b):
+                pnet, smcr_tool = scenarios.tool("smc_pnet"), scenarios.tool("smcr")
+                h.run("%s -a %s -I eth0" % (pnet, scenarios.LAB_PNETID))
+                h.run("%s -a %s -D rxe0 -P 1" % (pnet, scenarios.LAB_PNETID))
+                h.run("%s ueid add %s" % (smcr_tool, scenarios.LAB_UEID))
+            smcx_pass(t, tcp, "smc", port + 20, "smc/")
+        else:
+            with t.subtest("smc"):
+                t.skip("smcctl tools not built (make user): no configured pass")
     else:
-        with t.subtest("smc"):
-            t.skip("smcctl tools not built (make user): no configured SMC-R pass")
+        smcx_pass(t, tcp, "smc", port + 20, "smc/")
 
     tcp6 = L.run_suite(t, "tcp6", port + 30)
     smcx_pass(t, tcp6, "smc6", port + 40, "smc6/")

@@ -9,7 +9,7 @@ the client, beta the server.  The thin test files choose the cells:
       against the stack that already does SMC-Rv2 in the lab.
   smcr_interop, smcr_many_conns, smcr_close:
       smcx <-> smcx, smcx client -> in-kernel server, in-kernel client ->
-      smcx server; PENDING until smcx has its RDMA data path.
+      smcx server.
 
 Every cell starts with both hosts' SMC modules unloaded and loads its stacks
 (stacks.setup_pair); between cells the stacks are unloaded again, and an smcx
