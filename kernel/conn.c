@@ -178,6 +178,7 @@ void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 		if (v > conn->rx_prod && v - conn->rx_cons <= conn->rmb->size) {
 			conn->rx_prod = v;
 			ev |= EPOLLIN | EPOLLRDNORM;
+			ev |= smcx_urg_rx(conn, m.prod_flags, v);
 		}
 	}
 	/*
@@ -233,6 +234,8 @@ void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	}
 	if (finish)
 		smcx_close_kick(smc, 0);
+	if (ev & EPOLLPRI)
+		sk_send_sigurg(&smc->sk);
 	if (ev)
 		smcx_conn_wake(smc, ev);
 	sock_put(&smc->sk);
@@ -274,6 +277,7 @@ static int smcx_tx_push(struct smcx_sock *smc, bool force)
 	struct smcx_cdc_msg m;
 	u64 pending, space, n, pos, left;
 	u32 ssz, psz, s, d, l;
+	u8 urg_flags;
 	int nwr, len;
 
 	if (!lgr || !conn->sndbuf)
@@ -293,6 +297,8 @@ static int smcx_tx_push(struct smcx_sock *smc, bool force)
 		pending = conn->tx_prep - conn->tx_sent;
 		space = psz - (conn->tx_sent - conn->peer_cons);
 		n = conn->peer_abort ? 0 : min(pending, space);
+		urg_flags = 0;
+		n = smcx_urg_tx_cap(conn, n, &urg_flags);
 		spin_unlock_bh(&conn->lock);
 		smcx_stats_tx_push(sock_net(&smc->sk), pending, space);
 		if (!n && !force)
@@ -334,6 +340,7 @@ static int smcx_tx_push(struct smcx_sock *smc, bool force)
 		conn->tx_sent += n;
 		m.seqno = ++conn->tx_seq;
 		m.token = conn->peer_token;
+		m.prod_flags |= urg_flags;
 		smcx_count_to_curs(conn->tx_sent, psz, &m.prod);
 		smcx_count_to_curs(conn->rx_cons, conn->rmb->size, &m.cons);
 		conn->rx_cons_sent = conn->rx_cons;
@@ -453,8 +460,6 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 	long timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	int rc = 0;
 
-	if (msg->msg_flags & MSG_OOB)
-		return -EOPNOTSUPP;
 	smcx_stats_tx_call(smc, len);
 	while (copied < len) {
 		u64 space, n, pos;
@@ -514,6 +519,11 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 		}
 		spin_lock_bh(&conn->lock);
 		conn->tx_prep = pos;
+		/* MSG_OOB: the send's last byte is urgent (tcp_mark_urg) */
+		if ((msg->msg_flags & MSG_OOB) && copied == len) {
+			conn->urg_tx_pos = pos - 1;
+			conn->urg_tx_pend = true;
+		}
 		spin_unlock_bh(&conn->lock);
 		mutex_lock(&conn->tx_mutex);
 		smcx_tx_push(smc, false);
@@ -547,11 +557,11 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 	long timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
 	int target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
 	size_t copied = 0;
-	bool update;
+	bool update, skip;
 	int rc = 0;
 
 	if (flags & MSG_OOB)
-		return -EINVAL;
+		return smcx_urg_recv(smc, msg, len, flags);
 	smcx_stats_rx_call(smc, len, smcx_rx_avail(conn));
 	/* len 0 makes one pass: 0, or EAGAIN / an error as for len 1 */
 	while (copied < len || !len) {
@@ -588,6 +598,35 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 		rsz = conn->rmb->size;
 		n = min_t(u64, avail, len - copied);
 		pos = conn->rx_cons;
+		/* urgent data: stop at the mark, skip the byte unless inline */
+		skip = false;
+		spin_lock_bh(&conn->lock);
+		if (conn->urg_state != SMCX_URG_NONE && conn->urg_pos >= pos) {
+			if (conn->urg_pos > pos)
+				n = min_t(u64, n, conn->urg_pos - pos);
+			else if (copied)
+				n = 0;
+			else
+				skip = !sock_flag(sk, SOCK_URGINLINE);
+		}
+		spin_unlock_bh(&conn->lock);
+		if (!n)
+			break;
+		if (skip) {
+			if (avail == 1) {
+				if (flags & MSG_PEEK) {
+					rc = -EAGAIN;
+					break;
+				}
+				spin_lock_bh(&conn->lock);
+				conn->rx_cons = pos + 1;
+				conn->urg_state = SMCX_URG_NONE;
+				spin_unlock_bh(&conn->lock);
+				continue;
+			}
+			pos++;
+			n = min_t(u64, avail - 1, len - copied);
+		}
 		ib_dma_sync_single_for_cpu(conn->lgr->lnk.ibdev, conn->rmb->dma,
 					   rsz, DMA_BIDIRECTIONAL);
 		while (n) {
@@ -608,6 +647,8 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 			break;
 		spin_lock_bh(&conn->lock);
 		conn->rx_cons = pos;
+		if (conn->urg_state != SMCX_URG_NONE && pos > conn->urg_pos)
+			conn->urg_state = SMCX_URG_NONE;	/* mark passed */
 		update = conn->rx_cons - conn->rx_cons_sent >=
 			 conn->rmbe_update_limit || conn->peer_write_blocked;
 		spin_unlock_bh(&conn->lock);
@@ -654,8 +695,11 @@ __poll_t smcx_conn_poll(struct smcx_sock *smc)
 		mask |= EPOLLHUP;
 	if (shut & RCV_SHUTDOWN)
 		mask |= EPOLLIN | EPOLLRDNORM | EPOLLRDHUP;
-	if (smcx_rx_avail(conn) >= (u64)sock_rcvlowat(sk, 0, INT_MAX))
+	if (smcx_rx_avail(conn) >=
+	    smcx_urg_poll_target(smc, sock_rcvlowat(sk, 0, INT_MAX)))
 		mask |= EPOLLIN | EPOLLRDNORM;
+	if (READ_ONCE(conn->urg_state) == SMCX_URG_VALID)
+		mask |= EPOLLPRI;
 	if (shut & SEND_SHUTDOWN)
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	else if (smcx_tx_space(conn))
@@ -673,7 +717,7 @@ int smcx_conn_ioctl(struct smcx_sock *smc, unsigned int cmd,
 
 	switch (cmd) {
 	case SIOCINQ:
-		v = smcx_rx_avail(conn);
+		v = smcx_urg_inq(smc, smcx_rx_avail(conn));
 		break;
 	case SIOCOUTQ:
 		spin_lock_bh(&conn->lock);
@@ -686,7 +730,7 @@ int smcx_conn_ioctl(struct smcx_sock *smc, unsigned int cmd,
 		spin_unlock_bh(&conn->lock);
 		break;
 	case SIOCATMARK:
-		v = 0;
+		v = smcx_urg_atmark(conn);
 		break;
 	default:
 		return -ENOIOCTLCMD;

@@ -204,11 +204,32 @@ struct smcx_conn {
 	bool local_abort;		/* send the abort flag */
 	bool abort_owed;		/* peer aborted: answer with ours */
 	bool reset;			/* sent to a closed peer: TCP's RST */
+	/* urgent data (urg.c), under lock */
+	u8 urg_state;			/* SMCX_URG_* */
+	u8 urg_byte;			/* the received urgent byte */
+	u64 urg_pos;			/* its position in the receive stream */
+	bool urg_tx_pend;		/* MSG_OOB byte not yet announced */
+	u64 urg_tx_pos;			/* its position in the send stream */
 	struct smcx_sock *owner;
 	struct mutex tx_mutex;		/* serialises pushes */
 	struct work_struct tx_work;
 	struct delayed_work close_work;
 };
+
+/* urg.c: urgent data (MSG_OOB), TCP's semantics on the CDC urgent flags */
+enum {
+	SMCX_URG_NONE,			/* no urgent byte in the stream */
+	SMCX_URG_VALID,			/* urgent byte arrived, not read by OOB */
+	SMCX_URG_READ,			/* read by recv(MSG_OOB), mark not passed */
+};
+
+__poll_t smcx_urg_rx(struct smcx_conn *conn, u8 prod_flags, u64 new_prod);
+int smcx_urg_recv(struct smcx_sock *smc, struct msghdr *msg, size_t len,
+		  int flags);
+u64 smcx_urg_inq(struct smcx_sock *smc, u64 avail);
+bool smcx_urg_atmark(struct smcx_conn *conn);
+u64 smcx_urg_poll_target(struct smcx_sock *smc, u64 target);
+u64 smcx_urg_tx_cap(struct smcx_conn *conn, u64 n, u8 *prod_flags);
 
 /* lgr.c */
 int smcx_lgr_init(void);

@@ -14,12 +14,10 @@ _spec = importlib.util.spec_from_file_location(
 _sockapi = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_sockapi)
 
-# Measured 2026-11-29 (smc/ over SMC-R vs TCP): msg_oob, msg_oob_mark and
-# poll_select (smcx refuses urgent data), connect_nonblocking, send_recv_small,
-# msg_trunc, msg_nosignal_epipe, sigpipe, shutdown_wr_halfclose, shutdown_rd,
-# shutdown_rdwr, close_unread_rst, linger0_rst, linger0_rst_local,
-# so_rcvlowat differ.
-PENDING = "issue 5: the socket semantics over SMC-R still differ from TCP in 15 cases"
+# Measured 2026-11-29: every case of smc/ and smc6/ matches TCP except
+# msg_oob, msg_oob_mark and poll_select (POLLPRI): smcx refuses urgent data
+# (MSG_OOB) on SMC-R connections with EOPNOTSUPP.
+PENDING = "issue 5: MSG_OOB (urgent data) over SMC-R: msg_oob, msg_oob_mark, poll_select differ"
 TIMEOUT = _sockapi.TIMEOUT
 
 

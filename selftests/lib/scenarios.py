@@ -53,7 +53,7 @@ def xfer(server, client, family="tcp", port=5000, nbytes=1 << 20, mode="send", c
     Raises CommandFailed if either side fails to move and verify every byte."""
     sfam = server_family or family
     srv = server.bg("%s server -f %s -p %d -c %d" % (XFER, sfam, port, conns))
-    server.wait_port(port)
+    server.wait_port(port, job=srv)
     try:
         cli = client.run("%s client -f %s -a %s -p %d -n %d -m %s -c %d %s"
                          % (XFER, family, server.ip, port, nbytes, mode, conns, extra),
@@ -142,7 +142,7 @@ def app_iperf3(server, client, wrap="", port=5201, nbytes=2 << 20):
     over TCP; the other applications carry the checksummed data.)"""
     srv = server.bg("%s iperf3 -s -1 -p %d -B %s" % (wrap, port, server.ip))
     try:
-        server.wait_port(port)
+        server.wait_port(port, job=srv)
         cli = client.run("%s iperf3 -c %s -p %d -n %d" % (wrap, server.ip, port, nbytes),
                          timeout=240, check=False)
         res = srv.wait(timeout=60, check=False)
@@ -156,7 +156,7 @@ def app_sockperf(server, client, wrap="", port=11111, seconds=2):
     """sockperf ping-pong over TCP; ok when it reports a latency."""
     srv = server.bg("%s sockperf sr --tcp -i %s -p %d" % (wrap, server.ip, port))
     try:
-        server.wait_port(port)
+        server.wait_port(port, job=srv)
         cli = client.run("%s sockperf pp --tcp -i %s -p %d -t %d -m 64"
                          % (wrap, server.ip, port, seconds), timeout=120, check=False)
     finally:
@@ -173,7 +173,7 @@ def app_http(server, client, wrap="", port=8080, nbytes=3 << 20):
     srv = server.bg("cd /tmp/app_www && exec %s python3 -m http.server %d --bind %s"
                     % (wrap, port, server.ip))
     try:
-        server.wait_port(port)
+        server.wait_port(port, job=srv)
         client.run("rm -f /tmp/app_http.dl")
         cli = client.run("%s curl -sS --max-time 120 -o /tmp/app_http.dl http://%s:%d/blob"
                          % (wrap, server.ip, port), timeout=180, check=False)
@@ -188,7 +188,7 @@ def app_redis(server, client, wrap="", port=6400, requests=2000):
     srv = server.bg("%s redis-server --port %d --bind %s --save '' --appendonly no "
                     "--protected-mode no" % (wrap, port, server.ip))
     try:
-        server.wait_port(port)
+        server.wait_port(port, job=srv)
         bench = client.run("%s redis-benchmark -h %s -p %d -n %d -q -t set,get"
                            % (wrap, server.ip, port, requests), timeout=240, check=False)
         client.run("head -c 147456 /dev/urandom | base64 -w0 > /tmp/app_redis.val")

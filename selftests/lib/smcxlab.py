@@ -324,8 +324,10 @@ class Host:
     def ping(self, timeout=10):
         return self._request({"op": "ping"}, timeout)
 
-    def wait_port(self, port, timeout=60, proto="tcp"):
-        """Wait until something listens on a TCP port here."""
+    def wait_port(self, port, timeout=60, proto="tcp", job=None):
+        """Wait until something listens on a TCP port here; when it does
+        not, what @job (the server meant to listen) said goes into the
+        error."""
         flag = "-ltn" if proto == "tcp" else "-lun"
         deadline = time.time() + timeout
         while time.time() < deadline:
@@ -333,7 +335,17 @@ class Host:
             if r.out.strip():
                 return
             time.sleep(0.3)
-        raise LabError("%s: nothing listens on port %d after %ds" % (self.name, port, timeout))
+        said = ""
+        if job is not None:
+            try:
+                r = job.kill()
+                said = "; the server (rc %s) said: %s" % (
+                    r.rc, (r.out[-800:] + r.err[-800:]).strip())
+            except LabError as e:
+                said = "; the server: %s" % e
+        sockets = self.run("ss -Htanp 'sport = :%d' | head -5" % port, check=False).out.strip()
+        raise LabError("%s: nothing listens on port %d after %ds%s; sockets on it: %s"
+                       % (self.name, port, timeout, said, sockets or "none"))
 
     def modprobe(self, *mods):
         self.run("modprobe -a " + " ".join(mods))
