@@ -14,10 +14,6 @@ _spec = importlib.util.spec_from_file_location(
 _sockapi = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_sockapi)
 
-# Measured 2026-11-29: every case of smc/ and smc6/ matches TCP except
-# msg_oob, msg_oob_mark and poll_select (POLLPRI): smcx refuses urgent data
-# (MSG_OOB) on SMC-R connections with EOPNOTSUPP.
-PENDING = "issue 5: MSG_OOB (urgent data) over SMC-R: msg_oob, msg_oob_mark, poll_select differ"
 TIMEOUT = _sockapi.TIMEOUT
 
 
