@@ -16,6 +16,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/log2.h>
+#include <linux/net.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <linux/sched/signal.h>
@@ -790,6 +791,17 @@ void smcx_conn_release(struct smcx_sock *smc)
 			/* unread data or SO_LINGER {1, 0}: abort, as TCP resets */
 			conn->local_abort = true;
 		}
+		/*
+		 * FIN on the CLC socket before the close CDC: the peer's TCP
+		 * sees it before the peer's application can close, so the
+		 * TIME_WAIT stays on the side that closed first, as with TCP
+		 * (mainline shuts its CLC socket right after the CDC for the
+		 * same reason).  A server otherwise kept its port in
+		 * TIME_WAIT and could not listen again without SO_REUSEADDR
+		 * (sockperf, seen in the lab).
+		 */
+		if (!conn->peer_closed && smc->clcsock)
+			kernel_sock_shutdown(smc->clcsock, SHUT_RDWR);
 		conn->local_done_writing = true;
 		conn->local_closed = true;
 		mutex_lock(&conn->tx_mutex);
