@@ -216,7 +216,7 @@ static void smcx_wr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 					     reg_cqe);
 
 	lnk->reg_status = wc->status == IB_WC_SUCCESS ? 0 : -EIO;
-	if (wc->status != IB_WC_SUCCESS)
+	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
 		pr_info("REG_MR: %s\n", ib_wc_status_msg(wc->status));
 	complete(&lnk->reg_done);
 }

@@ -269,7 +269,7 @@ class Held:
             # which handshakes ended how, and what the kernels said
             for h in (c, s):
                 r = h.run("grep -v ' 0$' %s/stats 2>/dev/null | tr '\\n' ' ';"
-                          " dmesg | grep -E 'smcx|smc:' | tail -8" % stacks.SMCX_DEBUGFS,
+                          " dmesg | grep -E 'smcx|smc:' | grep -v flushed | tail -12" % stacks.SMCX_DEBUGFS,
                           check=False)
                 self.t.log("%s: %s" % (h.name, r.out.strip()))
             raise
