@@ -333,8 +333,6 @@ int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *b)
 			.wr_cqe = &lnk->reg_cqe,
 			.send_flags = IB_SEND_SIGNALED,
 		},
-		.mr = b->mr,
-		.key = b->mr->rkey,
 		.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
 	};
 	int rc;
@@ -342,6 +340,13 @@ int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *b)
 	if (b->reg)
 		return 0;
 	mutex_lock(&lnk->reg_mutex);
+	/* a link being torn down: its QP and MRs may be gone already */
+	if (READ_ONCE(lnk->state) == SMCX_LNK_DEAD || !lnk->qp || !b->mr) {
+		mutex_unlock(&lnk->reg_mutex);
+		return -ENOLINK;
+	}
+	wr.mr = b->mr;
+	wr.key = b->mr->rkey;
 	reinit_completion(&lnk->reg_done);
 	rc = ib_post_send(lnk->qp, &wr.wr, NULL);
 	if (!rc) {
@@ -532,6 +537,15 @@ static void smcx_link_clear(struct smcx_link *lnk)
 		ib_drain_qp(lnk->qp);
 		complete(&lnk->reg_done);
 	}
+	/*
+	 * A registration that saw the link alive has posted and is waiting
+	 * for the completion just given; let it finish before its MR and the
+	 * QP go.  Later ones see SMCX_LNK_DEAD and give up.  (A handshake
+	 * registering its RMB while the group terminated oopsed on the NULL
+	 * QP: seen in the lab.)
+	 */
+	mutex_lock(&lnk->reg_mutex);
+	mutex_unlock(&lnk->reg_mutex);
 	cancel_work_sync(&lnk->llc_work);
 	smcx_llc_flush(lnk);
 	list_for_each_entry(b, &lgr->bufs, list)
