@@ -197,6 +197,15 @@ def kv(out, key):
     return int(m.group(1)) if m else None
 
 
+def failed_connect(t, a, b, port, errno):
+    """beta's blocking AF_SMC connect to alpha's @port must fail with @errno."""
+    r = b.run("python3 - %s %d block" % (a.ip, port), input=SMC_CLIENT,
+              timeout=60, check=False)
+    t.log(r.out.strip())
+    t.eq((kv(r.out, "connect"), kv(r.out, "errno")), (-1, errno), "connect, errno")
+    return r
+
+
 def handshake_failures(t, a, b):
     """The cases of docs/kernel-socket.md "When a handshake fails"."""
     port = PORT + 10
@@ -242,10 +251,7 @@ def handshake_failures(t, a, b):
               "match ip sport %d 0xffff match u8 0x08 0x08 at 33 action drop" % port)
         with t.subtest("silent server: client fails with ETIMEDOUT after the CLC wait"):
             before = stats(b)
-            r = b.run("python3 - %s %d block" % (a.ip, port), input=SMC_CLIENT,
-                      timeout=60, check=False)
-            t.log(r.out.strip())
-            t.eq((kv(r.out, "connect"), kv(r.out, "errno")), (-1, 110), "connect, errno")
+            r = failed_connect(t, a, b, port, 110)
             m = re.search(r"secs=([\d.]+)", r.out)
             t.check(m and 5.0 <= float(m.group(1)) <= 15.0,
                     "failed after the CLC wait time (6 s): %s" % r.out.strip())
@@ -274,10 +280,7 @@ def handshake_failures(t, a, b):
               % port)
         with t.subtest("garbage CLC reply: client fails with EPROTO"):
             before = stats(b)
-            r = b.run("python3 - %s %d block" % (a.ip, port), input=SMC_CLIENT,
-                      timeout=60, check=False)
-            t.log(r.out.strip())
-            t.eq((kv(r.out, "connect"), kv(r.out, "errno")), (-1, 71), "connect, errno")
+            failed_connect(t, a, b, port, 71)
             t.eq(delta(before, stats(b), "clnt_hs_errors"), 1, "client failed handshakes")
     finally:
         tc_clear(a)
