@@ -55,13 +55,6 @@
 #define SMCX_PROP_MAX_CONNS	255
 #define SMCX_PROP_MAX_LINKS	2
 
-/*
- * Our system id (sender peer id in declines).  Mainline's is two random
- * bytes and the MAC of its first RoCE port; until the link layer defines
- * ours it is all zero, which mainline sends too when it has no valid one.
- */
-static const u8 smcx_local_systemid[SMCX_PEERID_LEN];
-
 struct smcx_clc_ctx {
 	u8 buf[SMCX_CLC_MAX_LEN];
 	union {
@@ -216,7 +209,7 @@ static int smcx_clc_send_decline(struct socket *cs, u32 reason, u8 version)
 	u8 buf[SMCX_CLC_DECL_V2_LEN];
 	int len;
 
-	memcpy(d.peer_id, smcx_local_systemid, SMCX_PEERID_LEN);
+	memcpy(d.peer_id, smcx_systemid, SMCX_PEERID_LEN);	/* as mainline's */
 	len = smcx_clc_encode_decline(&d, buf, sizeof(buf));
 	if (len < 0)
 		return -EINVAL;
@@ -426,7 +419,7 @@ static int smcx_clc_client_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		}
 	} else {
 		lgr = smcx_lgr_find(SMCX_CLNT, c.dev, c.port, a->gid,
-				    a->peer_id);
+				    a->peer_id, a->qpn);
 		if (!lgr)
 			lgr = ERR_PTR(-ENOENT);
 	}
@@ -439,8 +432,11 @@ static int smcx_clc_client_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	}
 	rc = smcx_conn_create(smc, lgr);
 	if (rc) {
-		if (!smc->conn)
+		if (!smc->conn) {	/* no conn to undo through */
+			if (first)
+				smcx_lgr_terminate(lgr);
 			smcx_lgr_put(lgr);
+		}
 		smcx_clc_smcr_undo(smc, first);
 		reason = SMCX_DECL_MEM;
 		goto decline_unlock;
@@ -514,7 +510,7 @@ static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	 * finds the link group ready instead of making another one.
 	 */
 	mutex_lock(&smcx_srv_first_mutex);
-	lgr = smcx_lgr_find(SMCX_SRV, c.dev, c.port, peer_gid, NULL);
+	lgr = smcx_lgr_find(SMCX_SRV, c.dev, c.port, peer_gid, NULL, 0);
 	first = !lgr;
 	if (!first)
 		mutex_unlock(&smcx_srv_first_mutex);
@@ -537,8 +533,11 @@ static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	if (!rc && !first)
 		rc = smcx_buf_reg(&lgr->lnk, smc->conn->rmb);
 	if (rc) {
-		if (!smc->conn)
+		if (!smc->conn) {	/* no conn to undo through */
+			if (first)
+				smcx_lgr_terminate(lgr);
 			smcx_lgr_put(lgr);
+		}
 		smcx_clc_smcr_undo(smc, first);
 		if (first)
 			mutex_unlock(&smcx_srv_first_mutex);

@@ -17,6 +17,7 @@
 
 #include <linux/log2.h>
 #include <linux/net.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <linux/sched/signal.h>
@@ -138,6 +139,32 @@ void smcx_conn_destruct(struct smcx_sock *smc)
 		smc->conn = NULL;
 		smcx_obj_dec(SMCX_OBJ_CONN);
 	}
+}
+
+/*
+ * debugfs "socks": the connection's cursors and flags under its lock, for
+ * telling a stalled transfer's side (who waits for which cursor) from the
+ * outside.
+ */
+void smcx_conn_show(struct seq_file *m, struct smcx_conn *conn)
+{
+	spin_lock_bh(&conn->lock);
+	seq_printf(m, "  conn token %08x peer %08x tx prep %llu sent %llu fin %llu peer_cons %llu"
+		   " rx prod %llu cons %llu cons_sent %llu seq %u flags %s%s%s%s%s%s%s%s%s%s\n",
+		   conn->token, conn->peer_token, conn->tx_prep, conn->tx_sent,
+		   conn->tx_fin, conn->peer_cons, conn->rx_prod, conn->rx_cons,
+		   conn->rx_cons_sent, conn->tx_seq,
+		   conn->peer_write_blocked ? "Pwb " : "",
+		   conn->peer_done_writing ? "Pdw " : "",
+		   conn->peer_closed ? "Pcl " : "",
+		   conn->peer_abort ? "Pab " : "",
+		   conn->local_done_writing ? "Ldw " : "",
+		   conn->local_closed ? "Lcl " : "",
+		   conn->closed_sent ? "Lcs " : "",
+		   conn->aborted ? "dead " : "",
+		   conn->released ? "rel " : "",
+		   conn->lgr ? "" : "nolgr");
+	spin_unlock_bh(&conn->lock);
 }
 
 /* ------------------------------------------------------------------ CDC */

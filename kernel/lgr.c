@@ -103,6 +103,7 @@ struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait)
 	}
 	slot->smc = NULL;
 	slot->tx_upto = 0;
+	WRITE_ONCE(slot->taken, jiffies);
 	memset(slot->buf, 0, SMCX_WR_SLOT_LEN);
 	return slot;
 }
@@ -212,13 +213,40 @@ static void smcx_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
 
 static void smcx_wr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct smcx_link *lnk = container_of(wc->wr_cqe, struct smcx_link,
-					     reg_cqe);
+	struct smcx_buf *b = container_of(wc->wr_cqe, struct smcx_buf, reg_cqe);
 
-	lnk->reg_status = wc->status == IB_WC_SUCCESS ? 0 : -EIO;
+	b->reg_status = wc->status == IB_WC_SUCCESS ? 0 : -EIO;
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
 		pr_info("REG_MR: %s\n", ib_wc_status_msg(wc->status));
-	complete(&lnk->reg_done);
+	WRITE_ONCE(b->reg_pending, false);
+	complete(&b->reg_done);
+}
+
+/*
+ * Asynchronous QP events.  A responder that rejects a request (an RDMA
+ * WRITE with an rkey or range we never gave out, a malformed packet) moves
+ * the QP to the error state without completing any of our work requests
+ * with an error: what follows are flushes only.  Say which it was and end
+ * the group now rather than at the first flushed completion.
+ */
+static void smcx_qp_event(struct ib_event *ev, void *ctx)
+{
+	struct smcx_link *lnk = ctx;
+
+	switch (ev->event) {
+	case IB_EVENT_QP_FATAL:
+	case IB_EVENT_QP_REQ_ERR:
+	case IB_EVENT_QP_ACCESS_ERR:
+	case IB_EVENT_PATH_MIG_ERR:
+		pr_info("link group %*phN: QP %u: %s\n",
+			(int)sizeof(lnk->lgr->id), lnk->lgr->id,
+			lnk->qp ? lnk->qp->qp_num : 0, ib_event_msg(ev->event));
+		if (READ_ONCE(lnk->state) != SMCX_LNK_DEAD)
+			smcx_lgr_terminate_async(lnk->lgr, ib_event_msg(ev->event));
+		break;
+	default:
+		break;
+	}
 }
 
 /* ------------------------------------------------------------- buffers */
@@ -262,6 +290,8 @@ static struct smcx_buf *smcx_buf_new(struct smcx_lgr *lgr, u32 size, bool rmb)
 		return NULL;
 	}
 	smcx_obj_inc(SMCX_OBJ_BUF);
+	b->reg_cqe.done = smcx_wr_reg_done;
+	init_completion(&b->reg_done);
 	b->size = size;
 	b->rmb = rmb;
 	b->dma = ib_dma_map_single(lnk->ibdev, b->cpu, size, DMA_BIDIRECTIONAL);
@@ -324,13 +354,19 @@ void smcx_buf_put(struct smcx_lgr *lgr, struct smcx_buf *b)
 	smcx_stats_buf_put(lgr->net, b->rmb, b->size);
 }
 
-/* register an RMB for remote write on the link (once per buffer) */
+/*
+ * Register an RMB for remote write on the link, once per buffer, before its
+ * rkey goes out in a CLC message: the peer may write as soon as it has it.
+ * A REG_MR completes only after every WR posted before it, so a busy link
+ * delays it; one that has not completed in SMCX_REG_WAIT means a stuck
+ * link, which ends the group (mainline: link down after its wait too).
+ */
 int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *b)
 {
 	struct ib_reg_wr wr = {
 		.wr = {
 			.opcode = IB_WR_REG_MR,
-			.wr_cqe = &lnk->reg_cqe,
+			.wr_cqe = &b->reg_cqe,
 			.send_flags = IB_SEND_SIGNALED,
 		},
 		.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
@@ -342,21 +378,32 @@ int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *b)
 	mutex_lock(&lnk->reg_mutex);
 	/* a link being torn down: its QP and MRs may be gone already */
 	if (READ_ONCE(lnk->state) == SMCX_LNK_DEAD || !lnk->qp || !b->mr) {
-		mutex_unlock(&lnk->reg_mutex);
-		return -ENOLINK;
+		rc = -ENOLINK;
+		goto out;
+	}
+	/* an earlier REG_MR of this buffer never completed: group ending */
+	if (READ_ONCE(b->reg_pending)) {
+		rc = -EBUSY;
+		goto out;
 	}
 	wr.mr = b->mr;
 	wr.key = b->mr->rkey;
-	reinit_completion(&lnk->reg_done);
+	reinit_completion(&b->reg_done);
+	b->reg_pending = true;
 	rc = ib_post_send(lnk->qp, &wr.wr, NULL);
-	if (!rc) {
-		if (!wait_for_completion_timeout(&lnk->reg_done, 10 * HZ))
-			rc = -ETIMEDOUT;	/* link teardown completes it */
-		else
-			rc = lnk->reg_status;
+	if (rc) {
+		b->reg_pending = false;
+		goto out;
 	}
+	if (!wait_for_completion_timeout(&b->reg_done, SMCX_REG_WAIT)) {
+		smcx_lgr_terminate_async(lnk->lgr, "REG_MR timed out");
+		rc = -ETIMEDOUT;	/* the drain at teardown completes it */
+		goto out;
+	}
+	rc = b->reg_status;
 	if (!rc)
 		b->reg = true;
+out:
 	mutex_unlock(&lnk->reg_mutex);
 	return rc;
 }
@@ -383,9 +430,7 @@ static int smcx_link_init(struct smcx_lgr *lgr, struct smcx_ib_choice *c)
 	init_waitqueue_head(&lnk->llc_wait);
 	INIT_LIST_HEAD(&lnk->llc_queue);
 	INIT_WORK(&lnk->llc_work, smcx_llc_work);
-	init_completion(&lnk->reg_done);
 	mutex_init(&lnk->reg_mutex);
-	lnk->reg_cqe.done = smcx_wr_reg_done;
 	lnk->write_cqe.done = smcx_wr_write_done;
 	lnk->psn = get_random_u32() & 0xffffff;
 	lnk->link_id = 1;
@@ -412,6 +457,8 @@ static int smcx_link_init(struct smcx_lgr *lgr, struct smcx_ib_choice *c)
 		return rc;
 	}
 	smcx_obj_inc(SMCX_OBJ_CQ);
+	qa.event_handler = smcx_qp_event;
+	qa.qp_context = lnk;
 	qa.send_cq = lnk->cq;
 	qa.recv_cq = lnk->cq;
 	qa.qp_type = IB_QPT_RC;
@@ -535,7 +582,6 @@ static void smcx_link_clear(struct smcx_link *lnk)
 	if (lnk->qp) {
 		/* flush everything posted; completions return slots, refs */
 		ib_drain_qp(lnk->qp);
-		complete(&lnk->reg_done);
 	}
 	/*
 	 * A registration that saw the link alive has posted and is waiting
@@ -625,6 +671,7 @@ static void __smcx_lgr_terminate(struct smcx_lgr *lgr, bool from_linger)
 	mutex_unlock(&smcx_lgrs_mutex);
 	if (!from_linger)
 		cancel_delayed_work_sync(&lgr->linger);
+	cancel_delayed_work_sync(&lgr->watchdog);
 
 	mutex_lock(&lgr->mutex);
 	lgr->dead = true;
@@ -700,6 +747,33 @@ void smcx_lgr_terminate_async(struct smcx_lgr *lgr, const char *why)
 		smcx_lgr_put(lgr);
 }
 
+/*
+ * Every SMCX_TX_STALL / 3 while the group lives: a send slot taken longer
+ * than SMCX_TX_STALL ago means its completion is not coming (a peer that
+ * vanished without a DELETE_LINK; its connections would wait forever).
+ */
+static void smcx_lgr_watchdog(struct work_struct *work)
+{
+	struct smcx_lgr *lgr = container_of(to_delayed_work(work),
+					    struct smcx_lgr, watchdog);
+	struct smcx_link *lnk = &lgr->lnk;
+	unsigned long flags, busy;
+	bool stalled = false;
+	int i;
+
+	spin_lock_irqsave(&lnk->tx_lock, flags);
+	busy = ~lnk->tx_free & SMCX_WR_ALL_FREE;
+	for_each_set_bit(i, &busy, SMCX_WR_SLOTS)
+		if (time_after(jiffies, READ_ONCE(lnk->tx[i].taken) +
+					SMCX_TX_STALL))
+			stalled = true;
+	spin_unlock_irqrestore(&lnk->tx_lock, flags);
+	if (stalled && lnk->state == SMCX_LNK_ACTIVE)
+		smcx_lgr_terminate_async(lgr, "sends not completing");
+	else if (!READ_ONCE(lgr->terminating))
+		schedule_delayed_work(&lgr->watchdog, SMCX_TX_STALL / 3);
+}
+
 static void smcx_lgr_linger_work(struct work_struct *work)
 {
 	struct smcx_lgr *lgr = container_of(to_delayed_work(work),
@@ -730,6 +804,7 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 	idr_init(&lgr->conns);
 	INIT_LIST_HEAD(&lgr->bufs);
 	INIT_DELAYED_WORK(&lgr->linger, smcx_lgr_linger_work);
+	INIT_DELAYED_WORK(&lgr->watchdog, smcx_lgr_watchdog);
 	INIT_WORK(&lgr->term_work, smcx_lgr_term_work);
 	lgr->role = role;
 	lgr->net = get_net(net);
@@ -748,6 +823,7 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 		return ERR_PTR(rc);
 	}
 	kref_get(&lgr->ref);		/* the caller's */
+	schedule_delayed_work(&lgr->watchdog, SMCX_TX_STALL / 3);
 	return lgr;
 }
 
@@ -760,9 +836,18 @@ static void smcx_lgr_publish(struct smcx_lgr *lgr)
 	mutex_unlock(&smcx_lgrs_mutex);
 }
 
-/* an active link group to reuse, referenced, or NULL */
+/*
+ * An active link group to reuse, referenced, or NULL.  @peer_systemid (a
+ * v2 proposal carries none: NULL) and @peer_qpn (0: any) narrow the
+ * match: a client reusing a group must pick the one whose link ends at the
+ * QP the server's Accept names (mainline matches it too).  Two groups to
+ * one peer exist while an old one drains; using the wrong one has the
+ * server write with an rkey of the other group's PD, which the QP answers
+ * with a remote access error.
+ */
 struct smcx_lgr *smcx_lgr_find(int role, struct smcx_ibdev *dev, u32 port,
-			       const u8 *peer_gid, const u8 *peer_systemid)
+			       const u8 *peer_gid, const u8 *peer_systemid,
+			       u32 peer_qpn)
 {
 	struct smcx_lgr *lgr, *found = NULL;
 
@@ -775,6 +860,8 @@ struct smcx_lgr *smcx_lgr_find(int role, struct smcx_ibdev *dev, u32 port,
 			continue;
 		if (peer_systemid &&
 		    memcmp(lgr->peer_systemid, peer_systemid, SMCX_PEERID_LEN))
+			continue;
+		if (peer_qpn && lgr->lnk.peer_qpn != peer_qpn)
 			continue;
 		if (lgr->conns_num >= lgr->max_conns)
 			continue;

@@ -39,6 +39,7 @@
 
 #include "ib.h"
 
+struct seq_file;
 struct smcx_sock;
 
 #define SMCX_WR_SLOTS		16	/* signalled sends in flight per link */
@@ -50,6 +51,13 @@ struct smcx_sock;
 #define SMCX_BUF_MIN		(16 * 1024)
 #define SMCX_BUF_MAX		(512 * 1024)
 #define SMCX_LLC_WAIT		(2 * HZ)	/* mainline SMC_LLC_WAIT_TIME */
+#define SMCX_REG_WAIT		(10 * HZ)	/* one REG_MR on a busy link */
+/*
+ * A signalled send not completed after this long means the peer is gone:
+ * rxe retransmits forever when retry_cnt is 7 (which SMC-R uses, as
+ * mainline), so no error completion would ever end the link.
+ */
+#define SMCX_TX_STALL		(15 * HZ)
 
 extern int smcx_smcr_enabled;		/* module parameter smcr */
 extern u8 smcx_systemid[SMCX_PEERID_LEN];
@@ -64,6 +72,15 @@ struct smcx_buf {
 	bool mapped;
 	bool reg;			/* REG_MR done on the link */
 	struct ib_mr *mr;		/* RMB only */
+	/*
+	 * Each RMB's REG_MR completes into its own buffer, so a late
+	 * completion can never be taken for another buffer's (the link
+	 * group ends when one is late).  Under the link's reg_mutex.
+	 */
+	struct ib_cqe reg_cqe;
+	struct completion reg_done;
+	int reg_status;
+	bool reg_pending;		/* posted, completion not yet seen */
 };
 
 struct smcx_tx_slot {
@@ -71,6 +88,7 @@ struct smcx_tx_slot {
 	struct smcx_link *lnk;
 	struct smcx_sock *smc;		/* CDC with data: sock reference */
 	u64 tx_upto;			/* send buffer bytes this CDC covers */
+	unsigned long taken;		/* jiffies: out of tx_free since */
 	u8 *buf;
 	u64 dma;
 };
@@ -123,9 +141,6 @@ struct smcx_link {
 
 	struct ib_cqe write_cqe;		/* unsignalled RDMA WRITEs (errors) */
 	/* REG_MR */
-	struct ib_cqe reg_cqe;
-	struct completion reg_done;
-	int reg_status;
 	struct mutex reg_mutex;
 
 	/* LLC: one awaited message (response, or CONFIRM_LINK request) */
@@ -164,6 +179,7 @@ struct smcx_lgr {
 	struct idr conns;		/* token -> struct smcx_sock */
 	struct list_head bufs;
 	struct delayed_work linger;
+	struct delayed_work watchdog;	/* sends that never complete */
 	struct work_struct term_work;
 	struct smcx_link lnk;
 };
@@ -236,7 +252,8 @@ int smcx_lgr_init(void);
 void smcx_lgr_exit(void);
 long smcx_lgr_count(int kind);
 struct smcx_lgr *smcx_lgr_find(int role, struct smcx_ibdev *dev, u32 port,
-			       const u8 *peer_gid, const u8 *peer_systemid);
+			       const u8 *peer_gid, const u8 *peer_systemid,
+			       u32 peer_qpn);
 struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 				 struct smcx_ib_choice *choice);
 void smcx_lgr_put(struct smcx_lgr *lgr);
@@ -271,6 +288,7 @@ void smcx_llc_flush(struct smcx_link *lnk);
 int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr);
 void smcx_conn_free(struct smcx_sock *smc);
 void smcx_conn_destruct(struct smcx_sock *smc);
+void smcx_conn_show(struct seq_file *m, struct smcx_conn *conn);
 void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len);
 void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok);
 void smcx_conn_abort(struct smcx_sock *smc);

@@ -419,8 +419,9 @@ void smcx_sock_exit(void)
 /*
  * One line per smcx sock for debugfs "socks": inode, family, state,
  * handshake, and the fallback reason and peer diagnosis (hex, 0 = none).
- * Hashed socks are alive (unhash precedes the final put); the fields are
- * read without their lock, which is fine for a diagnostic snapshot.
+ * Hashed socks are alive (unhash precedes the final put) and so is their
+ * conn (freed by the sock's destructor); the sock's fields are read without
+ * its lock, which is fine for a diagnostic snapshot.
  */
 void smcx_sock_show_all(struct seq_file *m)
 {
@@ -443,6 +444,8 @@ void smcx_sock_show_all(struct seq_file *m)
 				   READ_ONCE(smc->fallback) ? "fallback" : "smc",
 				   READ_ONCE(smc->fallback_rsn),
 				   READ_ONCE(smc->peer_diag));
+			if (READ_ONCE(smc->conn))
+				smcx_conn_show(m, smc->conn);
 		}
 		read_unlock_bh(&hs[i]->lock);
 	}

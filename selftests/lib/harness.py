@@ -288,8 +288,9 @@ class Runner:
                     r = h.run("for i in 1 2 3 4 5 6 7 8 9 10; do rmmod %s && exit 0; sleep 1; done;"
                               " exit 1" % m, check=False, timeout=60)
                     if r.rc != 0:
-                        problems.append("module %s on %s would not unload: %s"
-                                        % (m, h.name, r.err.strip()))
+                        problems.append("module %s on %s would not unload: %s\n%s"
+                                        % (m, h.name, (r.err.strip().splitlines() or [""])[-1],
+                                           h.module_holders(m)))
         except smcxlab.LabError as e:
             problems.append("teardown on %s failed: %s" % (h.name, e))
         return problems

@@ -356,6 +356,20 @@ class Host:
     def insmod_smcx(self, params=""):
         self.run("insmod %s %s" % (os.path.join(REPO, "smcx.ko"), params))
 
+    def module_holders(self, mod="smcx"):
+        """Why @mod will not unload, for the failure report: its reference
+        count, the smcx socks still hashed (with their connections'
+        cursors), processes in uninterruptible sleep with their kernel
+        stacks, and the kernel log's smcx lines."""
+        r = self.run(
+            "echo refcnt $(cat /sys/module/%s/refcnt 2>/dev/null);"
+            " cat /sys/kernel/debug/smcx/socks 2>/dev/null | head -40;"
+            " for p in $(ps -eo pid=,stat= | awk '$2 ~ /D/ {print $1}'); do"
+            "   echo \"D-state $p $(cat /proc/$p/comm)\"; head -12 /proc/$p/stack; done;"
+            " ps -eo pid=,comm= | grep -E 'xfer|hold|closer|sockapi|pingpong' | head;"
+            " dmesg | grep -E 'smcx|smc:' | tail -15" % mod, check=False, timeout=60)
+        return (r.out + r.err).strip()
+
     def loaded(self, mod):
         return bool(self.run("grep -w '^%s' /proc/modules" % mod, check=False).out)
 

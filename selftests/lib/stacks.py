@@ -76,8 +76,9 @@ def clear(h, timeout=60):
                       % (max(1, timeout // len(MODULES)), m), check=False,
                       timeout=timeout + 30)
             if r.rc != 0:
-                raise smcxlab.LabError("%s: module %s would not unload: %s"
-                                       % (h.name, m, r.err.strip()))
+                raise smcxlab.LabError("%s: module %s would not unload: %s\n%s"
+                                       % (h.name, m, (r.err.strip().splitlines() or [""])[-1],
+                                          h.module_holders(m)))
 
 
 def running(h):
