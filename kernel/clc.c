@@ -447,6 +447,8 @@ static int smcx_clc_client_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		reason = SMCX_DECL_ERR_RDYLNK;
 	else if (smcx_buf_reg(&lgr->lnk, smc->conn->rmb))
 		reason = SMCX_DECL_ERR_REGBUF;
+	else if (!first && smcx_llc_confirm_rkey(&lgr->lnk, smc->conn->rmb))
+		reason = SMCX_DECL_ERR_REGBUF;	/* as mainline */
 	if (reason) {
 		smcx_clc_smcr_undo(smc, first);
 		goto decline_unlock;
@@ -532,6 +534,8 @@ static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	rc = smcx_conn_create(smc, lgr);
 	if (!rc && !first)
 		rc = smcx_buf_reg(&lgr->lnk, smc->conn->rmb);
+	if (!rc && !first)
+		rc = smcx_llc_confirm_rkey(&lgr->lnk, smc->conn->rmb);
 	if (rc) {
 		if (!smc->conn) {	/* no conn to undo through */
 			if (first)

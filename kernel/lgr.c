@@ -87,16 +87,20 @@ struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait)
 			spin_unlock_irqrestore(&lnk->tx_lock, flags);
 			return NULL;
 		}
-		i = find_first_bit(&lnk->tx_free, SMCX_WR_SLOTS);
+		i = lnk->tx_quiesce ? SMCX_WR_SLOTS :
+				      find_first_bit(&lnk->tx_free, SMCX_WR_SLOTS);
 		if (i < SMCX_WR_SLOTS) {
 			clear_bit(i, &lnk->tx_free);
 			slot = &lnk->tx[i];
 		}
 		spin_unlock_irqrestore(&lnk->tx_lock, flags);
-		if (slot || !wait)
+		if (slot)
 			break;
+		if (!wait)
+			return NULL;	/* all busy (DELETE_LINK at teardown) */
 		if (wait_event_timeout(lnk->tx_wait,
-				       READ_ONCE(lnk->tx_free) ||
+				       (READ_ONCE(lnk->tx_free) &&
+					!READ_ONCE(lnk->tx_quiesce)) ||
 				       READ_ONCE(lnk->state) == SMCX_LNK_DEAD,
 				       10 * HZ) == 0)
 			return NULL;
@@ -117,6 +121,55 @@ void smcx_wr_slot_put(struct smcx_tx_slot *slot)
 	set_bit(slot - lnk->tx, &lnk->tx_free);
 	spin_unlock_irqrestore(&lnk->tx_lock, flags);
 	wake_up(&lnk->tx_wait);
+}
+
+/*
+ * Empty the send queue and keep it so: no slot is handed out from here on,
+ * and this returns once every slot is back (every WR posted before has
+ * completed: all of them sit in front of some slot's signalled SEND) and
+ * claimed, or -ENOLINK.  For a REG_MR, which rxe executes again when a
+ * retransmission rewinds the send queue to an unacknowledged WR in front
+ * of it: the second run finds the MR valid already, fails, and puts the
+ * QP in the error state (rxe_reg_fast_mr "not free", seen in the lab under
+ * 64 simultaneous connects).  On an idle queue nothing is in front of it.
+ * Caller holds the link's reg_mutex.
+ */
+static int smcx_wr_quiesce(struct smcx_link *lnk)
+{
+	unsigned long flags;
+	bool idle;
+	int i;
+
+	spin_lock_irqsave(&lnk->tx_lock, flags);
+	lnk->tx_quiesce = true;
+	spin_unlock_irqrestore(&lnk->tx_lock, flags);
+	wait_event_timeout(lnk->tx_wait,
+			   READ_ONCE(lnk->tx_free) == SMCX_WR_ALL_FREE ||
+			   READ_ONCE(lnk->state) == SMCX_LNK_DEAD,
+			   SMCX_REG_WAIT);
+	spin_lock_irqsave(&lnk->tx_lock, flags);
+	idle = lnk->tx_free == SMCX_WR_ALL_FREE &&
+	       lnk->state != SMCX_LNK_DEAD;
+	if (idle) {
+		lnk->tx_free = 0;
+		for (i = 0; i < SMCX_WR_SLOTS; i++)
+			lnk->tx[i].taken = jiffies;
+	}
+	lnk->tx_quiesce = false;
+	spin_unlock_irqrestore(&lnk->tx_lock, flags);
+	if (!idle)
+		wake_up_all(&lnk->tx_wait);
+	return idle ? 0 : -ENOLINK;
+}
+
+static void smcx_wr_unquiesce(struct smcx_link *lnk)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&lnk->tx_lock, flags);
+	lnk->tx_free = SMCX_WR_ALL_FREE;
+	spin_unlock_irqrestore(&lnk->tx_lock, flags);
+	wake_up_all(&lnk->tx_wait);
 }
 
 /* post @first (may be NULL: RDMA WRITEs) followed by the slot's SEND */
@@ -388,18 +441,24 @@ int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *b)
 	}
 	wr.mr = b->mr;
 	wr.key = b->mr->rkey;
+	rc = smcx_wr_quiesce(lnk);
+	if (rc)
+		goto out;
 	reinit_completion(&b->reg_done);
 	b->reg_pending = true;
 	rc = ib_post_send(lnk->qp, &wr.wr, NULL);
 	if (rc) {
 		b->reg_pending = false;
+		smcx_wr_unquiesce(lnk);
 		goto out;
 	}
 	if (!wait_for_completion_timeout(&b->reg_done, SMCX_REG_WAIT)) {
+		smcx_wr_unquiesce(lnk);
 		smcx_lgr_terminate_async(lnk->lgr, "REG_MR timed out");
 		rc = -ETIMEDOUT;	/* the drain at teardown completes it */
 		goto out;
 	}
+	smcx_wr_unquiesce(lnk);
 	rc = b->reg_status;
 	if (!rc)
 		b->reg = true;
@@ -431,6 +490,7 @@ static int smcx_link_init(struct smcx_lgr *lgr, struct smcx_ib_choice *c)
 	INIT_LIST_HEAD(&lnk->llc_queue);
 	INIT_WORK(&lnk->llc_work, smcx_llc_work);
 	mutex_init(&lnk->reg_mutex);
+	mutex_init(&lnk->llc_flow);
 	lnk->write_cqe.done = smcx_wr_write_done;
 	lnk->psn = get_random_u32() & 0xffffff;
 	lnk->link_id = 1;

@@ -71,6 +71,54 @@ int smcx_llc_wait(struct smcx_link *lnk, u8 type, long timeo,
 	return got ? 0 : (lnk->state == SMCX_LNK_DEAD ? -ENOLINK : -ETIMEDOUT);
 }
 
+/*
+ * Our request @m and the peer's response to it, into @m: one flow at a
+ * time per link.  0, -ETIMEDOUT (no response in @timeo), -ENOLINK.
+ */
+static int smcx_llc_request(struct smcx_link *lnk, struct smcx_llc_msg *m,
+			    long timeo)
+{
+	u8 type = m->type;
+	int rc;
+
+	mutex_lock(&lnk->llc_flow);
+	spin_lock_bh(&lnk->llc_lock);
+	lnk->llc_got = false;
+	spin_unlock_bh(&lnk->llc_lock);
+	rc = smcx_llc_send(lnk, m, true);
+	if (!rc)
+		rc = smcx_llc_wait(lnk, type, timeo, m);
+	mutex_unlock(&lnk->llc_flow);
+	return rc;
+}
+
+/*
+ * A new RMB on a reused link group: its rkey for our one link (rt[0], no
+ * others) to the peer before the CLC message that names it, as mainline
+ * sends for every new RMB.  The peer adds it to its rkey table and answers;
+ * a negative answer (its table full) fails the connection's setup.  Once
+ * per buffer: a reused RMB keeps its confirmed key.
+ */
+int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b)
+{
+	struct smcx_llc_msg m;
+	int rc;
+
+	if (b->rkey_conf)
+		return 0;
+	smcx_llc_init_msg(lnk, &m, SMCX_LLC_CONFIRM_RKEY);
+	m.u.confirm_rkey.rt[0].rkey = b->mr->rkey;
+	m.u.confirm_rkey.rt[0].vaddr = b->dma;
+	rc = smcx_llc_request(lnk, &m, SMCX_LLC_WAIT);
+	if (rc)
+		return rc;
+	if (!(m.flags & SMCX_LLC_FLAG_RESP) ||
+	    (m.flags & SMCX_LLC_FLAG_RKEY_NEG))
+		return -ENOSPC;
+	b->rkey_conf = true;
+	return 0;
+}
+
 void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 {
 	struct smcx_llc_qentry *qe;
@@ -204,14 +252,8 @@ int smcx_llc_confirm_link_srv(struct smcx_link *lnk)
 	struct smcx_llc_msg m;
 	int rc;
 
-	spin_lock_bh(&lnk->llc_lock);
-	lnk->llc_got = false;
-	spin_unlock_bh(&lnk->llc_lock);
 	smcx_llc_fill_confirm(lnk, &m, false);
-	rc = smcx_llc_send(lnk, &m, true);
-	if (rc)
-		return rc;
-	rc = smcx_llc_wait(lnk, SMCX_LLC_CONFIRM_LINK, 2 * SMCX_LLC_WAIT, &m);
+	rc = smcx_llc_request(lnk, &m, 2 * SMCX_LLC_WAIT);
 	if (rc)
 		return rc;
 	if (!(m.flags & SMCX_LLC_FLAG_RESP))
@@ -267,9 +309,6 @@ int smcx_llc_add_link_srv(struct smcx_link *lnk)
 
 	if (lnk->lgr->max_links <= 1)
 		return 0;
-	spin_lock_bh(&lnk->llc_lock);
-	lnk->llc_got = false;
-	spin_unlock_bh(&lnk->llc_lock);
 	smcx_llc_init_msg(lnk, &m, SMCX_LLC_ADD_LINK);
 	a = &m.u.add_link;
 	memcpy(a->mac, lnk->mac, ETH_ALEN);
@@ -278,11 +317,8 @@ int smcx_llc_add_link_srv(struct smcx_link *lnk)
 	a->link_num = lnk->link_id + 1;
 	a->qp_mtu = lnk->mtu;
 	a->psn = lnk->psn;
-	rc = smcx_llc_send(lnk, &m, true);
-	if (rc)
-		return rc;
-	rc = smcx_llc_wait(lnk, SMCX_LLC_ADD_LINK, SMCX_LLC_WAIT, &m);
-	if (rc == -ENOLINK)
+	rc = smcx_llc_request(lnk, &m, SMCX_LLC_WAIT);
+	if (rc && rc != -ETIMEDOUT)
 		return rc;
 	if (!rc && !(m.flags & SMCX_LLC_FLAG_ADD_LNK_REJ))
 		pr_debug("peer accepted a second link; not followed up\n");

@@ -71,6 +71,7 @@ struct smcx_buf {
 	bool used;
 	bool mapped;
 	bool reg;			/* REG_MR done on the link */
+	bool rkey_conf;			/* peer confirmed the rkey (LLC) */
 	struct ib_mr *mr;		/* RMB only */
 	/*
 	 * Each RMB's REG_MR completes into its own buffer, so a late
@@ -133,6 +134,7 @@ struct smcx_link {
 	/* send slots: bounded, a bitmap of free ones */
 	spinlock_t tx_lock;
 	unsigned long tx_free;		/* bit i: slot i free */
+	bool tx_quiesce;		/* a REG_MR wants the queue idle */
 	wait_queue_head_t tx_wait;
 	struct smcx_tx_slot tx[SMCX_WR_SLOTS];
 	u8 *tx_bufs;
@@ -143,7 +145,12 @@ struct smcx_link {
 	/* REG_MR */
 	struct mutex reg_mutex;
 
-	/* LLC: one awaited message (response, or CONFIRM_LINK request) */
+	/*
+	 * LLC: one awaited message (response, or CONFIRM_LINK request).  Our
+	 * requests run one at a time (llc_flow, mainline's local flow), so
+	 * the one mailbox never holds a response somebody else waits for.
+	 */
+	struct mutex llc_flow;
 	spinlock_t llc_lock;
 	wait_queue_head_t llc_wait;
 	u8 llc_want;			/* type awaited, 0 none */
@@ -282,6 +289,7 @@ void smcx_llc_init_msg(struct smcx_link *lnk, struct smcx_llc_msg *m, u8 type);
 int smcx_llc_confirm_link_srv(struct smcx_link *lnk);
 int smcx_llc_confirm_link_clnt(struct smcx_link *lnk);
 int smcx_llc_add_link_srv(struct smcx_link *lnk);
+int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b);
 void smcx_llc_flush(struct smcx_link *lnk);
 
 /* conn.c */
