@@ -13,7 +13,7 @@ KDIR ?= /usr/src/linux-headers-$(LAB_KERNEL)
 BUILD ?= $(CURDIR)/build
 JOBS ?= $(shell nproc)
 # seconds each fuzz target runs in `make check`; `make fuzz-long` runs longer
-FUZZ_SECONDS ?= 15
+FUZZ_SECONDS ?= 10
 FUZZ_LONG_SECONDS ?= 600
 # selftests to run (default: all); e.g. `make selftest T=lab_rdma`
 T ?=

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * LLC over the link's send/receive queues: the first-contact CONFIRM_LINK
- * exchange, answers to the peer's requests (TEST_LINK, CONFIRM_RKEY,
- * DELETE_RKEY, ADD_LINK, DELETE_LINK), and our DELETE_LINK at teardown.
+ * exchange, our CONFIRM_RKEY for each new RMB on a reused link group,
+ * answers to the peer's requests (TEST_LINK, CONFIRM_RKEY, DELETE_RKEY,
+ * ADD_LINK, DELETE_LINK), and our DELETE_LINK at teardown.  Our requests
+ * run one at a time per link (llc_flow) and share one response mailbox.
  *
  * Receive runs in softirq: a response, or the CONFIRM_LINK request a client
  * waits for, goes to the link's one-message mailbox (llc_in) and wakes the
