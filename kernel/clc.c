@@ -353,15 +353,20 @@ static void smcx_clc_save_peer(struct smcx_conn *conn,
 	conn->lgr->v2_direct = a->v2_direct;
 }
 
-/* undo a half-made SMC-R connection; the link group too if it was new */
-static void smcx_clc_smcr_undo(struct smcx_sock *smc, bool first)
+/*
+ * Undo a half-made SMC-R connection on @lgr, the link group too if it was
+ * new.  The caller's reference on @lgr went to the connection if
+ * smcx_conn_create() got as far as making one (freeing it drops it), else
+ * it is still the caller's and is dropped here.
+ */
+static void smcx_clc_smcr_undo(struct smcx_sock *smc, struct smcx_lgr *lgr,
+			       bool first)
 {
-	struct smcx_lgr *lgr = smc->conn ? smc->conn->lgr : NULL;
-
-	if (!lgr)
-		return;
-	kref_get(&lgr->ref);
-	smcx_conn_free(smc);
+	kref_get(&lgr->ref);		/* across the connection's release */
+	if (smc->conn && smc->conn->lgr)
+		smcx_conn_free(smc);
+	else
+		smcx_lgr_put(lgr);
 	if (first)
 		smcx_lgr_terminate(lgr);
 	smcx_lgr_put(lgr);
@@ -432,12 +437,7 @@ static int smcx_clc_client_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	}
 	rc = smcx_conn_create(smc, lgr);
 	if (rc) {
-		if (!smc->conn) {	/* no conn to undo through */
-			if (first)
-				smcx_lgr_terminate(lgr);
-			smcx_lgr_put(lgr);
-		}
-		smcx_clc_smcr_undo(smc, first);
+		smcx_clc_smcr_undo(smc, lgr, first);
 		reason = SMCX_DECL_MEM;
 		goto decline_unlock;
 	}
@@ -450,7 +450,7 @@ static int smcx_clc_client_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	else if (!first && smcx_llc_confirm_rkey(&lgr->lnk, smc->conn->rmb))
 		reason = SMCX_DECL_ERR_REGBUF;	/* as mainline */
 	if (reason) {
-		smcx_clc_smcr_undo(smc, first);
+		smcx_clc_smcr_undo(smc, lgr, first);
 		goto decline_unlock;
 	}
 	smcx_clc_fill_acc(smc, a, first, eid);
@@ -462,7 +462,7 @@ static int smcx_clc_client_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	if (!rc && first)
 		rc = smcx_llc_confirm_link_clnt(&lgr->lnk);
 	if (rc)
-		smcx_clc_smcr_undo(smc, first);
+		smcx_clc_smcr_undo(smc, lgr, first);
 	if (first)
 		mutex_unlock(&smcx_clnt_first_mutex);
 	if (rc)
@@ -537,12 +537,7 @@ static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	if (!rc && !first)
 		rc = smcx_llc_confirm_rkey(&lgr->lnk, smc->conn->rmb);
 	if (rc) {
-		if (!smc->conn) {	/* no conn to undo through */
-			if (first)
-				smcx_lgr_terminate(lgr);
-			smcx_lgr_put(lgr);
-		}
-		smcx_clc_smcr_undo(smc, first);
+		smcx_clc_smcr_undo(smc, lgr, first);
 		if (first)
 			mutex_unlock(&smcx_srv_first_mutex);
 		return rc;
@@ -558,7 +553,7 @@ static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		goto fail;
 	}
 	if (hdr.type == SMCX_CLC_DECLINE) {
-		smcx_clc_smcr_undo(smc, first);
+		smcx_clc_smcr_undo(smc, lgr, first);
 		if (first)
 			mutex_unlock(&smcx_srv_first_mutex);
 		return smcx_clc_peer_declined(smc, ctx, len);
@@ -587,7 +582,7 @@ static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	smc->smcr = true;
 	return 0;
 fail:
-	smcx_clc_smcr_undo(smc, first);
+	smcx_clc_smcr_undo(smc, lgr, first);
 	if (first)
 		mutex_unlock(&smcx_srv_first_mutex);
 	return rc < 0 ? rc : -EPROTO;

@@ -447,19 +447,15 @@ int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *b)
 	reinit_completion(&b->reg_done);
 	b->reg_pending = true;
 	rc = ib_post_send(lnk->qp, &wr.wr, NULL);
-	if (rc) {
+	if (rc)
 		b->reg_pending = false;
-		smcx_wr_unquiesce(lnk);
-		goto out;
-	}
-	if (!wait_for_completion_timeout(&b->reg_done, SMCX_REG_WAIT)) {
-		smcx_wr_unquiesce(lnk);
-		smcx_lgr_terminate_async(lnk->lgr, "REG_MR timed out");
+	else if (!wait_for_completion_timeout(&b->reg_done, SMCX_REG_WAIT))
 		rc = -ETIMEDOUT;	/* the drain at teardown completes it */
-		goto out;
-	}
+	else
+		rc = b->reg_status;
 	smcx_wr_unquiesce(lnk);
-	rc = b->reg_status;
+	if (rc == -ETIMEDOUT)
+		smcx_lgr_terminate_async(lnk->lgr, "REG_MR timed out");
 	if (!rc)
 		b->reg = true;
 out:
