@@ -6,6 +6,11 @@
 # The module is built against the lab kernel's headers; LAB_KERNEL selects the
 # kernel release (default: the newest installed Debian 6.12), KDIR overrides the
 # header tree outright.
+#
+# Neither is exported: targets that install the headers first (check, demo,
+# bench) run scripts/setup and only then a sub-make, which looks for the
+# headers itself.  A value given on the command line reaches the sub-makes
+# through MAKEFLAGS as usual.
 
 LAB_KERNEL ?= $(shell ls -d /usr/src/linux-headers-6.12*-amd64 2>/dev/null | \
 		sort -V | tail -n1 | sed 's,.*/linux-headers-,,')
@@ -17,8 +22,6 @@ FUZZ_SECONDS ?= 10
 FUZZ_LONG_SECONDS ?= 600
 # selftests to run (default: all); e.g. `make selftest T=lab_rdma`
 T ?=
-
-export LAB_KERNEL
 
 .PHONY: all module user tools setup check unit selftest fuzz fuzz-long demo bench \
 	clean shell lab-up lab-down
@@ -50,7 +53,7 @@ fuzz-long:
 	scripts/fuzz $(FUZZ_LONG_SECONDS)
 
 selftest: all
-	selftests/run $(T)
+	LAB_KERNEL=$(LAB_KERNEL) selftests/run $(T)
 
 # The test command: install what is missing, build, unit tests, bounded fuzz
 # runs, then the lab suite.  Sub-makes so that setup runs before anything
