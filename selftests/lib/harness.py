@@ -8,6 +8,7 @@ A test is a file selftests/<name>.py with
     FRESH = False      # True: boot a new lab for this test, optional
     PENDING = "..."    # the test checks work not landed yet (names the issue);
                        # reported as SKIP unless the runner gets --pending
+    TIER = "main"      # which suite runs it, optional (TIERS below)
 
     def run(t):        # t is a Ctx; raise (or t.check) to fail, t.skip() to skip
         ...
@@ -18,7 +19,6 @@ recovery from a dead guest) is done here so that no test can forget it.
 import contextlib
 import importlib.util
 import os
-import re
 import sys
 import threading
 import time
@@ -31,17 +31,21 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TEARDOWN_MODULES = ("smcx", "smc_diag", "smc")
 SMCX_OBJECTS = "/sys/kernel/debug/smcx/objects"
 
-# A guest death the emulator causes, not the test: QEMU 7.2 TCG (Debian 12)
-# now and then corrupts EFLAGS in the SLUB allocation fast path called from
-# rxe (the image's upper half holds another register's bits).  The guest
-# dies of a double fault ("traps: PANIC: double fault"), or, when the
-# garbage sets TF, of the kernel's warning about an unexpected debug trap
-# (WARN in exc_debug_kernel, panic_on_warn).  Seen with -cpu max and -cpu
-# qemu64, and on 2026-12-01 twice with no smcx loaded in that boot at all
-# (lab_rdma; smc_run_inkernel, stock smc.ko only).  A test whose host died
-# of it runs once more on a fresh lab; a second failure stands.
-EMULATOR_FAULT = re.compile(r"traps: PANIC: double fault|Oops: double fault|"
-                            r"RIP: 0010:exc_debug_kernel\+")
+# The tiers a test can be in:
+#   main       `make check`: everything that exercises smcx, and the lab itself
+#   reference  `make check-reference`: the stock smc.ko alone, which validates
+#              the test logic against the stack that already does SMC-Rv2 in
+#              the lab; run it when such a test or its library changes
+#   fast       `make check-fast` only: a lab smoke for the edit loop, covered
+#              by main tests as well
+TIERS = ("main", "reference", "fast")
+
+
+def tier_of(mod):
+    tier = getattr(mod, "TIER", "main")
+    if tier not in TIERS:
+        raise ValueError("%s: TIER %r is none of %s" % (mod.__name__, tier, ", ".join(TIERS)))
+    return tier
 
 
 class Skip(Exception):
@@ -136,7 +140,6 @@ class Runner:
         self.boot_failures = 0
         self.boot_time = 0.0
         self.counts = {"pass": 0, "fail": 0, "skip": 0}
-        self.emulator_retries = []	# tests run again after EMULATOR_FAULT
         self.results = []
         self.t0 = time.time()
 
@@ -188,18 +191,6 @@ class Runner:
         start = time.time()
         self.progress("(%d/%d) %s ..." % (num, total, name))
         status, reason = self._run(name)
-        if status == "fail" and EMULATOR_FAULT.search(reason):
-            # The guest, not the test: see EMULATOR_FAULT.  The evidence
-            # stays in the output; the test runs once more on a fresh lab.
-            for line in reason.splitlines()[:14]:
-                print("# " + line)
-            print("# %s: a guest died of an emulator double fault (EMULATOR_FAULT in "
-                  "selftests/lib/harness.py); running the test once more on a fresh lab" % name)
-            sys.stdout.flush()
-            self.progress("(%d/%d) %s: guest double fault, once more on a fresh lab"
-                          % (num, total, name))
-            self.emulator_retries.append(name)
-            status, reason = self._run(name)
         secs = time.time() - start
         if status == "pass":
             print("ok %d - %s" % (num, name))

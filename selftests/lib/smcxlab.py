@@ -34,13 +34,33 @@ CACHE = os.path.join(REPO, ".cache", "lab")
 DEFAULT_RUNDIR = os.path.join(REPO, ".lab")
 HOSTS = ("alpha", "beta")
 AGENT_PORT = 7000
-# The guests' CPU model (TCG).  With "max" (LA57, PKU, SMAP...) QEMU 7.2's
-# TCG gave us rare guest-kernel faults no SMC module was involved in (a #DB
-# WARNING in exc_debug_kernel, double faults in rxe's kmalloc with garbage
-# EFLAGS) and the stock smc.ko pair dropped its link in 3 of 8 runs of
-# smcr_many_conns_inkernel; with "qemu64" 5 of 5 ran clean, no link drop
-# (2026-11-29).  LAB_CPU overrides it for experiments.
-LAB_CPU = os.environ.get("LAB_CPU", "qemu64")
+# The guests' CPU model (TCG): qemu64 without CMPXCHG16B.  QEMU 7.2's TCG
+# (Debian 12) computes EFLAGS after CMPXCHG16B from stale condition-code
+# state: after a compare in the same translation block the flags hold the
+# low half of the compare's operand, and SLUB's allocation fast path
+# compares freelist pointers right before its this_cpu_cmpxchg128.  An
+# interrupt there pushes a pointer as EFLAGS; the guest died of a double
+# fault or of a debug trap from the garbage TF (the "emulator faults" of
+# 2026-11/12).  Without CX16 the guest kernel never executes the
+# instruction (SLUB takes its locked path).  build/tools/cx16flags shows
+# the bug in one instruction sequence, lab_rdma runs it in both guests, and
+# docs/guest-deaths.md has the measurements.  "max" had the same bug and
+# more features than the lab needs.  LAB_CPU overrides it for experiments.
+LAB_CPU = os.environ.get("LAB_CPU", "qemu64,-cx16")
+# Memory checks the Debian kernel has built in, switched on by boot
+# parameters (lab notes): a write into a freed page or object, an
+# out-of-bounds access to a sampled object, or a corrupted slab is reported
+# on the console, which fails the test (KERNEL_BAD).  LAB_MEMCHECK=0 boots
+# without them (experiments only); LAB_APPEND adds further parameters.
+MEMCHECK_ARGS = ("page_poison=1", "init_on_free=1", "slub_debug=FZPU",
+                 "kfence.sample_interval=100")
+LAB_MEMCHECK = os.environ.get("LAB_MEMCHECK", "1") != "0"
+# The emulator: LAB_QEMU names another qemu-system-x86_64 (e.g. one unpacked
+# from a newer Debian package), LAB_QEMU_DATA its firmware directories
+# (colon-separated, passed as -L before the default one).
+LAB_QEMU = os.environ.get("LAB_QEMU", "qemu-system-x86_64")
+LAB_QEMU_DATA = [d for d in os.environ.get("LAB_QEMU_DATA", "").split(":") if d]
+LAB_APPEND = os.environ.get("LAB_APPEND", "").split()
 GUEST_MGMT_IP = "198.19.0.15"
 
 # What in a console log makes a test fail (issue: foundation).
@@ -48,7 +68,12 @@ KERNEL_BAD = re.compile(
     r"WARNING:|BUG:|Oops|Call Trace|blocked for more than|refcount_t|"
     r"list_add corruption|list_del corruption|Kernel panic|general protection fault|"
     r"UBSAN:|KASAN:|kernel BUG|soft lockup|hard LOCKUP|rcu_sched self-detected|"
-    r"RCU stall|smcx: leaked at unload")
+    r"RCU stall|smcx: leaked at unload|"
+    # the memory checks of MEMCHECK_ARGS: KFENCE says "BUG: KFENCE:", SLUB
+    # debugging "BUG <cache> (Not tainted): Poison overwritten" and the like,
+    # page poisoning "pagealloc: memory corruption"
+    r"KFENCE:|\bBUG \S+ \((Not t|T)ainted\)|pagealloc: |Poison overwritten|"
+    r"Redzone overwritten|Object padding overwritten|Freepointer corrupt")
 
 # Object kinds of /sys/kernel/debug/smcx/objects that belong to sockets and
 # connections: zero soon after the last socket closed.  The others (link
@@ -168,7 +193,9 @@ def build_initramfs(kver, moddir):
     if os.path.exists(out) and os.path.getmtime(out) > os.path.getmtime(me):
         return out
     os.makedirs(CACHE, exist_ok=True)
-    work = os.path.join(CACHE, "initramfs-%s.d" % kver)
+    # Private work names: labs booting side by side (LAB_DIR) may build at
+    # once; the last rename wins and every one of them is complete.
+    work = os.path.join(CACHE, "initramfs-%s.d.%d" % (kver, os.getpid()))
     shutil.rmtree(work, ignore_errors=True)
     for d in ("bin", "dev", "proc", "sys", "mods"):
         os.makedirs(os.path.join(work, d))
@@ -213,10 +240,11 @@ def build_initramfs(kver, moddir):
     with open(os.path.join(work, "init"), "w") as f:
         f.write(INIT_SCRIPT % {"port": AGENT_PORT})
     os.chmod(os.path.join(work, "init"), 0o755)
-    tmp = out + ".tmp"
+    tmp = "%s.tmp.%d" % (out, os.getpid())
     subprocess.run("find . | cpio -o -H newc --quiet | gzip -1 > %s" % tmp,
                    shell=True, cwd=work, check=True)
     os.rename(tmp, out)
+    shutil.rmtree(work, ignore_errors=True)
     return out
 
 
@@ -518,10 +546,16 @@ class Lab:
             "random.trust_cpu=on", "lab.host=" + name, "lab.wires=%d" % self.wires,
             "lab.mgmt_mac=" + mgmt_mac, "lab.repo=" + REPO, "lab.moddir=" + moddir,
         ]
+        if LAB_MEMCHECK:
+            append += MEMCHECK_ARGS
+        append += LAB_APPEND
         for w in range(self.wires):
             append.append("lab.addr%d=198.18.%d.%d/24" % (w, w, i + 1))
-        args = [
-            "qemu-system-x86_64", "-accel", "tcg", "-cpu", LAB_CPU, "-smp", "1",
+        args = [LAB_QEMU]
+        for d in LAB_QEMU_DATA:
+            args += ["-L", d]
+        args += [
+            "-accel", "tcg", "-cpu", LAB_CPU, "-smp", "1",
             "-m", str(self.mem), "-nodefaults", "-no-reboot", "-display", "none",
             "-kernel", vmlinuz, "-initrd", initrd, "-append", " ".join(append),
             "-serial", "file:" + os.path.join(self.rundir, name + ".console"),

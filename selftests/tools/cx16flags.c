@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cx16flags: does this CPU keep EFLAGS across CMPXCHG16B?
+ *
+ * CMPXCHG16B changes ZF and nothing else (Intel SDM vol. 2A).  QEMU 7.2's
+ * TCG (Debian 12) computes the flags of its CMPXCHG16B helper from the
+ * condition-code state of the translation block's start instead of the
+ * instruction before it: after "cmp %src, %dst" in the same block the
+ * flags come out as the low 32 bits of %src (TF, DF, IOPL, NT, AC, ...)
+ * plus ZF.  In a guest kernel SLUB's allocation fast path compares freelist
+ * pointers right before its this_cpu_cmpxchg128, so a pointer lands in
+ * EFLAGS; with TF in it the guest dies of an unexpected debug trap
+ * (WARN in exc_debug_kernel), with other bits of a double fault.  This is
+ * the lab's guest-death cause (docs/guest-deaths.md).
+ *
+ * The program sets known flags, ends the translation block (jmp), compares
+ * two registers, runs CMPXCHG16B (successful: ZF set) and reads the flags.
+ * Exit 0 and "ok" when they are cmp's flags with ZF set; exit 1 and "BAD"
+ * when anything else changed; exit 4 (skip) when the CPU has no CMPXCHG16B.
+ *
+ *   cx16flags [-q]
+ */
+#include <cpuid.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#define FLAGS_KNOWN	0x202ull	/* IF and the always-one bit 1 */
+#define FLAG_ZF		0x40ull
+/* what the compare below leaves: 0x9d1a1fd6 - 0x9d1a1fd5 = 1, no flag set */
+#define FLAGS_WANT	(FLAGS_KNOWN | FLAG_ZF)
+/* a pointer-like source operand, full of flag bits (TF, DF, OF, IOPL...) */
+#define CMP_SRC		0xffff88c79d1a1fd5ull
+
+static unsigned __int128 target __attribute__((aligned(16)));
+
+static int have_cx16(void)
+{
+	unsigned int a, b, c, d;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return 0;
+	return !!(c & bit_CMPXCHG16B);
+}
+
+static uint64_t flags_after_cmpxchg16b(void)
+{
+	uint64_t flags, src = CMP_SRC, dst = CMP_SRC + 1;
+
+	target = 0;
+	/*
+	 * lea, not mov/xor, loads the comparand (0) and the new value (1): it
+	 * leaves the flags alone, so cmp is the last flag writer before
+	 * cmpxchg16b.
+	 */
+	__asm__ volatile("push %[known]\n\t"
+			 "popfq\n\t"
+			 "jmp 1f\n"
+			 "1:\tcmp %[s], %[d]\n\t"
+			 "lea 0, %%rax\n\t"
+			 "lea 0, %%rdx\n\t"
+			 "lea 1, %%rbx\n\t"
+			 "lea 0, %%rcx\n\t"
+			 "cmpxchg16b %[m]\n\t"
+			 "pushfq\n\t"
+			 "pop %[f]\n\t"
+			 : [f] "=r"(flags), [m] "+m"(target)
+			 : [s] "r"(src), [d] "r"(dst), [known] "i"(FLAGS_KNOWN)
+			 : "rax", "rbx", "rcx", "rdx", "cc", "memory");
+	return flags;
+}
+
+int main(int argc, char **argv)
+{
+	int quiet = argc > 1 && !strcmp(argv[1], "-q");
+	uint64_t flags;
+
+	if (!have_cx16()) {
+		if (!quiet)
+			printf("cx16flags: skip: no CMPXCHG16B on this CPU\n");
+		return 4;
+	}
+	flags = flags_after_cmpxchg16b();
+	if (flags != FLAGS_WANT || target != 1) {
+		printf("cx16flags: BAD: EFLAGS %#llx after cmp + cmpxchg16b, want %#llx"
+		       " (the low half of the compare's source is %#llx)\n",
+		       (unsigned long long)flags, (unsigned long long)FLAGS_WANT,
+		       (unsigned long long)(CMP_SRC & 0xffffffffull));
+		return 1;
+	}
+	if (!quiet)
+		printf("cx16flags: ok: EFLAGS %#llx after cmp + cmpxchg16b\n",
+		       (unsigned long long)flags);
+	return 0;
+}
