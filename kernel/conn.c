@@ -24,6 +24,8 @@
 #include <net/sock.h>
 #include <asm/ioctls.h>
 
+#include <smcx/cursor.h>
+
 #include "debugfs.h"
 #include "sock.h"
 #include "smcr.h"
@@ -169,21 +171,7 @@ void smcx_conn_show(struct seq_file *m, struct smcx_conn *conn)
 
 /* ------------------------------------------------------------------ CDC */
 
-static u64 smcx_curs_to_count(u64 last, u32 size, const struct smcx_cdc_cursor *c)
-{
-	u64 m = (u64)size << 16;
-	u64 pos = ((u64)c->wrap * size + c->count) % m;
-	u64 diff = (pos + m - last % m) % m;
-
-	/* a cursor never moves backwards nor by more than one RMBE */
-	return diff <= size ? last + diff : last;
-}
-
-static void smcx_count_to_curs(u64 n, u32 size, struct smcx_cdc_cursor *c)
-{
-	c->wrap = (u16)(n / size);
-	c->count = (u32)(n % size);
-}
+/* cursor arithmetic (wire pair <-> byte count): include/smcx/cursor.h */
 
 void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 {
@@ -203,7 +191,8 @@ void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	spin_lock_bh(&conn->lock);
 	if (conn->rmb) {
 		v = smcx_curs_to_count(conn->rx_prod, conn->rmb->size, &m.prod);
-		if (v > conn->rx_prod && v - conn->rx_cons <= conn->rmb->size) {
+		if (smcx_curs_prod_ok(v, conn->rx_prod, conn->rx_cons,
+				      conn->rmb->size)) {
 			conn->rx_prod = v;
 			ev |= EPOLLIN | EPOLLRDNORM;
 			ev |= smcx_urg_rx(conn, m.prod_flags, v);
@@ -219,7 +208,7 @@ void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	if (READ_ONCE(conn->peer_rmbe_size))
 		v = smcx_curs_to_count(conn->peer_cons, conn->peer_rmbe_size,
 				       &m.cons);
-	if (v > conn->peer_cons && v <= conn->tx_sent) {
+	if (smcx_curs_cons_ok(v, conn->peer_cons, conn->tx_sent)) {
 		conn->peer_cons = v;
 		if (conn->tx_prep > conn->tx_sent)
 			push = true;
@@ -323,7 +312,7 @@ static int smcx_tx_push(struct smcx_sock *smc, bool force)
 			return 0;
 		spin_lock_bh(&conn->lock);
 		pending = conn->tx_prep - conn->tx_sent;
-		space = psz - (conn->tx_sent - conn->peer_cons);
+		space = smcx_curs_space(psz, conn->tx_sent, conn->peer_cons);
 		n = conn->peer_abort ? 0 : min(pending, space);
 		urg_flags = 0;
 		n = smcx_urg_tx_cap(conn, n, &urg_flags);
@@ -340,9 +329,11 @@ static int smcx_tx_push(struct smcx_sock *smc, bool force)
 		pos = conn->tx_sent;
 		left = n;
 		while (left) {
-			s = pos % ssz;
-			d = pos % psz;
-			l = min3((u64)left, (u64)(ssz - s), (u64)(psz - d));
+			/* split where either ring wraps */
+			s = smcx_ring_off(pos, ssz);
+			d = smcx_ring_off(pos, psz);
+			l = smcx_ring_chunk(pos, psz,
+					    smcx_ring_chunk(pos, ssz, left));
 			sge[nwr].addr = conn->sndbuf->dma + s;
 			sge[nwr].length = l;
 			sge[nwr].lkey = lnk->pd->local_dma_lkey;
@@ -369,8 +360,8 @@ static int smcx_tx_push(struct smcx_sock *smc, bool force)
 		m.seqno = ++conn->tx_seq;
 		m.token = conn->peer_token;
 		m.prod_flags |= urg_flags;
-		smcx_count_to_curs(conn->tx_sent, psz, &m.prod);
-		smcx_count_to_curs(conn->rx_cons, conn->rmb->size, &m.cons);
+		smcx_curs_from_count(conn->tx_sent, psz, &m.prod);
+		smcx_curs_from_count(conn->rx_cons, conn->rmb->size, &m.cons);
 		conn->rx_cons_sent = conn->rx_cons;
 		if (conn->tx_prep > conn->tx_sent)
 			m.prod_flags |= SMCX_CDC_PF_WRITE_BLOCKED;
@@ -450,7 +441,8 @@ static u64 smcx_tx_space(struct smcx_conn *conn)
 	u64 v;
 
 	spin_lock_bh(&conn->lock);
-	v = conn->sndbuf ? conn->sndbuf->size - (conn->tx_prep - conn->tx_fin) : 0;
+	v = conn->sndbuf ? smcx_curs_space(conn->sndbuf->size, conn->tx_prep,
+					   conn->tx_fin) : 0;
 	spin_unlock_bh(&conn->lock);
 	return v;
 }
@@ -534,8 +526,8 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 		n = min_t(u64, space, len - copied);
 		pos = conn->tx_prep;
 		while (n) {
-			off = pos % ssz;
-			l = min_t(u64, n, ssz - off);
+			off = smcx_ring_off(pos, ssz);
+			l = smcx_ring_chunk(pos, ssz, n);
 			if (copy_from_iter((u8 *)conn->sndbuf->cpu + off, l,
 					   &msg->msg_iter) != l) {
 				rc = -EFAULT;
@@ -658,8 +650,8 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 		ib_dma_sync_single_for_cpu(conn->lgr->lnk.ibdev, conn->rmb->dma,
 					   rsz, DMA_BIDIRECTIONAL);
 		while (n) {
-			off = pos % rsz;
-			l = min_t(u64, n, rsz - off);
+			off = smcx_ring_off(pos, rsz);
+			l = smcx_ring_chunk(pos, rsz, n);
 			/* MSG_TRUNC: TCP drops the bytes and counts them */
 			if (!(flags & MSG_TRUNC) &&
 			    copy_to_iter((u8 *)conn->rmb->cpu + off, l,
@@ -677,8 +669,9 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 		conn->rx_cons = pos;
 		if (conn->urg_state != SMCX_URG_NONE && pos > conn->urg_pos)
 			conn->urg_state = SMCX_URG_NONE;	/* mark passed */
-		update = conn->rx_cons - conn->rx_cons_sent >=
-			 conn->rmbe_update_limit || conn->peer_write_blocked;
+		update = smcx_curs_update_due(conn->rx_cons, conn->rx_cons_sent,
+					      conn->rmbe_update_limit) ||
+			 conn->peer_write_blocked;
 		spin_unlock_bh(&conn->lock);
 		if (update && !smcx_conn_dead(conn)) {
 			mutex_lock(&conn->tx_mutex);

@@ -34,6 +34,7 @@
 #include <net/netlink.h>
 #include <net/tcp.h>
 
+#include <smcx/cursor.h>
 #include <smcx/wire.h>
 
 #include "uapi.h"
@@ -97,9 +98,13 @@ static void smcx_diag_fill_id(struct smc_diag_msg *r, struct sock *tcpsk)
 /* a monotonic byte count as a ring position: offset and wrap count */
 static void smcx_diag_curs(struct smc_diag_cursor *c, u64 pos, u32 size)
 {
+	struct smcx_cdc_cursor w;
+
 	if (!size)
 		return;
-	c->wrap = (u16)div_u64_rem(pos, size, &c->count);
+	smcx_curs_from_count(pos, size, &w);
+	c->wrap = w.wrap;
+	c->count = w.count;
 }
 
 /* GID bytes as eight big-endian 16-bit groups, smc_diag's text form */

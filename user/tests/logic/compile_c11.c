@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Compile test: the pure-logic headers as C11 with kernel-style warnings
+ * (declarations before statements, strict prototypes, no VLAs).  The
+ * functions below are called from the C++ tests so the TU is also run.
+ */
+#include <smcx/cursor.h>
+
+#include "compile_c11.h"
+
+uint64_t smcx_logic_c11_to_count(uint64_t last, uint32_t size, uint16_t wrap,
+				 uint32_t count)
+{
+	struct smcx_cdc_cursor c;
+
+	c.wrap = wrap;
+	c.count = count;
+	return smcx_curs_to_count(last, size, &c);
+}
+
+int smcx_logic_c11_check(void)
+{
+	struct smcx_cdc_cursor c;
+
+	smcx_curs_from_count(65536ull * 16384 + 5, 16384, &c);
+	if (c.wrap != 0 || c.count != 5)
+		return 1;
+	if (smcx_ring_chunk(16380, 16384, 10) != 4)
+		return 2;
+	return 0;
+}

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+// include/smcx/cursor.h: RFC 7609 cursors (wrap, count) and the monotonic
+// byte counts the kernel keeps them as.
+#include <gtest/gtest.h>
+
+#include <smcx/cursor.h>
+
+#include <cstdint>
+
+namespace {
+
+constexpr std::uint32_t kRmbe = 16384;                      // smallest buffer size
+constexpr std::uint64_t kLaps = std::uint64_t{kRmbe} << 16; // one whole wrap counter cycle
+
+smcx_cdc_cursor curs(std::uint16_t wrap, std::uint32_t count) {
+    smcx_cdc_cursor c{};
+    c.wrap = wrap;
+    c.count = count;
+    return c;
+}
+
+smcx_cdc_cursor from_count(std::uint64_t n, std::uint32_t size = kRmbe) {
+    smcx_cdc_cursor c = curs(0xdead, 0xdeadbeef);
+    smcx_curs_from_count(n, size, &c);
+    return c;
+}
+
+std::uint64_t to_count(std::uint64_t last, std::uint16_t wrap, std::uint32_t count,
+                       std::uint32_t size = kRmbe) {
+    const smcx_cdc_cursor c = curs(wrap, count);
+    return smcx_curs_to_count(last, size, &c);
+}
+
+} // namespace
+
+TEST(CursorFromCount, StartOfStreamIsZeroZero) {
+    const auto c = from_count(0);
+    EXPECT_EQ(c.wrap, 0);
+    EXPECT_EQ(c.count, 0u);
+}
+
+TEST(CursorFromCount, LastByteOfFirstLapAndTheWrap) {
+    auto c = from_count(kRmbe - 1);
+    EXPECT_EQ(c.wrap, 0);
+    EXPECT_EQ(c.count, kRmbe - 1);
+    c = from_count(kRmbe); // the buffer end: wrap 1, count 0, never count == size
+    EXPECT_EQ(c.wrap, 1);
+    EXPECT_EQ(c.count, 0u);
+    c = from_count(3 * kRmbe + 17);
+    EXPECT_EQ(c.wrap, 3);
+    EXPECT_EQ(c.count, 17u);
+}
+
+TEST(CursorFromCount, WrapCounterOverflowsAtSixteenBits) {
+    auto c = from_count(kLaps - 1);
+    EXPECT_EQ(c.wrap, 0xffff);
+    EXPECT_EQ(c.count, kRmbe - 1);
+    c = from_count(kLaps);
+    EXPECT_EQ(c.wrap, 0);
+    EXPECT_EQ(c.count, 0u);
+    c = from_count(kLaps + kRmbe + 5);
+    EXPECT_EQ(c.wrap, 1);
+    EXPECT_EQ(c.count, 5u);
+}
+
+TEST(CursorFromCount, OtherRingSizes) {
+    auto c = from_count(1000000, 524288); // 512 KiB, the largest buffer
+    EXPECT_EQ(c.wrap, 1);
+    EXPECT_EQ(c.count, 1000000u - 524288u);
+    c = from_count(10, 3); // not a power of two: plain division
+    EXPECT_EQ(c.wrap, 3);
+    EXPECT_EQ(c.count, 1u);
+}
+
+TEST(CursorToCount, MovesForwardWithinTheLap) {
+    EXPECT_EQ(to_count(0, 0, 100), 100u);
+    EXPECT_EQ(to_count(100, 0, 150), 150u);
+}
+
+TEST(CursorToCount, EqualCursorIsNoMove) {
+    EXPECT_EQ(to_count(0, 0, 0), 0u);
+    EXPECT_EQ(to_count(5 * kRmbe + 7, 5, 7), 5 * kRmbe + 7);
+}
+
+TEST(CursorToCount, FullBufferIsExactlyOneRmbe) {
+    EXPECT_EQ(to_count(0, 1, 0), std::uint64_t{kRmbe});
+    EXPECT_EQ(to_count(100, 1, 100), 100u + kRmbe);
+}
+
+TEST(CursorToCount, MoreThanOneRmbeIsRefused) {
+    EXPECT_EQ(to_count(0, 1, 1), 0u);
+    EXPECT_EQ(to_count(100, 1, 101), 100u);
+    EXPECT_EQ(to_count(100, 7, 0), 100u);
+}
+
+TEST(CursorToCount, BackwardsIsRefused) {
+    EXPECT_EQ(to_count(200, 0, 100), 200u);
+    EXPECT_EQ(to_count(kRmbe + 10, 0, 20), kRmbe + 10); // the wrap went back
+}
+
+TEST(CursorToCount, AcrossTheBufferEnd) {
+    // last at count 16000 of lap 2, the peer wrote past the ring's end
+    EXPECT_EQ(to_count(2 * kRmbe + 16000, 3, 100), 3 * kRmbe + 100);
+}
+
+TEST(CursorToCount, WrapCounterOverflowStillMovesForward) {
+    const std::uint64_t last = 0xffffull * kRmbe + 16000; // wrap 0xffff
+    EXPECT_EQ(to_count(last, 0, 100), kLaps + 100);
+    EXPECT_EQ(to_count(last, 0, 100), 1073741924u);
+    // many cycles of the wrap counter later, the count keeps growing
+    EXPECT_EQ(to_count(3 * kLaps + 10, 0, 20), 3 * kLaps + 20);
+    EXPECT_EQ(to_count(3 * kLaps - 1, 0, 0), 3 * kLaps);
+}
+
+TEST(CursorToCount, CountBeyondTheRingIsReducedNotTrusted) {
+    // count 16385 in lap 0 is position 16385: more than one RMBE from 0
+    EXPECT_EQ(to_count(0, 0, kRmbe + 1), 0u);
+    // (0xffff, 16384 + 50) is 50 bytes past the wrap counter's cycle
+    EXPECT_EQ(to_count(0, 0xffff, kRmbe + 50), 50u);
+    // a count of 0xffffffff must not overflow the arithmetic
+    EXPECT_EQ(to_count(0, 0, 0xffffffffu), 0u);
+}
+
+TEST(CursorToCount, RoundTripsEveryDistanceUpToOneRmbe) {
+    const std::uint32_t size = 64;
+    const std::uint64_t bases[] = {
+        0, 63, 64, 1000, (std::uint64_t{size} << 16) - 3, (std::uint64_t{size} << 16) * 5 + 1};
+    for (std::uint64_t last : bases)
+        for (std::uint64_t d = 0; d <= size; ++d) {
+            const auto c = from_count(last + d, size);
+            ASSERT_EQ(smcx_curs_to_count(last, size, &c), last + d) << last << "+" << d;
+        }
+}
+
+TEST(Ring, OffsetIsTheCount) {
+    EXPECT_EQ(smcx_ring_off(0, kRmbe), 0u);
+    EXPECT_EQ(smcx_ring_off(kRmbe - 1, kRmbe), kRmbe - 1);
+    EXPECT_EQ(smcx_ring_off(kRmbe, kRmbe), 0u);
+    EXPECT_EQ(smcx_ring_off(kLaps + 3, kRmbe), 3u);
+}
+
+TEST(Ring, ChunkStopsAtTheBufferEnd) {
+    EXPECT_EQ(smcx_ring_chunk(16380, kRmbe, 10), 4u);
+    EXPECT_EQ(smcx_ring_chunk(16384, kRmbe, 10), 10u);
+    EXPECT_EQ(smcx_ring_chunk(kRmbe - 1, kRmbe, 1), 1u);
+    EXPECT_EQ(smcx_ring_chunk(5, kRmbe, kRmbe), kRmbe - 5);
+    EXPECT_EQ(smcx_ring_chunk(0, kRmbe, kRmbe), kRmbe); // a full ring in one piece
+    EXPECT_EQ(smcx_ring_chunk(0, kRmbe, 1ull << 40), kRmbe);
+}
+
+TEST(Ring, ChunkOfNothingIsNothing) {
+    EXPECT_EQ(smcx_ring_chunk(0, kRmbe, 0), 0u);
+    EXPECT_EQ(smcx_ring_chunk(16383, kRmbe, 0), 0u);
+}
+
+TEST(Ring, TwoRingsSplitAtTheNearerEnd) {
+    // send buffer 64 KiB, peer RMBE 16 KiB: a write from 40000 stops at 49152
+    const std::uint64_t pos = 40000;
+    const std::uint32_t l = smcx_ring_chunk(pos, kRmbe, smcx_ring_chunk(pos, 65536, 1 << 20));
+    EXPECT_EQ(l, 9152u);
+    // and the rest, from the peer's ring start, at the send buffer's end
+    EXPECT_EQ(smcx_ring_chunk(pos + l, kRmbe, smcx_ring_chunk(pos + l, 65536, 1 << 20)), 16384u);
+    EXPECT_EQ(smcx_ring_off(pos + l, kRmbe), 0u);
+}
+
+TEST(Space, EmptyPartlyFullAndFull) {
+    EXPECT_EQ(smcx_curs_space(kRmbe, 500, 500), std::uint64_t{kRmbe});
+    EXPECT_EQ(smcx_curs_space(kRmbe, 501, 500), kRmbe - 1u);
+    EXPECT_EQ(smcx_curs_space(kRmbe, 500 + kRmbe, 500), 0u);
+}
+
+TEST(Space, CountsThatWrappedSixtyFourBits) {
+    const std::uint64_t cons = ~std::uint64_t{0} - 9; // 10 bytes before 2^64
+    EXPECT_EQ(smcx_curs_space(kRmbe, cons + 15, cons), kRmbe - 15u);
+}
+
+TEST(ProducerUpdate, ForwardAndAtMostOneRmbe) {
+    EXPECT_TRUE(smcx_curs_prod_ok(101, 100, 100, kRmbe));
+    EXPECT_TRUE(smcx_curs_prod_ok(100 + kRmbe, 100, 100, kRmbe)); // fills the ring
+    EXPECT_FALSE(smcx_curs_prod_ok(101 + kRmbe, 100, 100, kRmbe));
+    EXPECT_FALSE(smcx_curs_prod_ok(100, 100, 50, kRmbe)); // equal: no update
+    EXPECT_FALSE(smcx_curs_prod_ok(99, 100, 50, kRmbe));
+    // the limit counts from the consumer cursor, not the old producer
+    EXPECT_TRUE(smcx_curs_prod_ok(50 + kRmbe, 1000, 50, kRmbe));
+    EXPECT_FALSE(smcx_curs_prod_ok(51 + kRmbe, 1000, 50, kRmbe));
+}
+
+TEST(ConsumerUpdate, ForwardAndNotPastWhatWasSent) {
+    EXPECT_TRUE(smcx_curs_cons_ok(10, 0, 10));
+    EXPECT_TRUE(smcx_curs_cons_ok(1, 0, 10));
+    EXPECT_FALSE(smcx_curs_cons_ok(11, 0, 10));
+    EXPECT_FALSE(smcx_curs_cons_ok(0, 0, 10)); // equal
+    EXPECT_FALSE(smcx_curs_cons_ok(0, 0, 0));  // nothing sent yet
+    EXPECT_FALSE(smcx_curs_cons_ok(4, 5, 10)); // backwards
+}
+
+TEST(ConsumerUpdate, DueAtTheLimit) {
+    EXPECT_FALSE(smcx_curs_update_due(1637, 0, 1638));
+    EXPECT_TRUE(smcx_curs_update_due(1638, 0, 1638));
+    EXPECT_TRUE(smcx_curs_update_due(5000, 1000, 1638));
+    EXPECT_FALSE(smcx_curs_update_due(1000, 1000, 1));
+    EXPECT_TRUE(smcx_curs_update_due(1000, 1000, 0));
+}
