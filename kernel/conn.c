@@ -25,6 +25,7 @@
 #include <asm/ioctls.h>
 
 #include <smcx/cursor.h>
+#include <smcx/urg.h>
 
 #include "debugfs.h"
 #include "sock.h"
@@ -619,16 +620,10 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 		n = min_t(u64, avail, len - copied);
 		pos = conn->rx_cons;
 		/* urgent data: stop at the mark, skip the byte unless inline */
-		skip = false;
 		spin_lock_bh(&conn->lock);
-		if (conn->urg_state != SMCX_URG_NONE && conn->urg_pos >= pos) {
-			if (conn->urg_pos > pos)
-				n = min_t(u64, n, conn->urg_pos - pos);
-			else if (copied)
-				n = 0;
-			else
-				skip = !sock_flag(sk, SOCK_URGINLINE);
-		}
+		n = smcx_urg_rx_limit(conn->urg_state, conn->urg_pos, pos, n,
+				      copied, sock_flag(sk, SOCK_URGINLINE),
+				      &skip);
 		spin_unlock_bh(&conn->lock);
 		if (!n)
 			break;
@@ -667,8 +662,8 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 			break;
 		spin_lock_bh(&conn->lock);
 		conn->rx_cons = pos;
-		if (conn->urg_state != SMCX_URG_NONE && pos > conn->urg_pos)
-			conn->urg_state = SMCX_URG_NONE;	/* mark passed */
+		if (smcx_urg_passed(conn->urg_state, conn->urg_pos, pos))
+			conn->urg_state = SMCX_URG_NONE;
 		update = smcx_curs_update_due(conn->rx_cons, conn->rx_cons_sent,
 					      conn->rmbe_update_limit) ||
 			 conn->peer_write_blocked;

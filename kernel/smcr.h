@@ -35,6 +35,7 @@
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
+#include <smcx/urg.h>
 #include <smcx/wire.h>
 
 #include "ib.h"
@@ -239,13 +240,10 @@ struct smcx_conn {
 	struct delayed_work close_work;
 };
 
-/* urg.c: urgent data (MSG_OOB), TCP's semantics on the CDC urgent flags */
-enum {
-	SMCX_URG_NONE,			/* no urgent byte in the stream */
-	SMCX_URG_VALID,			/* urgent byte arrived, not read by OOB */
-	SMCX_URG_READ,			/* read by recv(MSG_OOB), mark not passed */
-};
-
+/*
+ * urg.c: urgent data (MSG_OOB), TCP's semantics on the CDC urgent flags;
+ * the states (SMCX_URG_*) and the arithmetic are in include/smcx/urg.h
+ */
 __poll_t smcx_urg_rx(struct smcx_conn *conn, u8 prod_flags, u64 new_prod);
 int smcx_urg_recv(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 		  int flags);

@@ -18,12 +18,18 @@
  * needs more than the urgent byte alone.  A newer urgent byte replaces an
  * older unread one, which then stays in the stream as TCP leaves it.
  *
+ * The positions (where the urgent byte and the mark lie relative to the
+ * cursors) are computed by include/smcx/urg.h, shared with the unit tests.
+ *
  * Locking: every field lives under conn->lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/uio.h>
 #include <net/sock.h>
+
+#include <smcx/cursor.h>
+#include <smcx/urg.h>
 
 #include "sock.h"
 #include "smcr.h"
@@ -34,13 +40,11 @@
  */
 __poll_t smcx_urg_rx(struct smcx_conn *conn, u8 prod_flags, u64 new_prod)
 {
-	u32 size = conn->rmb->size;
 	u32 off;
 
-	if (!(prod_flags & SMCX_CDC_PF_URG_PRESENT) || !new_prod)
+	if (!smcx_urg_cdc_pos(prod_flags, new_prod, &conn->urg_pos))
 		return 0;
-	conn->urg_pos = new_prod - 1;
-	off = conn->urg_pos % size;
+	off = smcx_ring_off(conn->urg_pos, conn->rmb->size);
 	ib_dma_sync_single_for_cpu(conn->lgr->lnk.ibdev, conn->rmb->dma + off,
 				   1, DMA_BIDIRECTIONAL);
 	conn->urg_byte = ((u8 *)conn->rmb->cpu)[off];
@@ -79,13 +83,13 @@ int smcx_urg_recv(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 u64 smcx_urg_inq(struct smcx_sock *smc, u64 avail)
 {
 	struct smcx_conn *conn = smc->conn;
-	u64 v = avail;
+	u64 v;
 
 	spin_lock_bh(&conn->lock);
-	if (conn->urg_state != SMCX_URG_NONE &&
-	    !sock_flag(&smc->sk, SOCK_URGINLINE) &&
-	    conn->urg_pos >= conn->rx_cons && conn->urg_pos < conn->rx_prod)
-		v = conn->urg_pos - conn->rx_cons;
+	v = smcx_urg_inq_len(conn->urg_state,
+			     sock_flag(&smc->sk, SOCK_URGINLINE),
+			     conn->urg_pos, conn->rx_cons, conn->rx_prod,
+			     avail);
 	spin_unlock_bh(&conn->lock);
 	return v;
 }
@@ -95,7 +99,7 @@ bool smcx_urg_atmark(struct smcx_conn *conn)
 	bool at;
 
 	spin_lock_bh(&conn->lock);
-	at = conn->urg_state != SMCX_URG_NONE && conn->urg_pos == conn->rx_cons;
+	at = smcx_urg_is_atmark(conn->urg_state, conn->urg_pos, conn->rx_cons);
 	spin_unlock_bh(&conn->lock);
 	return at;
 }
@@ -103,8 +107,8 @@ bool smcx_urg_atmark(struct smcx_conn *conn)
 /* POLLIN's byte count: at the mark the urgent byte alone is not enough */
 u64 smcx_urg_poll_target(struct smcx_sock *smc, u64 target)
 {
-	return smcx_urg_atmark(smc->conn) &&
-	       !sock_flag(&smc->sk, SOCK_URGINLINE) ? target + 1 : target;
+	return smcx_urg_poll_need(smcx_urg_atmark(smc->conn),
+				  sock_flag(&smc->sk, SOCK_URGINLINE), target);
 }
 
 /*
@@ -113,20 +117,6 @@ u64 smcx_urg_poll_target(struct smcx_sock *smc, u64 target)
  */
 u64 smcx_urg_tx_cap(struct smcx_conn *conn, u64 n, u8 *prod_flags)
 {
-	u64 end;
-
-	if (!conn->urg_tx_pend)
-		return n;
-	*prod_flags |= SMCX_CDC_PF_URG_PENDING;
-	if (conn->tx_sent > conn->urg_tx_pos) {
-		conn->urg_tx_pend = false;	/* went out unannounced */
-		return n;
-	}
-	end = conn->urg_tx_pos + 1;
-	if (conn->tx_sent + n >= end) {
-		n = end - conn->tx_sent;
-		*prod_flags |= SMCX_CDC_PF_URG_PRESENT;
-		conn->urg_tx_pend = false;
-	}
-	return n;
+	return smcx_urg_tx_limit(&conn->urg_tx_pend, conn->tx_sent,
+				 conn->urg_tx_pos, n, prod_flags);
 }

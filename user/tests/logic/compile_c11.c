@@ -5,6 +5,7 @@
  * functions below are called from the C++ tests so the TU is also run.
  */
 #include <smcx/cursor.h>
+#include <smcx/urg.h>
 
 #include "compile_c11.h"
 
@@ -21,11 +22,20 @@ uint64_t smcx_logic_c11_to_count(uint64_t last, uint32_t size, uint16_t wrap,
 int smcx_logic_c11_check(void)
 {
 	struct smcx_cdc_cursor c;
+	bool pend = true;
+	uint8_t flags = 0;
+	bool skip;
 
 	smcx_curs_from_count(65536ull * 16384 + 5, 16384, &c);
 	if (c.wrap != 0 || c.count != 5)
 		return 1;
 	if (smcx_ring_chunk(16380, 16384, 10) != 4)
 		return 2;
+	if (smcx_urg_tx_limit(&pend, 0, 9, 100, &flags) != 10 || pend ||
+	    flags != (SMCX_CDC_PF_URG_PENDING | SMCX_CDC_PF_URG_PRESENT))
+		return 3;
+	if (smcx_urg_rx_limit(SMCX_URG_VALID, 7, 7, 3, false, false, &skip) != 3 ||
+	    !skip)
+		return 4;
 	return 0;
 }
