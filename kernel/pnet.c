@@ -38,6 +38,8 @@
 #include <net/netns/generic.h>
 #include <rdma/ib_verbs.h>
 
+#include <smcx/names.h>
+
 #include "ib.h"
 #include "pnet.h"
 
@@ -101,47 +103,23 @@ static void smcx_pnet_free_list(struct list_head *gone)
 
 /* -- names ----------------------------------------------------------------- */
 
+/*
+ * The PNET ID rules (smcx_pnetid_normalize(), smcx_pnetid_match()) are in
+ * smcx/names.h; only the blanks around the user's input are the kernel's
+ * (isspace()).
+ */
+static_assert(SMCX_NAME_PNETID_MAX == SMCX_PNETID_LEN);
+
 /* parse a PNET ID as given by the user into @out, upper case */
 static bool smcx_pnetid_parse(const char *in, char out[SMCX_PNETID_LEN + 1])
 {
-	const char *end;
 	size_t len;
 
 	in = skip_spaces(in);
 	len = strlen(in);
-	end = in + len;
-	while (end > in && isspace(end[-1]))
-		end--;
-	len = end - in;
-	if (!len || len > SMCX_PNETID_LEN)
-		return false;
-	for (; in < end; in++) {
-		if (!isascii(*in) || !isalnum(*in))
-			return false;
-		*out++ = toupper(*in);
-	}
-	*out = '\0';
-	return true;
-}
-
-/*
- * Compare a stored PNET ID with one given in a request: equal up to the
- * first NUL or blank of both, at most SMCX_PNETID_LEN characters.
- */
-static bool smcx_pnetid_match(const char *stored, const char *given)
-{
-	unsigned int i;
-
-	for (i = 0; i < SMCX_PNETID_LEN; i++) {
-		bool end1 = !stored[i] || stored[i] == ' ';
-		bool end2 = !given[i] || given[i] == ' ';
-
-		if (end1 && end2)
-			return true;
-		if (stored[i] != given[i])
-			return false;
-	}
-	return true;
+	while (len && isspace(in[len - 1]))
+		len--;
+	return !smcx_pnetid_normalize(in, len, out, NULL);
 }
 
 static bool smcx_pnet_ib_named(const struct smcx_pnet_entry *e,

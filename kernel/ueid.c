@@ -24,6 +24,8 @@
 #include <linux/string.h>
 #include <net/genetlink.h>
 
+#include <smcx/names.h>
+
 #include "netlink.h"
 #include "ueid.h"
 
@@ -38,28 +40,8 @@ static DEFINE_SPINLOCK(smcx_ueid_lock);
 static u8 smcx_ueids[SMC_MAX_UEID][SMC_MAX_EID_LEN];	/* [0, n) used */
 static int smcx_ueid_n;
 
-static bool smcx_ueid_char(u8 c, bool first)
-{
-	if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
-		return true;
-	return !first && (c == '.' || c == '-');
-}
-
-/* @eid: 32 bytes as they travel on the wire */
-static bool smcx_ueid_valid(const u8 *eid)
-{
-	int end = SMC_MAX_EID_LEN;
-	int i;
-
-	while (end > 0 && eid[end - 1] == ' ')
-		end--;
-	if (!end)
-		return false;
-	for (i = 0; i < end; i++)
-		if (!smcx_ueid_char(eid[i], i == 0))
-			return false;
-	return true;
-}
+/* the EID rules (smcx_ueid_valid(), smcx_ueid_normalize()): smcx/names.h */
+static_assert(SMCX_NAME_EID_LEN == SMC_MAX_EID_LEN);
 
 static int smcx_ueid_find(const u8 *eid)
 {
@@ -232,7 +214,6 @@ int smcx_ueid_init(void)
 	const char *p = ueid ? skip_spaces(ueid) : "";
 	size_t len = strlen(p);
 	u8 eid[SMC_MAX_EID_LEN];
-	size_t i;
 	int rc;
 
 	while (len && isspace(p[len - 1]))
@@ -240,15 +221,13 @@ int smcx_ueid_init(void)
 	smcx_ueid_remove(NULL);
 	if (!len)
 		return 0;
-	if (len > SMC_MAX_EID_LEN) {
+	rc = smcx_ueid_normalize(p, len, eid, NULL);
+	if (rc == -SMCX_NAME_ELONG) {
 		pr_err("ueid=%s: longer than %d characters\n", p,
 		       SMC_MAX_EID_LEN);
 		return -EINVAL;
 	}
-	memset(eid, ' ', sizeof(eid));
-	for (i = 0; i < len; i++)
-		eid[i] = toupper(p[i]);
-	rc = smcx_ueid_add(eid);
+	rc = rc ? -EINVAL : smcx_ueid_add(eid);
 	if (rc) {
 		pr_err("ueid=%s: not a valid EID (A-Z or 0-9 first, then A-Z 0-9 . -)\n",
 		       p);

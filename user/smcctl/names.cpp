@@ -1,31 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "names.hpp"
 
+#include <smcx/names.h>
+
 #include <array>
 #include <cstdio>
 #include <stdexcept>
 
 namespace smcctl {
 
+static_assert(eid_length == SMCX_NAME_EID_LEN);
+static_assert(pnetid_max == SMCX_NAME_PNETID_MAX);
+
 namespace {
 
+// The character classes and the EID / PNET ID rules are the kernel's, from <smcx/names.h>.
 bool is_blank(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-bool is_upper(char c) {
-    return c >= 'A' && c <= 'Z';
-}
-bool is_lower(char c) {
-    return c >= 'a' && c <= 'z';
-}
-bool is_digit(char c) {
-    return c >= '0' && c <= '9';
-}
-bool is_alnum(char c) {
-    return is_upper(c) || is_lower(c) || is_digit(c);
-}
-char to_upper(char c) {
-    return is_lower(c) ? static_cast<char>(c - 'a' + 'A') : c;
+    return smcx_name_blank(c);
 }
 
 std::string printable(char c) {
@@ -102,40 +93,42 @@ std::string trim_blanks(std::string_view s) {
 }
 
 std::string normalize_ueid(std::string_view input) {
-    std::string eid = trim_blanks(input);
-    if (eid.empty())
+    const std::string in = trim_blanks(input);
+    std::array<std::uint8_t, eid_length> out{};
+    std::size_t bad = 0;
+    switch (-smcx_ueid_normalize(in.data(), in.size(), out.data(), &bad)) {
+    case SMCX_NAME_OK:
+        return std::string(out.begin(), out.end());
+    case SMCX_NAME_EEMPTY:
         throw std::invalid_argument("invalid user EID: EID is empty");
-    if (eid.size() > eid_length)
+    case SMCX_NAME_ELONG:
         throw std::invalid_argument("invalid user EID: longer than 32 characters");
-    for (char& c : eid)
-        c = to_upper(c);
-    if (!is_alnum(eid.front()))
+    case SMCX_NAME_EFIRST:
         throw std::invalid_argument("invalid user EID: first character must be A-Z or 0-9");
-    for (char c : eid) {
-        if (is_blank(c))
-            throw std::invalid_argument(
-                "invalid user EID: blanks are only allowed as trailing padding");
-        if (!is_alnum(c) && c != '.' && c != '-')
-            throw std::invalid_argument("invalid user EID: unsupported character " + printable(c) +
-                                        " (allowed: A-Z, 0-9, '.', '-')");
+    case SMCX_NAME_EBLANK:
+        throw std::invalid_argument(
+            "invalid user EID: blanks are only allowed as trailing padding");
+    default:
+        throw std::invalid_argument("invalid user EID: unsupported character " +
+                                    printable(in[bad]) + " (allowed: A-Z, 0-9, '.', '-')");
     }
-    eid.resize(eid_length, ' ');
-    return eid;
 }
 
 std::string normalize_pnetid(std::string_view input) {
-    std::string id = trim_blanks(input);
-    if (id.empty())
+    const std::string in = trim_blanks(input);
+    std::array<char, pnetid_max + 1> out{};
+    std::size_t bad = 0;
+    switch (-smcx_pnetid_normalize(in.data(), in.size(), out.data(), &bad)) {
+    case SMCX_NAME_OK:
+        return std::string(out.data());
+    case SMCX_NAME_EEMPTY:
         throw std::invalid_argument("invalid PNET ID: empty");
-    if (id.size() > pnetid_max)
+    case SMCX_NAME_ELONG:
         throw std::invalid_argument("invalid PNET ID: longer than 16 characters");
-    for (char& c : id) {
-        if (!is_alnum(c))
-            throw std::invalid_argument("invalid PNET ID: unsupported character " + printable(c) +
-                                        " (allowed: A-Z, a-z, 0-9)");
-        c = to_upper(c);
+    default:
+        throw std::invalid_argument("invalid PNET ID: unsupported character " + printable(in[bad]) +
+                                    " (allowed: A-Z, a-z, 0-9)");
     }
-    return id;
 }
 
 void check_ifname(std::string_view name) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // Identifier rules shared with the kernel (user EIDs, PNET IDs, interface and device names)
-// and the names of CLC decline codes.
+// and the names of CLC decline codes.  The EID and PNET ID rules themselves are the kernel's
+// own, from <smcx/names.h>; this layer strips blanks and words the errors.
 #pragma once
 
 #include <cstdint>

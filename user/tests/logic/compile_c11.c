@@ -5,6 +5,7 @@
  * functions below are called from the C++ tests so the TU is also run.
  */
 #include <smcx/cursor.h>
+#include <smcx/names.h>
 #include <smcx/urg.h>
 
 #include "compile_c11.h"
@@ -22,6 +23,8 @@ uint64_t smcx_logic_c11_to_count(uint64_t last, uint32_t size, uint16_t wrap,
 int smcx_logic_c11_check(void)
 {
 	struct smcx_cdc_cursor c;
+	uint8_t eid[SMCX_NAME_EID_LEN];
+	char pnetid[SMCX_NAME_PNETID_MAX + 1];
 	bool pend = true;
 	uint8_t flags = 0;
 	bool skip;
@@ -37,5 +40,11 @@ int smcx_logic_c11_check(void)
 	if (smcx_urg_rx_limit(SMCX_URG_VALID, 7, 7, 3, false, false, &skip) != 3 ||
 	    !skip)
 		return 4;
+	if (smcx_ueid_normalize("ab", 2, eid, NULL) || eid[0] != 'A' ||
+	    eid[31] != ' ' || !smcx_ueid_valid(eid))
+		return 5;
+	if (smcx_pnetid_normalize("net1", 4, pnetid, NULL) ||
+	    strcmp(pnetid, "NET1"))
+		return 6;
 	return 0;
 }
