@@ -20,11 +20,16 @@ JOBS ?= $(shell nproc)
 # seconds each fuzz target runs in `make check`; `make fuzz-long` runs longer
 FUZZ_SECONDS ?= 10
 FUZZ_LONG_SECONDS ?= 600
-# selftests to run (default: all); e.g. `make selftest T=lab_rdma`
+# selftests to run (default: the tier's); e.g. `make selftest T=lab_rdma`
 T ?=
+# the selftest tier `make selftest` runs without T (main, reference, fast)
+TIER ?= main
+# the lab smoke of `make check-fast`: the lab, load/unload, one SMC-R cell
+FAST_TESTS ?= smcx_load smcr_smoke
+FAST_FUZZ_SECONDS ?= 2
 
-.PHONY: all module user tools setup check unit selftest fuzz fuzz-long demo bench \
-	clean shell lab-up lab-down
+.PHONY: all module user tools setup check check-fast check-reference unit selftest \
+	fuzz fuzz-long demo bench clean shell lab-up lab-down
 
 all: module user tools
 
@@ -53,7 +58,7 @@ fuzz-long:
 	scripts/fuzz $(FUZZ_LONG_SECONDS)
 
 selftest: all
-	LAB_KERNEL=$(LAB_KERNEL) selftests/run $(T)
+	LAB_KERNEL=$(LAB_KERNEL) selftests/run --tier $(TIER) $(T)
 
 # The test command: install what is missing, build, unit tests, bounded fuzz
 # runs, then the lab suite.  Sub-makes so that setup runs before anything
@@ -64,6 +69,21 @@ check:
 	$(MAKE) unit
 	$(MAKE) fuzz
 	$(MAKE) selftest
+
+# The edit loop (under 8 minutes): unit tests, a fuzz smoke, a lab smoke.
+check-fast:
+	scripts/setup
+	$(MAKE) all
+	$(MAKE) unit
+	$(MAKE) fuzz FUZZ_SECONDS=$(FAST_FUZZ_SECONDS)
+	$(MAKE) selftest T="$(FAST_TESTS)"
+
+# The stock smc.ko alone, validating the test logic: run it when such a test
+# or the library it shares with smcx's tests (selftests/lib) changes.
+check-reference:
+	scripts/setup
+	$(MAKE) all
+	$(MAKE) selftest TIER=reference
 
 demo:
 	scripts/setup

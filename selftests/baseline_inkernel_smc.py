@@ -15,6 +15,8 @@ TCP fallback is threefold:
 """
 import scenarios
 
+# The stock smc.ko alone: validates the test logic (make check-reference).
+TIER = "reference"
 TIMEOUT = 300
 NBYTES = 4 << 20
 

@@ -15,6 +15,8 @@ counters grow in both directions.
 """
 import scenarios
 
+# The stock smc.ko alone: validates the test logic (make check-reference).
+TIER = "reference"
 TIMEOUT = 1500
 
 

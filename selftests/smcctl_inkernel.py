@@ -28,6 +28,8 @@ import scenarios
 import smcctl_live as live
 from smcctl_live import find_row, header, jout, rows, socket_rows, tool
 
+# The stock smc.ko alone: validates the test logic (make check-reference).
+TIER = "reference"
 TIMEOUT = 600
 
 SRV_PORT = 5100     # hold server on beta, the held SMC-R connection

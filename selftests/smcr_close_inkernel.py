@@ -11,6 +11,8 @@ smcx.  See selftests/lib/smcr_cases.py and selftests/tools/closer.c.
 """
 import smcr_cases
 
+# The stock smc.ko alone: validates the test logic (make check-reference).
+TIER = "reference"
 TIMEOUT = 900
 
 

@@ -11,6 +11,8 @@ See selftests/lib/smcr_cases.py.
 """
 import smcr_cases
 
+# The stock smc.ko alone: validates the test logic (make check-reference).
+TIER = "reference"
 TIMEOUT = 900
 
 

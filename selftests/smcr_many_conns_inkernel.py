@@ -10,6 +10,8 @@ smcr_many_conns runs for smcx.  See selftests/lib/smcr_cases.py.
 """
 import smcr_cases
 
+# The stock smc.ko alone: validates the test logic (make check-reference).
+TIER = "reference"
 TIMEOUT = 900
 
 

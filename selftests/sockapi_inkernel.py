@@ -20,6 +20,8 @@ import os
 import scenarios
 import sockapi_lib as L
 
+# The stock smc.ko alone: validates the test logic (make check-reference).
+TIER = "reference"
 TIMEOUT = 1500
 
 # Differences of the stock smc.ko (Linux 6.12) from TCP that the suite finds
