@@ -15,6 +15,8 @@ LAB_QEMU brings the bug back.
 import os
 import time
 
+import scenarios
+
 WIRES = 1
 TIMEOUT = 240
 
@@ -46,19 +48,9 @@ def run(t):
     t.check(rs.out.count("server ping data") == 10, "rping server: 10 pings seen")
 
     # ib_write_bw: 256 x 64 KiB RDMA WRITEs over an RC QP (rdma_cm connect)
-    srv = a.bg("ib_write_bw -d rxe0 -R -s 65536 -n 256 -F --report_gbits", name="iwb")
-    for _ in range(40):
-        r = b.run("ib_write_bw -d rxe0 -R -s 65536 -n 256 -F --report_gbits %s" % a.ip,
-                  check=False, timeout=120)
-        # not listening yet: rdma_cm rejects ("Unexpected CM event ... 8")
-        # or the TCP exchange fails ("Couldn't connect"); anything else is real
-        setup_failed = any(m in r.out + r.err for m in ("Couldn't connect",
-                                                         "Unexpected CM event"))
-        if r.rc == 0 or not setup_failed:
-            break
-        time.sleep(0.5)
+    rs, r = scenarios.ib_write_bw(a, b)
     t.check(r.rc == 0, "ib_write_bw client ok\n" + r.describe())
-    srv.wait(timeout=60)
+    t.check(rs.rc == 0, "ib_write_bw server ok\n" + rs.describe())
     line = [ln for ln in r.out.splitlines() if ln.strip().startswith("65536")]
     t.check(bool(line), "ib_write_bw reported a 64 KiB result line")
     t.log("ib_write_bw: " + line[0].strip())

@@ -92,6 +92,26 @@ def wait_for(pred, timeout=10, step=0.2):
     return pred()
 
 
+def ib_write_bw(server, client, args="-s 65536 -n 256", port=18515, timeout=180):
+    """ib_write_bw (rdma_cm) from @client into @server; returns (server
+    Result, client Result), neither checked.
+
+    The client starts once the server says it waits: an rdma_cm listener
+    has no ss entry, and a client that meets no listener may crash in
+    librdmacm (general protection fault, seen 2026-12-01), which would
+    read as a kernel problem on the console."""
+    log = "/tmp/ib_write_bw-%d.log" % port
+    cmd = "ib_write_bw -d rxe0 -R -F --report_gbits -p %d %s" % (port, args)
+    srv = server.bg("set -o pipefail; stdbuf -oL %s 2>&1 | tee %s" % (cmd, log))
+    if not wait_for(lambda: server.run("grep -qs 'Waiting for client' %s" % log,
+                                       check=False).rc == 0, timeout=60, step=0.3):
+        srv.kill()
+        raise smcxlab.LabError("%s: ib_write_bw server not waiting after 60 s: %s"
+                               % (server.name, server.run("cat %s" % log, check=False).out))
+    cli = client.run("%s %s" % (cmd, server.ip), check=False, timeout=timeout)
+    return srv.wait(timeout=60, check=False), cli
+
+
 # ---------------------------------------------------------------------------
 # Unmodified applications (issue 6: tcp2smc and smc_run).  Each helper runs a
 # server on one host and a client on the other, both behind an optional

@@ -18,12 +18,24 @@
  * Exit 0 and "ok" when they are cmp's flags with ZF set; exit 1 and "BAD"
  * when anything else changed; exit 4 (skip) when the CPU has no CMPXCHG16B.
  *
- *   cx16flags [-q]
+ * With -t SECONDS it shows how the garbage kills a guest: the loop ends a
+ * translation block right after CMPXCHG16B, where TCG takes pending
+ * interrupts, and the compare's operand has TF set.  An interrupt taken
+ * there saves the garbage as the interrupted RFLAGS and its return loads
+ * it: the process gets a SIGTRAP it never asked for (in the kernel, the
+ * same is the debug trap of exc_debug_kernel).  It counts them; exit 1 if
+ * there was any.
+ *
+ *   cx16flags [-q] [-t SECONDS]
  */
 #include <cpuid.h>
+#include <signal.h>
+#include <ucontext.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define FLAGS_KNOWN	0x202ull	/* IF and the always-one bit 1 */
 #define FLAG_ZF		0x40ull
@@ -70,10 +82,70 @@ static uint64_t flags_after_cmpxchg16b(void)
 	return flags;
 }
 
+static volatile sig_atomic_t traps;
+
+static void on_trap(int sig, siginfo_t *si, void *uc_)
+{
+	ucontext_t *uc = uc_;
+
+	(void)sig;
+	(void)si;
+	traps++;
+	/* clear TF in the saved context so that the loop goes on */
+	uc->uc_mcontext.gregs[REG_EFL] &= ~0x100ll;
+}
+
+/* one round: TF only in the operand, the block ends after the exchange */
+static void trap_round(void)
+{
+	uint64_t src = 0x100, dst = 0x101;
+
+	target = 0;
+	/* popfq: the state the stale flags computation will use (see above) */
+	__asm__ volatile("push $0x202\n\t"
+			 "popfq\n\t"
+			 "jmp 1f\n"
+			 "1:\tcmp %[s], %[d]\n\t"
+			 "lea 0, %%rax\n\t"
+			 "lea 0, %%rdx\n\t"
+			 "lea 1, %%rbx\n\t"
+			 "lea 0, %%rcx\n\t"
+			 "cmpxchg16b %[m]\n\t"
+			 "jmp 2f\n"
+			 "2:\ttest %%eax, %%eax\n\t"
+			 : [m] "+m"(target)
+			 : [s] "r"(src), [d] "r"(dst)
+			 : "rax", "rbx", "rcx", "rdx", "cc", "memory");
+}
+
+static int trap_loop(int secs)
+{
+	struct sigaction sa = { .sa_sigaction = on_trap, .sa_flags = SA_SIGINFO };
+	time_t end = time(NULL) + secs;
+	unsigned long rounds = 0;
+
+	sigaction(SIGTRAP, &sa, NULL);
+	while (time(NULL) < end) {
+		for (int i = 0; i < 10000; i++)
+			trap_round();
+		rounds += 10000;
+	}
+	printf("cx16flags: %s: %d unexpected SIGTRAP(s) in %lu rounds of %d s\n",
+	       traps ? "BAD" : "ok", (int)traps, rounds, secs);
+	return traps ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
-	int quiet = argc > 1 && !strcmp(argv[1], "-q");
+	int quiet = 0, secs = 0;
 	uint64_t flags;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-q"))
+			quiet = 1;
+		else if (!strcmp(argv[i], "-t") && i + 1 < argc)
+			secs = atoi(argv[++i]);
+	}
 
 	if (!have_cx16()) {
 		if (!quiet)
@@ -86,10 +158,12 @@ int main(int argc, char **argv)
 		       " (the low half of the compare's source is %#llx)\n",
 		       (unsigned long long)flags, (unsigned long long)FLAGS_WANT,
 		       (unsigned long long)(CMP_SRC & 0xffffffffull));
+		if (secs > 0)
+			trap_loop(secs);
 		return 1;
 	}
 	if (!quiet)
 		printf("cx16flags: ok: EFLAGS %#llx after cmp + cmpxchg16b\n",
 		       (unsigned long long)flags);
-	return 0;
+	return secs > 0 ? trap_loop(secs) : 0;
 }
