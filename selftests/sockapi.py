@@ -75,7 +75,7 @@ def run_passes(t, smcr):
         L.modules_clear(h)
     port = L.base_port()
 
-    tcp = L.run_suite(t, "tcp", port)
+    tcp = L.oracle(t, "tcp", port)
     bad = [n for n, ln in tcp.cases.items() if ln.startswith("FAIL")]
     t.check(not bad, "the TCP oracle passes every case (failed: %s)" % ", ".join(bad))
 
@@ -96,6 +96,6 @@ def run_passes(t, smcr):
     else:
         smcx_pass(t, tcp, "smc", port + 20, "smc/")
 
-    tcp6 = L.run_suite(t, "tcp6", port + 30)
+    tcp6 = L.oracle(t, "tcp6", port + 30)
     smcx_pass(t, tcp6, "smc6", port + 40, "smc6/")
     t.check(not a.loaded("smc") and not b.loaded("smc"), "in-kernel smc.ko never loaded")

@@ -116,6 +116,26 @@ def run_suite(t, family, port, cases=None, timeout=900):
     return run
 
 
+# TCP oracles already run in this runner process, by (family, cases): the
+# guests' TCP answers every case the same way in every lab boot (the cases
+# print no ports or addresses), so sockapi and sockapi_smcr share one run
+# of each instead of paying for it twice.
+_ORACLES = {}
+
+
+def oracle(t, family, port, cases=None):
+    """The TCP (or TCP6) run of the suite, run once per runner process."""
+    key = (family, tuple(cases or ()))
+    if key in _ORACLES:
+        run, by = _ORACLES[key]
+        t.log("sockapi %s oracle: the run of %s (%d cases), not run again"
+              % (family, by, len(run.cases)))
+        return run
+    run = run_suite(t, family, port, cases=cases)
+    _ORACLES[key] = (run, t.name)
+    return run
+
+
 def compare(t, oracle, other, prefix="", allowed=None, require_all=True):
     """One subtest per case: other must observe what oracle observed.
 
