@@ -46,6 +46,21 @@
 
 static unsigned __int128 target __attribute__((aligned(16)));
 
+/*
+ * The sequence both probes share: a new translation block (jmp), then
+ * "cmp %[s], %[d]" as the last flag writer, then a successful exchange of
+ * %[m] (0 -> 1).  lea, not mov/xor, loads the comparand and the new value:
+ * it leaves the flags alone.
+ */
+#define CMP_CMPXCHG16B			\
+	"jmp 1f\n"			\
+	"1:\tcmp %[s], %[d]\n\t"	\
+	"lea 0, %%rax\n\t"		\
+	"lea 0, %%rdx\n\t"		\
+	"lea 1, %%rbx\n\t"		\
+	"lea 0, %%rcx\n\t"		\
+	"cmpxchg16b %[m]\n\t"
+
 static int have_cx16(void)
 {
 	unsigned int a, b, c, d;
@@ -60,20 +75,9 @@ static uint64_t flags_after_cmpxchg16b(void)
 	uint64_t flags, src = CMP_SRC, dst = CMP_SRC + 1;
 
 	target = 0;
-	/*
-	 * lea, not mov/xor, loads the comparand (0) and the new value (1): it
-	 * leaves the flags alone, so cmp is the last flag writer before
-	 * cmpxchg16b.
-	 */
 	__asm__ volatile("push %[known]\n\t"
 			 "popfq\n\t"
-			 "jmp 1f\n"
-			 "1:\tcmp %[s], %[d]\n\t"
-			 "lea 0, %%rax\n\t"
-			 "lea 0, %%rdx\n\t"
-			 "lea 1, %%rbx\n\t"
-			 "lea 0, %%rcx\n\t"
-			 "cmpxchg16b %[m]\n\t"
+			 CMP_CMPXCHG16B
 			 "pushfq\n\t"
 			 "pop %[f]\n\t"
 			 : [f] "=r"(flags), [m] "+m"(target)
@@ -104,13 +108,7 @@ static void trap_round(void)
 	/* popfq: the state the stale flags computation will use (see above) */
 	__asm__ volatile("push $0x202\n\t"
 			 "popfq\n\t"
-			 "jmp 1f\n"
-			 "1:\tcmp %[s], %[d]\n\t"
-			 "lea 0, %%rax\n\t"
-			 "lea 0, %%rdx\n\t"
-			 "lea 1, %%rbx\n\t"
-			 "lea 0, %%rcx\n\t"
-			 "cmpxchg16b %[m]\n\t"
+			 CMP_CMPXCHG16B
 			 "jmp 2f\n"
 			 "2:\ttest %%eax, %%eax\n\t"
 			 : [m] "+m"(target)
