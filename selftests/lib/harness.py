@@ -93,6 +93,7 @@ class Ctx:
         """A nested TAP line; a failing subtest fails the test at the end."""
         self.nsub += 1
         n = self.nsub
+        t0 = time.time()
         try:
             yield
         except Skip as e:
@@ -104,6 +105,7 @@ class Ctx:
             print("    not ok %d - %s" % (n, name))
         else:
             print("    ok %d - %s" % (n, name))
+        print("    # %s: %.1fs" % (name, time.time() - t0))
         sys.stdout.flush()
 
     def smcx_path(self):
@@ -189,9 +191,12 @@ class Runner:
     # -- one test ------------------------------------------------------
     def run_one(self, num, name, total):
         start = time.time()
+        reqs = list(smcxlab.REQUESTS)
         self.progress("(%d/%d) %s ..." % (num, total, name))
         status, reason = self._run(name)
         secs = time.time() - start
+        print("# %s: %.1fs, %d lab requests taking %.1fs" % (
+            name, secs, smcxlab.REQUESTS[0] - reqs[0], smcxlab.REQUESTS[1] - reqs[1]))
         if status == "pass":
             print("ok %d - %s" % (num, name))
         elif status == "skip":

@@ -288,6 +288,11 @@ class CommandFailed(LabError):
         self.res = res
 
 
+# agent requests made by this process and the seconds spent in them (the
+# runner reports both per test: the cost of lab round trips)
+REQUESTS = [0, 0.0]
+
+
 class Host:
     """One lab guest as the tests see it."""
 
@@ -311,6 +316,14 @@ class Host:
         return os.path.join(self.lab.rundir, self.name + ".console")
 
     def _request(self, req, timeout):
+        t0 = time.time()
+        try:
+            return self._request1(req, timeout)
+        finally:
+            REQUESTS[0] += 1
+            REQUESTS[1] += time.time() - t0
+
+    def _request1(self, req, timeout):
         try:
             s = socket.create_connection(("127.0.0.1", self.agent_port), timeout=10)
         except OSError as e:
@@ -338,10 +351,11 @@ class Host:
         """Run a bash command on this host; returns a Result.
 
         check=True raises CommandFailed on a non-zero exit or a timeout."""
+        t0 = time.time()
         d = self._request({"op": "run", "cmd": cmd, "timeout": timeout,
                            "input": input, "cwd": cwd}, timeout + 30)
         res = Result(d, cmd, self.name)
-        self.lab.log("[%s] $ %s -> %s" % (self.name, cmd, res.rc))
+        self.lab.log("[%s] $ %s -> %s (%.2fs)" % (self.name, cmd, res.rc, time.time() - t0))
         if check and (res.rc != 0 or res.timed_out):
             raise CommandFailed(res)
         return res
