@@ -19,6 +19,7 @@ Addresses: wire i is 198.18.i.0/24 (RFC 2544 benchmark range), alpha .1, beta
 .2; management is 198.19.0.0/24 inside each QEMU, never routed anywhere.
 """
 import glob
+import hashlib
 import json
 import os
 import re
@@ -69,6 +70,7 @@ LAB_MEMCHECK = os.environ.get("LAB_MEMCHECK", "1") != "0"
 LAB_QEMU = os.environ.get("LAB_QEMU", "qemu-system-x86_64")
 LAB_QEMU_DATA = [d for d in os.environ.get("LAB_QEMU_DATA", "").split(":") if d]
 LAB_APPEND = os.environ.get("LAB_APPEND", "").split()
+LAB_9P_CACHE = os.environ.get("LAB_9P_CACHE", "")
 GUEST_MGMT_IP = "198.19.0.15"
 
 # What in a console log makes a test fail (issue: foundation).
@@ -102,21 +104,27 @@ mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 for m in $(cat /modules.list); do insmod "/mods/$m" || echo "lab-init: insmod $m failed"; done
 mkdir -p /host
-mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache=none host /host || {
+# The host's root is cached (cache=loose: it does not change under a lab;
+# pages stay in the guest's page cache, so programs and libraries are read
+# once and their emulated code is translated once, not at every exec); the
+# repository, which a developer rebuilds while a lab is up, is a second
+# export without a cache, bound over its place in the root.
+cache=$(sed -n 's/.* lab\.9pcache=\([^ ]*\).*/\1/p' /proc/cmdline)
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache=${cache:-loose} host /host || {
 	echo "lab-init: FATAL: cannot mount host root"; poweroff -f; }
 repo=$(sed -n 's/.* lab\.repo=\([^ ]*\).*/\1/p' /proc/cmdline)
-# The writable places become tmpfs; a repository that lives under one of them
-# (a CI clone in /tmp, say) is kept visible by binding it back in.
 mkdir -p /repo
-mount --bind "/host$repo" /repo
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache=none repo /repo || {
+	echo "lab-init: FATAL: cannot mount the repository"; poweroff -f; }
+# The writable places become tmpfs; the repository is bound over its place
+# afterwards, so one that lives under them (a CI clone in /tmp, say) stays
+# visible.
 for d in tmp run var/tmp root var/lib var/log var/cache; do
 	mount -t tmpfs -o mode=1777 tmpfs "/host/$d"
 done
 chmod 700 /host/root
-if [ ! -e "/host$repo/scripts/lab-agent" ]; then
-	mkdir -p "/host$repo"
-	mount --bind /repo "/host$repo"
-fi
+mkdir -p "/host$repo" 2>/dev/null
+mount --bind /repo "/host$repo"
 mount -t proc proc /host/proc
 mount -t sysfs sys /host/sys
 mount -t devtmpfs dev /host/dev
@@ -195,8 +203,12 @@ def kernel_files(kver):
 
 
 def build_initramfs(kver, moddir):
-    """A cpio with busybox, the 9p/virtio modules (decompressed) and /init."""
-    out = os.path.join(CACHE, "initramfs-%s.cpio.gz" % kver)
+    """A cpio with busybox, the 9p/virtio modules (decompressed) and /init.
+
+    Its name carries a hash of the init script, so that runners of two
+    versions of this file side by side never boot each other's."""
+    tag = hashlib.sha256((INIT_SCRIPT + repr(INITRAMFS_MODULES)).encode()).hexdigest()[:8]
+    out = os.path.join(CACHE, "initramfs-%s-%s.cpio.gz" % (kver, tag))
     me = os.path.abspath(__file__)
     if os.path.exists(out) and os.path.getmtime(out) > os.path.getmtime(me):
         return out
@@ -570,6 +582,8 @@ class Lab:
         ]
         if LAB_MEMCHECK:
             append += MEMCHECK_ARGS
+        if LAB_9P_CACHE:
+            append.append("lab.9pcache=" + LAB_9P_CACHE)
         append += LAB_APPEND
         for w in range(self.wires):
             append.append("lab.addr%d=198.18.%d.%d/24" % (w, w, i + 1))
@@ -582,6 +596,9 @@ class Lab:
             "-kernel", vmlinuz, "-initrd", initrd, "-append", " ".join(append),
             "-serial", "file:" + os.path.join(self.rundir, name + ".console"),
             "-virtfs", "local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap",
+            "-fsdev", "local,id=repo,path=%s,security_model=none,readonly=on,multidevs=remap"
+            % REPO,
+            "-device", "virtio-9p-pci,fsdev=repo,mount_tag=repo,addr=0x9",
             "-device", "virtio-rng-pci",
         ]
         for w, (pa, pb) in enumerate(wire_ports):
