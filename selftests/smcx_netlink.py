@@ -90,6 +90,35 @@ def genl(h, fam, cmd, *attrs, dump=False, user=False, repo=None):
     return json.loads(h.out(cmdline))
 
 
+class GenlBatch:
+    """Requests for one genlreq.py --batch process on a host: Python starts
+    once instead of once per request (seconds each under emulation).  add()
+    returns a dict that run() fills with the answer."""
+
+    def __init__(self, h, repo, user=False, netns=None):
+        self.h, self.repo = h, repo
+        self.prefix = (NOBODY if user else "") + ("ip netns exec %s " % netns if netns else "")
+        self.reqs = []
+
+    def add(self, fam, cmd, *attrs, dump=False):
+        r = {}
+        args = [fam, str(cmd)] + (["--dump"] if dump else []) + list(attrs)
+        self.reqs.append((" ".join(shlex.quote(x) for x in args), r))
+        return r
+
+    def run(self):
+        out = self.h.run("%spython3 %s/selftests/tools/genlreq.py --batch"
+                         % (self.prefix, self.repo),
+                         input="".join(line + "\n" for line, _ in self.reqs), check=False)
+        answers = out.out.splitlines()
+        if len(answers) != len(self.reqs):
+            raise AssertionError("genlreq --batch answered %d of %d requests: %s"
+                                 % (len(answers), len(self.reqs), out.describe()))
+        for (_, r), ans in zip(self.reqs, answers):
+            r.update(json.loads(ans))
+        self.reqs = []
+
+
 def attrs_of(msg):
     return {t: bytes.fromhex(v) for t, v in msg["attrs"]}
 
@@ -284,13 +313,13 @@ def run(t):
 
     with t.subtest("raw requests: validation and errno"):
         clean()
-        r = pnet(PNET_ADD, "%d=str: net5 " % P_NAME, "%d=str:eth0" % P_ETH)
-        t.eq(r["errno"], 0, "blanks around a PNET ID are ignored")
-        r = pnet(PNET_GET, "%d=str:NET5" % P_NAME)
-        t.eq([attrs_of(m)[P_NAME] for m in r["msgs"]], [b"NET5\0"],
-             "GET with NAME answers the upper-cased entry")
-        r = pnet(PNET_GET)
-        t.eq(r["errno"], EINVAL, "GET request without NAME")
+        # every request of this subtest goes through one genlreq process;
+        # the answers are checked after the batch, in the same order
+        q = GenlBatch(a, repo)
+        blank = q.add("SMC_PNETID", PNET_ADD, "%d=str: net5 " % P_NAME, "%d=str:eth0" % P_ETH)
+        get5 = q.add("SMC_PNETID", PNET_GET, "%d=str:NET5" % P_NAME)
+        get_noname = q.add("SMC_PNETID", PNET_GET)
+        bad_adds = []
         for attrs, what in (
                 (("%d=str:n6" % P_NAME, "%d=str:" % P_ETH), "empty interface name"),
                 (("%d=str:n6" % P_NAME, "%d=str:rxe0" % P_IB, "%d=u8:3" % P_PORT), "port 3"),
@@ -299,63 +328,75 @@ def run(t):
                 (("%d=str:n6" % P_NAME, "9=str:x"), "unknown attribute"),
                 (("%d=raw:NET6" % P_NAME, "%d=str:eth0" % P_ETH), "name without NUL"),
                 (("%d=u8:1" % P_PORT,), "no NAME")):
-            r = pnet(PNET_ADD, *attrs)
+            bad_adds.append((what, q.add("SMC_PNETID", PNET_ADD, *attrs)))
+        del_noname = q.add("SMC_PNETID", PNET_DEL)
+        flush = q.add("SMC_PNETID", PNET_FLUSH)
+        eid = "EID-X".ljust(32)
+        ueid = [(q.add("SMC_GEN_NETLINK", cmd, *attrs), want, what) for cmd, attrs, want, what in (
+            (ADD_UEID, ("1=str:" + eid,), 0, "ADD_UEID, 33 bytes"),
+            (ADD_UEID, ("1=str:EID-X",), EINVAL, "ADD_UEID, short"),
+            (ADD_UEID, ("1=raw:" + "X" * 40,), ERANGE, "ADD_UEID, too long"),
+            (ADD_UEID, ("1=str:" + "eid-y".ljust(32),), EINVAL, "lower case"),
+            (ADD_UEID, ("1=str:" + " " * 32,), EINVAL, "all blank"),
+            (ADD_UEID, ("1=str:" + "E ID".ljust(32),), EINVAL, "inner blank"),
+            (ADD_UEID, (), EINVAL, "ADD_UEID without entry"),
+            (REMOVE_UEID, ("1=str:" + "NOPE".ljust(32),), ENOENT, "REMOVE absent"),
+            (REMOVE_UEID, ("1=str:" + eid,), 0, "REMOVE present"),
+            (ENABLE_SEID, (), EOPNOTSUPP, "ENABLE_SEID without ISM"),
+            (DISABLE_SEID, (), EOPNOTSUPP, "DISABLE_SEID without ISM"))]
+        seid = q.add("SMC_GEN_NETLINK", DUMP_SEID, dump=True)
+        empty = [(cmd, q.add("SMC_GEN_NETLINK", cmd, dump=True))
+                 for cmd in (GET_LGR_SMCR, GET_LINK_SMCR, GET_LGR_SMCD, GET_DEV_SMCD)]
+        stats = q.add("SMC_GEN_NETLINK", GET_STATS, dump=True)
+        sysinfo_do = q.add("SMC_GEN_NETLINK", GET_SYS_INFO)
+        sysinfo_rsv = q.add("SMC_GEN_NETLINK", GET_SYS_INFO, "--reserved", "1", dump=True)
+        sysinfo_attr = q.add("SMC_GEN_NETLINK", GET_SYS_INFO, "1=u8:1", dump=True)
+        hs = []
+        for cmd in (None, ENABLE_HS, None, DISABLE_HS, None):
+            hs.append(q.add("SMC_GEN_NETLINK", cmd or DUMP_HS, dump=cmd is None))
+        q.run()
+
+        t.eq(blank["errno"], 0, "blanks around a PNET ID are ignored")
+        t.eq([attrs_of(m)[P_NAME] for m in get5["msgs"]], [b"NET5\0"],
+             "GET with NAME answers the upper-cased entry")
+        t.eq(get_noname["errno"], EINVAL, "GET request without NAME")
+        for what, r in bad_adds:
             t.eq(r["errno"], EINVAL, "ADD, %s" % what)
             t.check(r["extack"], "extack message for %s: %s" % (what, r["extack"]))
-        t.eq(pnet(PNET_DEL)["errno"], EINVAL, "DEL without NAME")
-        t.eq(pnet(PNET_FLUSH)["errno"], 0, "FLUSH")
-        eid = "EID-X".ljust(32)
-        t.eq(g(ADD_UEID, "1=str:" + eid)["errno"], 0, "ADD_UEID, 33 bytes")
-        t.eq(g(ADD_UEID, "1=str:EID-X")["errno"], EINVAL, "ADD_UEID, short")
-        t.eq(g(ADD_UEID, "1=raw:" + "X" * 40)["errno"], ERANGE, "ADD_UEID, too long")
-        t.eq(g(ADD_UEID, "1=str:" + "eid-y".ljust(32))["errno"], EINVAL, "lower case")
-        t.eq(g(ADD_UEID, "1=str:" + " " * 32)["errno"], EINVAL, "all blank")
-        t.eq(g(ADD_UEID, "1=str:" + "E ID".ljust(32))["errno"], EINVAL, "inner blank")
-        t.eq(g(ADD_UEID)["errno"], EINVAL, "ADD_UEID without entry")
-        t.eq(g(REMOVE_UEID, "1=str:" + "NOPE".ljust(32))["errno"], ENOENT, "REMOVE absent")
-        t.eq(g(REMOVE_UEID, "1=str:" + eid)["errno"], 0, "REMOVE present")
-        t.eq(g(ENABLE_SEID)["errno"], EOPNOTSUPP, "ENABLE_SEID without ISM")
-        t.eq(g(DISABLE_SEID)["errno"], EOPNOTSUPP, "DISABLE_SEID without ISM")
-        r = g(DUMP_SEID, dump=True)
-        t.eq((r["errno"], [m["attrs"] for m in r["msgs"]]), (0, [[]]),
+        t.eq(del_noname["errno"], EINVAL, "DEL without NAME")
+        t.eq(flush["errno"], 0, "FLUSH")
+        for r, want, what in ueid:
+            t.eq(r["errno"], want, what)
+        t.eq((seid["errno"], [m["attrs"] for m in seid["msgs"]]), (0, [[]]),
              "DUMP_SEID: one empty message")
-        for cmd in (GET_LGR_SMCR, GET_LINK_SMCR, GET_LGR_SMCD, GET_DEV_SMCD):
-            r = g(cmd, dump=True)
+        for cmd, r in empty:
             t.eq((r["errno"], len(r["msgs"])), (0, 0), "command %d: empty dump" % cmd)
-        r = g(GET_STATS, dump=True)
-        t.eq((r["errno"], len(r["msgs"])), (0, 1), "GET_STATS: one message")
-        r = g(GET_SYS_INFO)
-        t.eq(r["errno"], EOPNOTSUPP, "GET_SYS_INFO is a dump only")
-        r = genl(a, "SMC_GEN_NETLINK", GET_SYS_INFO, "--reserved", "1", dump=True,
-                 repo=repo)
-        t.eq(r["errno"], EINVAL, "non-zero reserved header field")
-        r = g(GET_SYS_INFO, "1=u8:1", dump=True)
-        t.eq(r["errno"], EINVAL, "attribute on a command that takes none")
-
-        def hs():
-            r = g(DUMP_HS, dump=True)
-            return attrs_of(r["msgs"][0])[1]
-        t.eq(hs(), b"\0", "handshake limitation off by default")
-        t.eq(g(ENABLE_HS)["errno"], 0, "ENABLE_HS_LIMITATION")
-        t.eq(hs(), b"\1", "handshake limitation on")
-        t.eq(g(DISABLE_HS)["errno"], 0, "DISABLE_HS_LIMITATION")
-        t.eq(hs(), b"\0", "handshake limitation off")
+        t.eq((stats["errno"], len(stats["msgs"])), (0, 1), "GET_STATS: one message")
+        t.eq(sysinfo_do["errno"], EOPNOTSUPP, "GET_SYS_INFO is a dump only")
+        t.eq(sysinfo_rsv["errno"], EINVAL, "non-zero reserved header field")
+        t.eq(sysinfo_attr["errno"], EINVAL, "attribute on a command that takes none")
+        flag = lambda r: attrs_of(r["msgs"][0])[1]  # noqa: E731
+        t.eq(flag(hs[0]), b"\0", "handshake limitation off by default")
+        t.eq(hs[1]["errno"], 0, "ENABLE_HS_LIMITATION")
+        t.eq(flag(hs[2]), b"\1", "handshake limitation on")
+        t.eq(hs[3]["errno"], 0, "DISABLE_HS_LIMITATION")
+        t.eq(flag(hs[4]), b"\0", "handshake limitation off")
 
     with t.subtest("network namespaces: per-netns tables, RDMA entries in init_net"):
         clean()
         a.run("ip netns del smcxt 2>/dev/null; ip netns add smcxt")
         try:
-            ns = "ip netns exec smcxt python3 %s/selftests/tools/genlreq.py SMC_PNETID " % repo
-            r = json.loads(a.out(ns + "%d 1=str:nsnet 2=str:lo" % PNET_ADD))
-            t.eq(r["errno"], 0, "interface entry in a namespace")
-            r = json.loads(a.out(ns + "%d 1=str:nsnet 3=str:rxe0" % PNET_ADD))
-            t.eq(r["errno"], EEXIST, "RDMA entry outside init_net")
-            r = json.loads(a.out(ns + "%d --dump" % PNET_GET))
-            t.eq([attrs_of(m)[P_ETH] for m in r["msgs"]], [b"lo\0"], "namespace table")
+            q = GenlBatch(a, repo, netns="smcxt")
+            add_lo = q.add("SMC_PNETID", PNET_ADD, "1=str:nsnet", "2=str:lo")
+            add_ib = q.add("SMC_PNETID", PNET_ADD, "1=str:nsnet", "3=str:rxe0")
+            table = q.add("SMC_PNETID", PNET_GET, dump=True)
+            nshs = q.add("SMC_GEN_NETLINK", DUMP_HS, dump=True)
+            q.run()
+            t.eq(add_lo["errno"], 0, "interface entry in a namespace")
+            t.eq(add_ib["errno"], EEXIST, "RDMA entry outside init_net")
+            t.eq([attrs_of(m)[P_ETH] for m in table["msgs"]], [b"lo\0"], "namespace table")
             t.eq(pnet(PNET_GET, dump=True)["msgs"], [], "init_net table unaffected")
-            r = json.loads(a.out("ip netns exec smcxt python3 %s/selftests/tools/genlreq.py"
-                                 " SMC_GEN_NETLINK %d --dump" % (repo, DUMP_HS)))
-            t.eq(attrs_of(r["msgs"][0])[1], b"\0", "namespace's own hs flag")
+            t.eq(attrs_of(nshs["msgs"][0])[1], b"\0", "namespace's own hs flag")
             t.eq(config(a)["pnet_entries"], 1, "one entry counted")
         finally:
             a.run("ip netns del smcxt")
@@ -374,11 +415,18 @@ def run(t):
             r = a.run(NOBODY + "%s/%s" % (tools, cmd), check=False)
             t.check(r.rc == 1 and "permission denied" in r.err,
                     "as nobody: %s refused: %s" % (cmd, r.err.strip()))
-        for cmd in (ENABLE_HS, DISABLE_HS, FLUSH_UEID, ENABLE_SEID):
-            t.eq(g(cmd, user=True)["errno"], EPERM, "as nobody: command %d" % cmd)
-        t.eq(pnet(PNET_FLUSH, user=True)["errno"], EPERM, "as nobody: pnet FLUSH")
-        for cmd in (GET_DEV_SMCR, DUMP_HS, DUMP_UEID, GET_STATS):
-            t.eq(g(cmd, dump=True, user=True)["errno"], 0, "as nobody: dump %d" % cmd)
+        q = GenlBatch(a, repo, user=True)
+        changes = [(cmd, q.add("SMC_GEN_NETLINK", cmd))
+                   for cmd in (ENABLE_HS, DISABLE_HS, FLUSH_UEID, ENABLE_SEID)]
+        pflush = q.add("SMC_PNETID", PNET_FLUSH)
+        dumps = [(cmd, q.add("SMC_GEN_NETLINK", cmd, dump=True))
+                 for cmd in (GET_DEV_SMCR, DUMP_HS, DUMP_UEID, GET_STATS)]
+        q.run()
+        for cmd, r in changes:
+            t.eq(r["errno"], EPERM, "as nobody: command %d" % cmd)
+        t.eq(pflush["errno"], EPERM, "as nobody: pnet FLUSH")
+        for cmd, r in dumps:
+            t.eq(r["errno"], 0, "as nobody: dump %d" % cmd)
         t.eq(a.out("%s/smc_pnet" % tools), "PERM1 eth0 n/a 255", "table unchanged")
         t.eq(a.out("%s/smcr ueid" % tools), "SMCX-DEFAULT-UEID", "EIDs unchanged")
         a.out("%s/smc_pnet -f" % tools)

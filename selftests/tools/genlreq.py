@@ -3,6 +3,8 @@
 """Send one generic netlink request and print the answer as JSON.
 
     genlreq.py FAMILY CMD [--dump] [--version N] [--reserved N] [ATTR ...]
+    genlreq.py --batch      (one such argument list per stdin line, shell
+                             quoting; one JSON answer per line, in order)
 
 ATTR is TYPE=KIND:VALUE with KIND one of
     str   NUL-terminated string         u8 / u16 / u32 / u64   integers
@@ -14,6 +16,7 @@ tools refuse to send.  Python standard library only.
 """
 import json
 import os
+import shlex
 import socket
 import struct
 import sys
@@ -111,6 +114,18 @@ def encode(spec):
 
 
 def main(argv):
+    if argv == ["--batch"]:
+        # one Python start for many requests: the lab pays seconds for each
+        g = Genl()
+        rc = 0
+        for line in sys.stdin:
+            if line.strip():
+                rc |= one(g, shlex.split(line))
+        return rc
+    return one(Genl(), argv)
+
+
+def one(g, argv):
     args = list(argv)
     dump = "--dump" in args
     if dump:
@@ -122,10 +137,9 @@ def main(argv):
             opts[o] = int(args[i + 1])
             del args[i:i + 2]
     fam, cmd, attrs = args[0], int(args[1]), args[2:]
-    g = Genl()
     fid = g.family(fam)
     if fid is None:
-        print(json.dumps({"errno": -1, "error": "no family " + fam}))
+        print(json.dumps({"errno": -1, "error": "no family " + fam}), flush=True)
         return 1
     err, msgs, ext = g.request(fid, cmd, b"".join(encode(a) for a in attrs),
                                NLM_F_DUMP if dump else 0, opts["version"],
@@ -133,7 +147,7 @@ def main(argv):
     for m in msgs:
         m["attrs"] = [[t, v.hex()] for t, v in m["attrs"]]
     print(json.dumps({"errno": err, "errname": os.strerror(err) if err else "OK",
-                      "msgs": msgs, "extack": ext}))
+                      "msgs": msgs, "extack": ext}), flush=True)
     return 0
 
 
