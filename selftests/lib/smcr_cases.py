@@ -352,13 +352,17 @@ def matrix_cell(t, cs, ss, port, eids):
         snap = stacks.snapshot(a)
         for i, (n, mode) in enumerate(runs):
             what = "%s %s" % (human(n), mode)
-            res = a.run("%s client -f smc -a %s -p %d -n %d -m %s -s %d"
-                        % (XFER, b.ip, port, n, mode, 100 + 2 * i), timeout=XFER_WAIT,
-                        check=False)
+            try:
+                # the client and the snapshot after it in one lab round trip
+                res, after = stacks.run_then_snapshot(
+                    a, "%s client -f smc -a %s -p %d -n %d -m %s -s %d"
+                    % (XFER, b.ip, port, n, mode, 100 + 2 * i), timeout=XFER_WAIT)
+            except smcxlab.LabError:
+                stall_report(t, what)
+                raise
             if res.rc != 0 or res.timed_out:
                 stall_report(t, what)
                 raise smcxlab.CommandFailed(res)
-            after = stacks.snapshot(a)
             d = stacks.delta(snap, after)
             snap = after
             want = {("0", "tx")} if mode == "send" else {("0", "rx")} if mode == "recv" \

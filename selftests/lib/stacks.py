@@ -180,9 +180,34 @@ SNAP_CMD = ("%(smcr)s -a -j stats 2>/dev/null; echo '@@rc' $?; "
             "for c in rx_packets tx_packets; do echo eth_$c $(cat %(eth)s/$c); done")
 
 
+def _snap_cmd():
+    return SNAP_CMD % {"smcr": smcr(), "dbg": SMCX_DEBUGFS, "rxe": RXE, "eth": ETH}
+
+
 def snapshot(h):
     """{'stats': normalized stats, 'rxe_sent', 'rxe_rcvd', 'eth_pkts'} in one round trip."""
-    out = h.out(SNAP_CMD % {"smcr": smcr(), "dbg": SMCX_DEBUGFS, "rxe": RXE, "eth": ETH})
+    return _parse_snapshot(h, h.out(_snap_cmd()))
+
+
+SNAP_MARK = "@@snapshot@@"
+
+
+def run_then_snapshot(h, cmd, timeout=120):
+    """Run @cmd on @h, then take a snapshot, in one lab round trip.
+
+    Returns (@cmd's Result, whatever its exit status, and the snapshot
+    taken after it ended)."""
+    r = h.run("{ %s\n}; rc=$?; echo; echo %s; { %s; } 2>/dev/null; exit $rc"
+              % (cmd, SNAP_MARK, _snap_cmd()), timeout=timeout, check=False)
+    out, mark, snap = r.out.rpartition("\n%s\n" % SNAP_MARK)
+    if not mark:
+        raise smcxlab.LabError("%s: no snapshot after %r (rc %s): %s"
+                               % (h.name, cmd, r.rc, r.describe()))
+    r.out, r.cmd = out, cmd
+    return r, _parse_snapshot(h, snap.strip())
+
+
+def _parse_snapshot(h, out):
     js, _, rest = out.partition("@@rc")
     rc, _, rest = rest.partition("@@debugfs")
     dbg, _, counters = rest.partition("@@counters")
