@@ -5,30 +5,12 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "cli_util.hpp"
 
 using namespace smcctl;
+using namespace smcctl::test;
 
 namespace {
-
-Invocation parse(std::vector<std::string> argv) {
-    return parse_command_line(argv);
-}
-
-template <typename T> T as(const Invocation& inv) {
-    EXPECT_TRUE(std::holds_alternative<T>(inv.command)) << "command index " << inv.command.index();
-    return std::holds_alternative<T>(inv.command) ? std::get<T>(inv.command) : T{};
-}
-
-// The usage error's message, or "" when parsing succeeded.
-std::string usage_error_of(std::vector<std::string> argv) {
-    try {
-        parse_command_line(argv);
-    } catch (const usage_error& e) {
-        EXPECT_FALSE(e.usage().empty());
-        return e.what();
-    }
-    return {};
-}
 
 std::string pad32(std::string s) {
     s.resize(32, ' ');

@@ -14,17 +14,15 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "cli_util.hpp"
 #include "dbg.hpp"
 
 using namespace smcctl;
+using namespace smcctl::test;
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
 namespace {
-
-bool contains(const std::string& hay, const std::string& needle) {
-    return hay.find(needle) != std::string::npos;
-}
 
 // A temporary directory for one test, removed afterwards.
 class TempDir {

@@ -4,15 +4,13 @@
 
 #include <string>
 
+#include "cli_util.hpp"
 #include "format.hpp"
 
 using namespace smcctl;
+using namespace smcctl::test;
 
 namespace {
-
-bool contains(const std::string& hay, const std::string& needle) {
-    return hay.find(needle) != std::string::npos;
-}
 
 PnetTable sample_pnet() {
     PnetTable t;

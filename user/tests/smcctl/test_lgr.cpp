@@ -9,78 +9,17 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "cli_util.hpp"
 #include "client.hpp"
 #include "format.hpp"
+#include "genl_reply.hpp"
 #include "nl.hpp"
 #include "uapi/linux/smc.h"
 
 using namespace smcctl;
+using namespace smcctl::test;
 
 namespace {
-
-Invocation parse(std::vector<std::string> argv) {
-    return parse_command_line(argv);
-}
-
-template <typename T> T as(const Invocation& inv) {
-    EXPECT_TRUE(std::holds_alternative<T>(inv.command)) << "command index " << inv.command.index();
-    return std::holds_alternative<T>(inv.command) ? std::get<T>(inv.command) : T{};
-}
-
-std::string usage_error_of(std::vector<std::string> argv) {
-    try {
-        parse_command_line(argv);
-    } catch (const usage_error& e) {
-        return e.what();
-    }
-    return {};
-}
-
-bool contains(const std::string& hay, const std::string& needle) {
-    return hay.find(needle) != std::string::npos;
-}
-
-// A generic netlink reply under construction, as the kernel builds it.
-class Reply {
-public:
-    explicit Reply(std::uint8_t cmd) : m_(nlmsg_alloc()) {
-        genlmsg_put(m_.get(), 0, 0, 0x42, 0, NLM_F_MULTI, cmd, 1);
-    }
-    Reply& str(int type, const char* s) {
-        nla_put_string(m_.get(), type, s);
-        return *this;
-    }
-    Reply& u8(int type, std::uint8_t v) {
-        nla_put_u8(m_.get(), type, v);
-        return *this;
-    }
-    Reply& u16(int type, std::uint16_t v) {
-        nla_put_u16(m_.get(), type, v);
-        return *this;
-    }
-    Reply& u32(int type, std::uint32_t v) {
-        nla_put_u32(m_.get(), type, v);
-        return *this;
-    }
-    Reply& u64(int type, std::uint64_t v) {
-        nla_put_u64(m_.get(), type, v);
-        return *this;
-    }
-    Reply& begin(int type) {
-        nests_.push_back(nla_nest_start(m_.get(), type));
-        return *this;
-    }
-    Reply& end() {
-        nla_nest_end(m_.get(), nests_.back());
-        nests_.pop_back();
-        return *this;
-    }
-    nlmsghdr* hdr() { return nlmsg_hdr(m_.get()); }
-
-private:
-    std::unique_ptr<nl_msg, nl::msg_deleter> m_;
-    std::vector<nlattr*> nests_;
-};
 
 // A link group message of SMC_NETLINK_GET_LINK_SMCR, SMC-Rv2 with its nests.
 Reply lgr_reply(std::uint32_t id) {

@@ -15,37 +15,22 @@
 
 #include "app.hpp"
 #include "cli.hpp"
+#include "cli_util.hpp"
 #include "client.hpp"
 #include "format.hpp"
 #include "nl.hpp"
 #include "uapi/linux/smc_diag.h"
 
 using namespace smcctl;
+using namespace smcctl::test;
 
 namespace {
-
-Invocation parse(std::vector<std::string> argv) {
-    return parse_command_line(argv);
-}
 
 cmd::SsShow ss_of(std::vector<std::string> argv) {
     const auto inv = parse(std::move(argv));
     EXPECT_TRUE(std::holds_alternative<cmd::SsShow>(inv.command)) << inv.command.index();
     return std::holds_alternative<cmd::SsShow>(inv.command) ? std::get<cmd::SsShow>(inv.command)
                                                             : cmd::SsShow{};
-}
-
-std::string usage_error_of(std::vector<std::string> argv) {
-    try {
-        parse_command_line(argv);
-    } catch (const usage_error& e) {
-        return e.what();
-    }
-    return {};
-}
-
-bool contains(const std::string& hay, const std::string& needle) {
-    return hay.find(needle) != std::string::npos;
 }
 
 // A sock_diag reply message as smc_diag builds it: struct smc_diag_msg, then attributes.
