@@ -6,10 +6,12 @@
 #include <cstring>
 
 #include "baseline.hpp"
+#include "chk.hpp"
 #include "client.hpp"
 #include "dbg.hpp"
 #include "format.hpp"
 #include "names.hpp"
+#include "rnics.hpp"
 #include "run.hpp"
 #include "smcx/version.h"
 #include "uapi/linux/smc_diag.h"
@@ -37,6 +39,12 @@ std::string action_of(const Command& c) {
             [](const cmd::SsShow&) { return std::string("sockets"); },
             [](const cmd::LgrShow&) { return std::string("linkgroup"); },
             [](const cmd::DevShow&) { return std::string("device"); },
+            [](const cmd::SeidShow&) { return std::string("seid show"); },
+            [](const cmd::SeidSet& c) {
+                return std::string(c.enable ? "seid enable" : "seid disable");
+            },
+            [](const cmd::SmcdLgrShow&) { return std::string("linkgroup"); },
+            [](const cmd::SmcdDevShow&) { return std::string("device"); },
             [](const auto&) { return std::string(); },
         },
         c);
@@ -65,6 +73,14 @@ std::string specific_reason(const Command& c, int err) {
     }
     if (std::holds_alternative<cmd::UeidDel>(c) && err == ENOENT)
         return "user EID is not defined";
+    if (std::holds_alternative<cmd::SeidSet>(c)) {
+        if (err == EOPNOTSUPP)
+            return "not supported by the running kernel: there is no system EID to switch (it "
+                   "exists only with ISMv2 devices, on s390)";
+        if (err == ENOENT && !std::get<cmd::SeidSet>(c).enable)
+            return "the system EID stays enabled while no user EID is defined (add one first: "
+                   "ueid add EID)";
+    }
     return {};
 }
 
@@ -86,10 +102,10 @@ std::string describe_failure(const Command& command, const nl::error& e) {
     const int err = e.errno_value();
     if (err == EPERM || err == EACCES)
         return prefix + "permission denied (needs CAP_NET_ADMIN; run as root)";
-    if (err == EOPNOTSUPP)
-        return prefix + "not supported by the running kernel";
     if (auto r = specific_reason(command, err); !r.empty())
         return prefix + r;
+    if (err == EOPNOTSUPP)
+        return prefix + "not supported by the running kernel";
     return prefix + e.what();
 }
 
@@ -169,7 +185,10 @@ int run(const Invocation& inv, std::ostream& out, std::ostream& err) {
                     }
                     StatsView view;
                     view.details = inv.opt.details;
+                    view.smcr = inv.who != Personality::smcd;
                     view.smcd = inv.who != Personality::smcr;
+                    if (inv.who == Personality::smcd && !json)
+                        view.smcd_devices = Client().smcd_devices().devices.size();
                     print(out, json ? to_json(shown) : to_text(shown, view));
                     if (c.reset)
                         baseline::save(path, now, scope);
@@ -216,6 +235,39 @@ int run(const Invocation& inv, std::ostream& out, std::ostream& err) {
                     v.netdev = c.netdev;
                     const DeviceTable t = select_devices(Client().smcr_devices(), v);
                     print(out, json ? to_json(t) : to_text(t, v));
+                    return exit_ok;
+                },
+                [&](const cmd::SeidShow&) {
+                    const SeidInfo si = Client().seid();
+                    print(out, json ? to_json(si) : to_text(si));
+                    return exit_ok;
+                },
+                [&](const cmd::SeidSet& c) {
+                    Client().seid_set(c.enable);
+                    return exit_ok;
+                },
+                [&](const cmd::SmcdLgrShow& c) {
+                    Client cl;
+                    SmcdLgrView v;
+                    v.detail = inv.opt.detail_level;
+                    v.lgid = c.lgid;
+                    const SmcdLinkGroupTable t = select_smcd_linkgroups(cl.smcd_linkgroups(), v);
+                    if (!json && t.groups.empty())
+                        v.devices = cl.smcd_devices().devices.size();
+                    print(out, json ? to_json(t) : to_text(t, v));
+                    return exit_ok;
+                },
+                [&](const cmd::SmcdDevShow&) {
+                    const SmcdDeviceTable t = Client().smcd_devices();
+                    print(out, json ? to_json(t) : to_text(t));
+                    return exit_ok;
+                },
+                [&](const cmd::ChkConnect& c) { return chk::connect(c, inv.opt, out, err); },
+                [&](const cmd::ChkServe& c) { return chk::serve(c, inv.opt, out, err); },
+                [&](const cmd::ChkPnetid& c) { return chk::pnetid(c, inv.opt, out, err); },
+                [&](const cmd::RnicsShow& c) {
+                    const RnicTable t = rnics::select(rnics::fetch(err), c.all);
+                    print(out, json ? rnics::to_json(t) : rnics::to_text(t, c.rawids));
                     return exit_ok;
                 },
                 [&](const cmd::DbgCollect& c) {

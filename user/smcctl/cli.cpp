@@ -2,10 +2,15 @@
 #include "cli.hpp"
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <initializer_list>
 #include <span>
 
+#include <arpa/inet.h>
+
 #include "names.hpp"
+#include "run.hpp"
 
 namespace smcctl {
 
@@ -313,63 +318,271 @@ std::uint32_t parse_lgid(Personality p, std::string_view obj, const std::string&
     return static_cast<std::uint32_t>(std::stoul(std::string(v), nullptr, 16)) & 0xffffff00u;
 }
 
-Command parse_linkgroup(Personality p, Args& a, Options& opt) {
-    constexpr std::string_view obj = "linkgroup";
-    cmd::LgrShow show;
-    bool have_verb = false, have_sel = false;
+// The words of a show-style object (linkgroup, device): options and "help" anywhere, one verb
+// of `verbs` as the first word; every other word goes to `other`, which fails on what it does
+// not take.  Returns the verb given ("" if none), or nullopt when help was asked for.
+template <typename F>
+std::optional<std::string_view>
+object_words(Personality p, std::string_view obj, Args& a, Options& opt,
+             std::initializer_list<std::string_view> verbs, F&& other) {
+    std::string_view verb;
+    bool first = true;
     while (!a.empty()) {
         const std::string word = a.take();
         if (object_option(p, obj, word, opt))
             continue;
-        if (!have_verb && !have_sel) {
-            if (auto v = match_word(word, {"show", "link-show", "help"})) {
-                have_verb = true;
+        if (word == "help")
+            return std::nullopt;
+        if (first) {
+            first = false;
+            if (auto v = match_word(word, verbs)) {
                 if (*v == "help")
-                    return cmd::Help{usage_text(p, obj)};
-                show.links = *v == "link-show";
+                    return std::nullopt;
+                verb = *v;
                 continue;
             }
         }
-        if (word == "help")
-            return cmd::Help{usage_text(p, obj)};
-        if (device_filter(p, obj, word, a, opt, show.ibdev, show.netdev))
-            continue;
-        if (have_sel || show.ibdev || show.netdev)
-            fail(p, obj, "unexpected argument '" + word + "'");
-        have_sel = true;
-        if (word == "all")
-            continue;
-        show.lgid = parse_lgid(p, obj, word);
+        other(word);
     }
+    return verb;
+}
+
+Command parse_linkgroup(Personality p, Args& a, Options& opt) {
+    constexpr std::string_view obj = "linkgroup";
+    cmd::LgrShow show;
+    bool have_sel = false;
+    const auto verb =
+        object_words(p, obj, a, opt, {"show", "link-show", "help"}, [&](const std::string& word) {
+            if (device_filter(p, obj, word, a, opt, show.ibdev, show.netdev))
+                return;
+            if (have_sel || show.ibdev || show.netdev)
+                fail(p, obj, "unexpected argument '" + word + "'");
+            have_sel = true;
+            if (word != "all")
+                show.lgid = parse_lgid(p, obj, word);
+        });
+    if (!verb)
+        return cmd::Help{usage_text(p, obj)};
+    show.links = *verb == "link-show";
     return show;
 }
 
 Command parse_device(Personality p, Args& a, Options& opt) {
     constexpr std::string_view obj = "device";
     cmd::DevShow show;
-    bool have_verb = false, have_all = false;
-    while (!a.empty()) {
-        const std::string word = a.take();
-        if (object_option(p, obj, word, opt))
-            continue;
-        if (!have_verb && !have_all) {
-            if (auto v = match_word(word, {"show", "help"})) {
-                have_verb = true;
-                if (*v == "help")
-                    return cmd::Help{usage_text(p, obj)};
-                continue;
-            }
-        }
-        if (word == "help")
-            return cmd::Help{usage_text(p, obj)};
+    bool have_all = false;
+    const auto verb = object_words(p, obj, a, opt, {"show", "help"}, [&](const std::string& word) {
         if (device_filter(p, obj, word, a, opt, show.ibdev, show.netdev))
-            continue;
-        if (!have_all && word == "all" && !show.ibdev && !show.netdev) {
-            have_all = true;
-            continue;
+            return;
+        if (have_all || word != "all" || show.ibdev || show.netdev)
+            fail(p, obj, "unexpected argument '" + word + "'");
+        have_all = true;
+    });
+    if (!verb)
+        return cmd::Help{usage_text(p, obj)};
+    return show;
+}
+
+// ---- smcd linkgroup / device -------------------------------------------------------------
+
+Command parse_smcd_linkgroup(Personality p, Args& a, Options& opt) {
+    constexpr std::string_view obj = "linkgroup";
+    cmd::SmcdLgrShow show;
+    bool have_sel = false;
+    const auto verb = object_words(p, obj, a, opt, {"show", "help"}, [&](const std::string& word) {
+        if (have_sel)
+            fail(p, obj, "unexpected argument '" + word + "'");
+        have_sel = true;
+        if (word != "all")
+            show.lgid = parse_lgid(p, obj, word);
+    });
+    if (!verb)
+        return cmd::Help{usage_text(p, obj)};
+    return show;
+}
+
+Command parse_smcd_device(Personality p, Args& a, Options& opt) {
+    constexpr std::string_view obj = "device";
+    bool have_all = false;
+    const auto verb = object_words(p, obj, a, opt, {"show", "help"}, [&](const std::string& word) {
+        if (have_all || word != "all")
+            fail(p, obj, "unexpected argument '" + word + "'");
+        have_all = true;
+    });
+    if (!verb)
+        return cmd::Help{usage_text(p, obj)};
+    return cmd::SmcdDevShow{};
+}
+
+// ---- seid ---------------------------------------------------------------------------------
+
+Command parse_seid(Personality p, Args& a) {
+    constexpr std::string_view obj = "seid";
+    if (a.empty())
+        return cmd::SeidShow{};
+    const std::string word = a.take();
+    const auto verb = match_word(word, {"show", "enable", "disable", "help"});
+    if (!verb)
+        fail(p, obj, "unknown seid command '" + word + "'");
+    if (*verb == "help")
+        return cmd::Help{usage_text(p, obj)};
+    expect_end(p, obj, a);
+    if (*verb == "show")
+        return cmd::SeidShow{};
+    return cmd::SeidSet{*verb == "enable"};
+}
+
+// ---- smc_chk ------------------------------------------------------------------------------
+
+constexpr flag_opt chk_opts[] = {
+    {"connect", 'C', true}, {"server", 'S'},  {"port", 'p', true},    {"pnetid", 'i', true},
+    {"ipv6", '6'},          {"debug", 'd'},   {"timeout", 't', true}, {"count", 'n', true},
+    {"json", 'j'},          {"version", 'v'}, {"help", 'h'},
+};
+
+// A decimal number in [lo, hi], else a usage error naming `what`.
+unsigned parse_number(Personality p, std::string_view obj, const std::string& s,
+                      std::string_view what, unsigned lo, unsigned hi) {
+    unsigned v = 0;
+    const char* end = s.data() + s.size();
+    const auto r = std::from_chars(s.data(), end, v);
+    if (s.empty() || r.ec != std::errc() || r.ptr != end || v < lo || v > hi)
+        fail(p, obj,
+             "invalid " + std::string(what) + " '" + s + "' (" + std::to_string(lo) + " to " +
+                 std::to_string(hi) + ")");
+    return v;
+}
+
+Command parse_chk(Personality p, Args& a, Options& opt) {
+    constexpr std::string_view obj = "chk";
+    std::optional<std::string> connect, port, pnetid_if, timeout, count;
+    bool server = false, ipv6 = false, help = false, version = false;
+    parse_flags(p, obj, a, chk_opts, [&](char id, std::optional<std::string> value) {
+        switch (id) {
+        case 'C':
+            connect = std::move(value);
+            break;
+        case 'S':
+            server = true;
+            break;
+        case 'p':
+            port = std::move(value);
+            break;
+        case 'i':
+            pnetid_if = std::move(value);
+            break;
+        case '6':
+            ipv6 = true;
+            break;
+        case 'd':
+            add_detail(opt, 1);
+            break;
+        case 't':
+            timeout = std::move(value);
+            break;
+        case 'n':
+            count = std::move(value);
+            break;
+        case 'j':
+            opt.json = true;
+            break;
+        case 'v':
+            version = true;
+            break;
+        case 'h':
+            help = true;
+            break;
         }
-        fail(p, obj, "unexpected argument '" + word + "'");
+    });
+    if (help)
+        return cmd::Help{usage_text(p, obj)};
+    if (version)
+        return cmd::Version{};
+    const int modes = (connect ? 1 : 0) + (server ? 1 : 0) + (pnetid_if ? 1 : 0);
+    if (modes == 0)
+        fail(p, obj, "one of -C ADDRESS, -S or -i INTERFACE is needed");
+    if (modes > 1)
+        fail(p, obj, "only one of -C, -S and -i may be given");
+    if (timeout && !connect)
+        fail(p, obj, "-t applies to -C only");
+    if (count && !server)
+        fail(p, obj, "-n applies to -S only");
+    if (pnetid_if) {
+        if (port || ipv6)
+            fail(p, obj, "-i takes neither -p nor -6");
+        checked(p, obj, [&] { check_ifname(*pnetid_if); });
+        return cmd::ChkPnetid{*pnetid_if};
     }
+    const std::uint16_t port_no =
+        port ? static_cast<std::uint16_t>(parse_number(p, obj, *port, "port", 1, 65535))
+             : chk_default_port;
+    if (server) {
+        cmd::ChkServe s;
+        s.port = port_no;
+        s.ipv6 = ipv6;
+        if (count)
+            s.count = parse_number(p, obj, *count, "connection count", 1, 1000000);
+        return s;
+    }
+    cmd::ChkConnect c;
+    c.address = *connect;
+    c.port = port_no;
+    if (c.address.empty())
+        fail(p, obj, "empty address");
+    // An address literal settles the family; a name is resolved in the family -6 selects.
+    std::array<unsigned char, 16> buf{};
+    const bool is_v4 = inet_pton(AF_INET, c.address.c_str(), buf.data()) == 1;
+    const bool is_v6 = inet_pton(AF_INET6, c.address.c_str(), buf.data()) == 1;
+    if (ipv6 && is_v4)
+        fail(p, obj, "-6 given, but " + c.address + " is an IPv4 address");
+    c.ipv6 = ipv6 || is_v6;
+    if (timeout)
+        c.timeout = parse_number(p, obj, *timeout, "timeout", 1, 3600);
+    return c;
+}
+
+// ---- smc_rnics ----------------------------------------------------------------------------
+
+constexpr flag_opt rnics_opts[] = {
+    {"all", 'a'},  {"rawids", 'r'},  {"enable", 'e', true}, {"disable", 'd', true},
+    {"json", 'j'}, {"version", 'v'}, {"help", 'h'},
+};
+
+Command parse_rnics(Personality p, Args& a, Options& opt) {
+    constexpr std::string_view obj = "rnics";
+    cmd::RnicsShow show;
+    bool help = false, version = false, switching = false;
+    parse_flags(p, obj, a, rnics_opts, [&](char id, const std::optional<std::string>&) {
+        switch (id) {
+        case 'a':
+            show.all = true;
+            break;
+        case 'r':
+            show.rawids = true;
+            break;
+        case 'e':
+        case 'd':
+            switching = true;
+            break;
+        case 'j':
+            opt.json = true;
+            break;
+        case 'v':
+            version = true;
+            break;
+        case 'h':
+            help = true;
+            break;
+        }
+    });
+    if (help)
+        return cmd::Help{usage_text(p, obj)};
+    if (version)
+        return cmd::Version{};
+    if (switching)
+        fail(p, obj,
+             "-e/--enable and -d/--disable switch s390 PCI functions on and off; "
+             "there are none on this platform");
     return show;
 }
 
@@ -769,10 +982,10 @@ Command parse_objects(Personality p, Args& a, Options& opt, std::vector<std::str
     const std::string word = a.take();
     std::optional<std::string_view> obj;
     if (p == Personality::smcctl)
-        obj = match_word(word, {"pnet", "ueid", "info", "stats", "ss", "linkgroup", "device",
-                                "help", "version"});
+        obj = match_word(word, {"pnet", "ueid", "info", "stats", "ss", "seid", "linkgroup",
+                                "device", "help", "version"});
     else
-        obj = match_word(word, {"info", "linkgroup", "device", "stats", "ueid", "help"});
+        obj = match_word(word, {"info", "linkgroup", "device", "stats", "ueid", "seid", "help"});
     if (!obj)
         fail(p, {}, "unknown object '" + word + "'");
     if (*obj == "help")
@@ -783,6 +996,12 @@ Command parse_objects(Personality p, Args& a, Options& opt, std::vector<std::str
         return parse_pnet_words(p, a, opt, warnings);
     if (*obj == "ueid")
         return parse_ueid(p, a);
+    if (*obj == "seid")
+        return parse_seid(p, a);
+    if (p == Personality::smcd && *obj == "linkgroup")
+        return parse_smcd_linkgroup(p, a, opt);
+    if (p == Personality::smcd && *obj == "device")
+        return parse_smcd_device(p, a, opt);
     if (*obj == "info")
         return parse_info(p, a);
     if (*obj == "stats")
@@ -798,18 +1017,20 @@ Command parse_objects(Personality p, Args& a, Options& opt, std::vector<std::str
 
 } // namespace
 
+std::span<const Personality> all_personalities() {
+    static constexpr std::array all{
+        Personality::smcctl,   Personality::smcr,    Personality::smcd,
+        Personality::smc_pnet, Personality::smcss,   Personality::smc_dbg,
+        Personality::smc_run,  Personality::smc_chk, Personality::smc_rnics,
+    };
+    return all;
+}
+
 Personality personality_from_argv0(std::string_view argv0) {
     const std::string name = base_name(argv0);
-    if (name == "smcr")
-        return Personality::smcr;
-    if (name == "smc_pnet")
-        return Personality::smc_pnet;
-    if (name == "smcss")
-        return Personality::smcss;
-    if (name == "smc_dbg")
-        return Personality::smc_dbg;
-    if (name == "smc_run")
-        return Personality::smc_run;
+    for (const Personality p : all_personalities())
+        if (personality_name(p) == name)
+            return p;
     return Personality::smcctl;
 }
 
@@ -819,6 +1040,8 @@ std::string_view personality_name(Personality p) {
         return "smcctl";
     case Personality::smcr:
         return "smcr";
+    case Personality::smcd:
+        return "smcd";
     case Personality::smc_pnet:
         return "smc_pnet";
     case Personality::smcss:
@@ -827,6 +1050,10 @@ std::string_view personality_name(Personality p) {
         return "smc_dbg";
     case Personality::smc_run:
         return "smc_run";
+    case Personality::smc_chk:
+        return "smc_chk";
+    case Personality::smc_rnics:
+        return "smc_rnics";
     }
     return "smcctl";
 }
@@ -853,7 +1080,14 @@ Invocation parse_command_line(const std::vector<std::string>& argv) {
     switch (inv.who) {
     case Personality::smcctl:
     case Personality::smcr:
+    case Personality::smcd:
         inv.command = parse_objects(inv.who, a, inv.opt, inv.warnings);
+        break;
+    case Personality::smc_chk:
+        inv.command = parse_chk(inv.who, a, inv.opt);
+        break;
+    case Personality::smc_rnics:
+        inv.command = parse_rnics(inv.who, a, inv.opt);
         break;
     case Personality::smc_pnet:
         inv.command = parse_pnet_options(inv.who, {}, a, inv.opt, inv.warnings);
@@ -917,10 +1151,58 @@ std::string usage_text(Personality p, std::string_view object) {
         return "Usage: smcss [OPTIONS]\n" + ss_opts;
     if (p == Personality::smc_dbg)
         return "Usage: smc_dbg [OPTIONS]\n" + dbg_text;
+    if (p == Personality::smc_run)
+        return smc_run::usage();
+    if (p == Personality::smc_chk)
+        return "Usage: smc_chk -C ADDRESS [-p PORT] [-6] [-t SECONDS] [-d] [-j]\n"
+               "       smc_chk -S [-p PORT] [-6] [-n COUNT] [-d] [-j]\n"
+               "       smc_chk -i INTERFACE [-j]\n"
+               "  -C, --connect ADDRESS  connect to a server over AF_SMC and report whether\n"
+               "                         the connection uses SMC-R/SMC-D or fell back to TCP\n"
+               "  -S, --server           run an AF_SMC server that reports each connection\n"
+               "  -i, --pnetid IFACE     show the PNET ID of an interface\n"
+               "  -p, --port PORT        port to connect to or listen on (default " +
+               std::to_string(chk_default_port) +
+               ";\n"
+               "                         -S takes the next free port if it is in use)\n"
+               "  -6, --ipv6             use IPv6\n"
+               "  -t, --timeout SECONDS  -C: give up after this long (default " +
+               std::to_string(chk_default_timeout) +
+               ")\n"
+               "  -n, --count N          -S: stop after N connections\n"
+               "  -d, --debug            also the addresses, the link and the link group\n"
+               "  -j, --json             JSON output\n"
+               "  -v, --version          show the version\n"
+               "  -h, --help             this text\n"
+               "Exit status: 0 SMC used, 1 TCP fallback, 2 bad command line, 3 no test possible.\n";
+    if (p == Personality::smc_rnics)
+        return "Usage: smc_rnics [OPTIONS]\n"
+               "  -a, --all      also RDMA ports that are not RoCE (InfiniBand, iWARP)\n"
+               "  -r, --rawids   PCI vendor and device ids instead of the type name\n"
+               "  -j, --json     JSON output\n"
+               "  -v, --version  show the version\n"
+               "  -h, --help     this text\n"
+               "One line per RDMA device port: device, port, netdev, link and port state,\n"
+               "type, PCI slot, PNET ID and whether SMC can use it.\n";
     if (object == "ss")
         return "Usage: " + prog + " ss [OPTIONS]\n" + ss_opts;
 
     const std::string pfx = "Usage: " + prog + " [OPTIONS] ";
+    if (p == Personality::smcd && object == "linkgroup")
+        return pfx + "linkgroup [show] [all | LG-ID]\n" +
+               "  one line per SMC-D link group (none without an SMC-D device)\n"
+               "  LG-ID      a link group id (hex, as shown)\n"
+               "  -d         also the GIDs, the channel id and the SMCv2 details\n"
+               "  -j, --json JSON output\n";
+    if (p == Personality::smcd && object == "device")
+        return pfx + "device [show] [all]\n" +
+               "  one line per SMC-D (ISM) device\n"
+               "  -j, --json JSON output\n";
+    if (object == "seid")
+        return pfx + "seid [show]\n" + "       " + prog + " seid enable\n" + "       " + prog +
+               " seid disable\n" +
+               "The system EID exists only with ISMv2 devices (s390); disabling it needs a\n"
+               "user EID.  enable and disable need CAP_NET_ADMIN.\n";
     if (object == "linkgroup")
         return pfx + "linkgroup [show | link-show] [all | LG-ID] [ibdev DEV] [netdev DEV]\n" +
                "  show       one line per SMC-R link group (default)\n"
@@ -957,18 +1239,22 @@ std::string usage_text(Personality p, std::string_view object) {
     switch (p) {
     case Personality::smcctl:
         return "Usage: smcctl [OPTIONS] OBJECT [COMMAND [ARGS]]\n"
-               "  OBJECT := { pnet | ueid | info | stats | ss | linkgroup | device | help }\n"
+               "  OBJECT := { pnet | ueid | seid | info | stats | ss | linkgroup | device |\n"
+               "              help }\n"
                "  OPTIONS := { -j[son] | -d[etails] | -a[bsolute] | -v[ersion] | -h[elp] }\n"
                "Run 'smcctl OBJECT help' for the commands of an object.\n"
-               "Also runs as smc_pnet, smcr, smcss, smc_dbg and smc_run (by program name).\n";
+               "Also runs as smc_pnet, smcr, smcd, smcss, smc_dbg, smc_run, smc_chk and\n"
+               "smc_rnics (by program name).\n";
     case Personality::smcr:
-        return "Usage: smcr [OPTIONS] OBJECT [COMMAND [ARGS]]\n"
-               "  OBJECT := { info | stats | ueid | linkgroup | device | help }\n"
+    case Personality::smcd:
+        return "Usage: " + prog +
+               " [OPTIONS] OBJECT [COMMAND [ARGS]]\n"
+               "  OBJECT := { info | stats | ueid | seid | linkgroup | device | help }\n"
                "  OPTIONS := { -j[son] | -d[etails] | -dd | -a[bsolute] | -v[ersion] | -h[elp] }\n"
-               "Run 'smcr OBJECT help' for the commands of an object.\n";
-    default:
-        return "Usage: " + prog + " [-v | --version] [-h | --help]\n" + prog +
-               " is not implemented in this version of smcctl.\n";
+               "Run '" +
+               prog + " OBJECT help' for the commands of an object.\n";
+    default: // the option-driven personalities returned above
+        return usage_text(Personality::smcctl);
     }
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -14,11 +15,29 @@
 namespace smcctl {
 
 // The tool answers to several names, like the smc-tools programs it stands in for.
-enum class Personality { smcctl, smcr, smc_pnet, smcss, smc_dbg, smc_run };
+enum class Personality {
+    smcctl,
+    smcr,
+    smcd,
+    smc_pnet,
+    smcss,
+    smc_dbg,
+    smc_run,
+    smc_chk,
+    smc_rnics
+};
+
+// Every personality, smcctl first.
+std::span<const Personality> all_personalities();
 
 // Personality from argv[0] (its base name); anything unknown is smcctl.
 Personality personality_from_argv0(std::string_view argv0);
 std::string_view personality_name(Personality p);
+
+// smc_chk's port when none is given.
+constexpr std::uint16_t chk_default_port = 37373;
+// smc_chk -C: seconds to wait for the connection when -t is not given.
+constexpr unsigned chk_default_timeout = 10;
 
 // Bad command line.  what() names the problem; usage() is the help text to show with it.
 class usage_error : public std::runtime_error {
@@ -103,6 +122,55 @@ struct DevShow {
     bool operator==(const DevShow&) const = default;
 };
 
+// seid [show]: the system EID and whether it is in use.
+struct SeidShow {};
+// seid enable | disable
+struct SeidSet {
+    bool enable = true;
+};
+
+// smcd linkgroup [show] [all | LG-ID]
+struct SmcdLgrShow {
+    std::optional<std::uint32_t> lgid;
+
+    bool operator==(const SmcdLgrShow&) const = default;
+};
+
+// smcd device [show] [all]
+struct SmcdDevShow {};
+
+// smc_chk -C ADDRESS: connect over AF_SMC and report how the connection runs.
+struct ChkConnect {
+    std::string address; // as given: an IPv4/IPv6 address or a host name
+    std::uint16_t port = chk_default_port;
+    bool ipv6 = false; // -6: the address is (or resolves to) IPv6
+    unsigned timeout = chk_default_timeout;
+
+    bool operator==(const ChkConnect&) const = default;
+};
+
+// smc_chk -S: an AF_SMC server that reports how each accepted connection runs.
+struct ChkServe {
+    std::uint16_t port = chk_default_port; // first port tried; the next free one is taken
+    bool ipv6 = false;                     // listen on the IPv6 wildcard address
+    std::optional<unsigned> count;         // -n: stop after this many connections
+
+    bool operator==(const ChkServe&) const = default;
+};
+
+// smc_chk -i IFACE: the PNET ID of an interface.
+struct ChkPnetid {
+    std::string interface;
+};
+
+// smc_rnics: RDMA devices, their ports, netdevs, link state and PNET IDs.
+struct RnicsShow {
+    bool all = false;    // -a: also ports that are not RoCE (InfiniBand, iWARP)
+    bool rawids = false; // -r: PCI vendor and device ids instead of the type name
+
+    bool operator==(const RnicsShow&) const = default;
+};
+
 // smc_dbg: collect a diagnostic bundle.
 struct DbgCollect {
     std::optional<std::string> output; // archive path; default /tmp/smc_dbg-HOST-TIME.tar.gz
@@ -110,16 +178,18 @@ struct DbgCollect {
 
 } // namespace cmd
 
-using Command = std::variant<cmd::Help, cmd::Version, cmd::Unsupported, cmd::PnetShow, cmd::PnetAdd,
-                             cmd::PnetDel, cmd::PnetFlush, cmd::UeidShow, cmd::UeidAdd,
-                             cmd::UeidDel, cmd::UeidFlush, cmd::InfoShow, cmd::StatsShow,
-                             cmd::SsShow, cmd::LgrShow, cmd::DevShow, cmd::DbgCollect>;
+using Command =
+    std::variant<cmd::Help, cmd::Version, cmd::Unsupported, cmd::PnetShow, cmd::PnetAdd,
+                 cmd::PnetDel, cmd::PnetFlush, cmd::UeidShow, cmd::UeidAdd, cmd::UeidDel,
+                 cmd::UeidFlush, cmd::InfoShow, cmd::StatsShow, cmd::SsShow, cmd::LgrShow,
+                 cmd::DevShow, cmd::DbgCollect, cmd::SeidShow, cmd::SeidSet, cmd::SmcdLgrShow,
+                 cmd::SmcdDevShow, cmd::ChkConnect, cmd::ChkServe, cmd::ChkPnetid, cmd::RnicsShow>;
 
 struct Options {
     bool json = false;         // --json / -j, or "stats json"
     bool details = false;      // -d / --details (detail_level > 0)
     bool absolute = false;     // -a / --absolute: stats without the reset baseline
-    unsigned detail_level = 0; // -d 1, -dd 2 (linkgroup and device columns)
+    unsigned detail_level = 0; // -d 1, -dd 2 (linkgroup and device columns; smc_chk details)
 };
 
 struct Invocation {
@@ -133,8 +203,8 @@ struct Invocation {
 // Parses argv (argv[0] included).  Throws usage_error.
 Invocation parse_command_line(const std::vector<std::string>& argv);
 
-// Usage text of a personality, or of one object of it ("pnet", "ueid", "info", "stats",
-// "linkgroup", "device", "ss").
+// Usage text of a personality, or of one object of it ("pnet", "ueid", "seid", "info",
+// "stats", "linkgroup", "device", "ss").
 std::string usage_text(Personality p, std::string_view object = {});
 
 } // namespace smcctl

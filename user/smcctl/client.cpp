@@ -175,6 +175,30 @@ constexpr auto dev_port_policy = [] {
     return t;
 }();
 
+constexpr auto lgr_d_policy = [] {
+    policy_table<SMC_NLA_LGR_D_MAX + 1> t{};
+    t[SMC_NLA_LGR_D_ID] = pol(NLA_U32);
+    t[SMC_NLA_LGR_D_GID] = pol(NLA_U64);
+    t[SMC_NLA_LGR_D_PEER_GID] = pol(NLA_U64);
+    t[SMC_NLA_LGR_D_VLAN_ID] = pol(NLA_U8);
+    t[SMC_NLA_LGR_D_CONNS_NUM] = pol(NLA_U32);
+    t[SMC_NLA_LGR_D_PNETID] = pol(NLA_STRING);
+    t[SMC_NLA_LGR_D_CHID] = pol(NLA_U16);
+    t[SMC_NLA_LGR_D_V2_COMMON] = pol(NLA_NESTED);
+    t[SMC_NLA_LGR_D_EXT_GID] = pol(NLA_U64);
+    t[SMC_NLA_LGR_D_PEER_EXT_GID] = pol(NLA_U64);
+    t[SMC_NLA_LGR_D_SNDBUF_ALLOC] = pol(NLA_UNSPEC, 4);
+    t[SMC_NLA_LGR_D_DMB_ALLOC] = pol(NLA_UNSPEC, 4);
+    return t;
+}();
+
+constexpr auto seid_policy = [] {
+    policy_table<SMC_NLA_SEID_TABLE_MAX + 1> t{};
+    t[SMC_NLA_SEID_ENTRY] = pol(NLA_STRING);
+    t[SMC_NLA_SEID_ENABLED] = pol(NLA_U8);
+    return t;
+}();
+
 template <std::size_t N> nl::layout layout_of(const policy_table<N>& t) {
     return nl::layout{static_cast<int>(N) - 1, t.data()};
 }
@@ -230,16 +254,21 @@ void decode_tech(const nl::attrs& stats, int type, TechStats& t) {
     decode_histogram(a, SMC_NLA_STATS_T_RXPLOAD_SIZE, t.rx_payload);
 }
 
+// The SMC_NLA_LGR_V2_* nest `type` of a link group (SMC-R and SMC-D share its layout).
+void decode_v2_common(const nl::attrs& lgr, int type, LgrV2& v2) {
+    if (!lgr.has(type))
+        return;
+    const nl::attrs c = lgr.nested(type, layout_of(lgr_v2_common_policy));
+    v2.version = c.u8(SMC_NLA_LGR_V2_VER);
+    v2.release = c.u8(SMC_NLA_LGR_V2_REL);
+    v2.peer_os = c.u8(SMC_NLA_LGR_V2_OS);
+    v2.negotiated_eid = trim_blanks(c.str(SMC_NLA_LGR_V2_NEG_EID).value_or(""));
+    v2.peer_host = trim_blanks(c.str(SMC_NLA_LGR_V2_PEER_HOST).value_or(""));
+}
+
 LgrV2 decode_lgr_v2(const nl::attrs& lgr) {
     LgrV2 v2;
-    if (lgr.has(SMC_NLA_LGR_R_V2_COMMON)) {
-        const nl::attrs c = lgr.nested(SMC_NLA_LGR_R_V2_COMMON, layout_of(lgr_v2_common_policy));
-        v2.version = c.u8(SMC_NLA_LGR_V2_VER);
-        v2.release = c.u8(SMC_NLA_LGR_V2_REL);
-        v2.peer_os = c.u8(SMC_NLA_LGR_V2_OS);
-        v2.negotiated_eid = trim_blanks(c.str(SMC_NLA_LGR_V2_NEG_EID).value_or(""));
-        v2.peer_host = trim_blanks(c.str(SMC_NLA_LGR_V2_PEER_HOST).value_or(""));
-    }
+    decode_v2_common(lgr, SMC_NLA_LGR_R_V2_COMMON, v2);
     if (lgr.has(SMC_NLA_LGR_R_V2)) {
         const nl::attrs r = lgr.nested(SMC_NLA_LGR_R_V2, layout_of(lgr_r_v2_policy));
         if (auto d = r.u8(SMC_NLA_LGR_R_V2_DIRECT))
@@ -379,11 +408,16 @@ void decode_lgr_smcr(nlmsghdr* hdr, LinkGroupTable& out) {
     }
 }
 
-std::optional<Device> decode_dev_smcr(nlmsghdr* hdr) {
+} // namespace wire
+
+namespace {
+
+// One device of a GET_DEV_SMCR or GET_DEV_SMCD reply: top-level nest `type`.
+std::optional<Device> decode_dev(nlmsghdr* hdr, int type) {
     const nl::attrs top = nl::attrs::parse(hdr, layout_of(gen_policy));
-    if (!top.has(SMC_GEN_DEV_SMCR))
+    if (!top.has(type))
         return std::nullopt;
-    const nl::attrs a = top.nested(SMC_GEN_DEV_SMCR, layout_of(dev_policy));
+    const nl::attrs a = top.nested(type, layout_of(dev_policy));
     Device d;
     d.ibdev = a.str(SMC_NLA_DEV_IB_NAME).value_or("");
     d.critical = a.u8(SMC_NLA_DEV_IS_CRIT).value_or(0) != 0;
@@ -400,6 +434,52 @@ std::optional<Device> decode_dev_smcr(nlmsghdr* hdr) {
     decode_port(a, SMC_NLA_DEV_PORT, 1, d);
     decode_port(a, SMC_NLA_DEV_PORT2, 2, d);
     return d;
+}
+
+} // namespace
+
+namespace wire {
+
+std::optional<Device> decode_dev_smcr(nlmsghdr* hdr) {
+    return decode_dev(hdr, SMC_GEN_DEV_SMCR);
+}
+
+std::optional<Device> decode_dev_smcd(nlmsghdr* hdr) {
+    return decode_dev(hdr, SMC_GEN_DEV_SMCD);
+}
+
+void decode_lgr_smcd(nlmsghdr* hdr, SmcdLinkGroupTable& out) {
+    const nl::attrs top = nl::attrs::parse(hdr, layout_of(gen_policy));
+    if (!top.has(SMC_GEN_LGR_SMCD))
+        return;
+    const nl::attrs a = top.nested(SMC_GEN_LGR_SMCD, layout_of(lgr_d_policy));
+    SmcdLinkGroup g;
+    g.id = a.u32(SMC_NLA_LGR_D_ID).value_or(0);
+    g.gid = a.u64(SMC_NLA_LGR_D_GID).value_or(0);
+    g.peer_gid = a.u64(SMC_NLA_LGR_D_PEER_GID).value_or(0);
+    g.gid_ext = a.u64(SMC_NLA_LGR_D_EXT_GID);
+    g.peer_gid_ext = a.u64(SMC_NLA_LGR_D_PEER_EXT_GID);
+    g.vlan = a.u8(SMC_NLA_LGR_D_VLAN_ID).value_or(0);
+    g.conns = a.u32(SMC_NLA_LGR_D_CONNS_NUM).value_or(0);
+    g.pnetid = trim_blanks(a.str(SMC_NLA_LGR_D_PNETID).value_or(""));
+    g.chid = a.u16(SMC_NLA_LGR_D_CHID);
+    g.sndbuf_alloc = a.uint(SMC_NLA_LGR_D_SNDBUF_ALLOC);
+    g.dmb_alloc = a.uint(SMC_NLA_LGR_D_DMB_ALLOC);
+    if (a.has(SMC_NLA_LGR_D_V2_COMMON)) {
+        LgrV2 v2;
+        decode_v2_common(a, SMC_NLA_LGR_D_V2_COMMON, v2);
+        g.v2 = std::move(v2);
+    }
+    out.groups.push_back(std::move(g));
+}
+
+void decode_seid(nlmsghdr* hdr, SeidInfo& out) {
+    const nl::attrs a = nl::attrs::parse(hdr, layout_of(seid_policy));
+    out.seid = trim_blanks(a.str(SMC_NLA_SEID_ENTRY).value_or(""));
+    if (auto e = a.u8(SMC_NLA_SEID_ENABLED); e && !out.seid.empty())
+        out.enabled = *e != 0;
+    else
+        out.enabled.reset();
 }
 
 } // namespace wire
@@ -539,18 +619,47 @@ LinkGroupTable Client::linkgroups(bool links) {
     return t;
 }
 
-DeviceTable Client::smcr_devices() {
-    DeviceTable t;
-    nl::message req(gen_family(), SMC_NETLINK_GET_DEV_SMCR, SMC_GENL_FAMILY_VERSION,
-                    nl::reply_kind::dump);
+std::vector<Device> Client::devices(std::uint8_t cmd, std::optional<Device> (*decode)(nlmsghdr*)) {
+    std::vector<Device> devs;
+    nl::message req(gen_family(), cmd, SMC_GENL_FAMILY_VERSION, nl::reply_kind::dump);
     sk_.transact(req, [&](nlmsghdr* h) {
-        if (auto d = wire::decode_dev_smcr(h))
-            t.devices.push_back(std::move(*d));
+        if (auto d = decode(h))
+            devs.push_back(std::move(*d));
     });
-    for (auto& d : t.devices)
+    for (auto& d : devs)
         for (auto& p : d.ports)
             p.netdev = ifname_of(p.netdev_ifindex);
+    return devs;
+}
+
+DeviceTable Client::smcr_devices() {
+    return DeviceTable{devices(SMC_NETLINK_GET_DEV_SMCR, wire::decode_dev_smcr)};
+}
+
+SmcdDeviceTable Client::smcd_devices() {
+    return SmcdDeviceTable{devices(SMC_NETLINK_GET_DEV_SMCD, wire::decode_dev_smcd)};
+}
+
+SmcdLinkGroupTable Client::smcd_linkgroups() {
+    SmcdLinkGroupTable t;
+    nl::message req(gen_family(), SMC_NETLINK_GET_LGR_SMCD, SMC_GENL_FAMILY_VERSION,
+                    nl::reply_kind::dump);
+    sk_.transact(req, [&](nlmsghdr* h) { wire::decode_lgr_smcd(h, t); });
     return t;
+}
+
+SeidInfo Client::seid() {
+    SeidInfo s;
+    nl::message req(gen_family(), SMC_NETLINK_DUMP_SEID, SMC_GENL_FAMILY_VERSION,
+                    nl::reply_kind::dump);
+    sk_.transact(req, [&](nlmsghdr* h) { wire::decode_seid(h, s); });
+    return s;
+}
+
+void Client::seid_set(bool enable) {
+    nl::message req(gen_family(), enable ? SMC_NETLINK_ENABLE_SEID : SMC_NETLINK_DISABLE_SEID,
+                    SMC_GENL_FAMILY_VERSION, nl::reply_kind::ack);
+    sk_.transact(req, [](nlmsghdr*) {});
 }
 
 Stats Client::stats() {

@@ -32,6 +32,12 @@ void decode_fback_stats(nlmsghdr* hdr, Stats& out);
 void decode_lgr_smcr(nlmsghdr* hdr, LinkGroupTable& out);
 // One SMC_NETLINK_GET_DEV_SMCR reply message; nullopt when it carries no device.
 std::optional<Device> decode_dev_smcr(nlmsghdr* hdr);
+// One SMC_NETLINK_GET_DEV_SMCD reply message; nullopt when it carries no device.
+std::optional<Device> decode_dev_smcd(nlmsghdr* hdr);
+// One SMC_NETLINK_GET_LGR_SMCD reply message: a link group is appended.
+void decode_lgr_smcd(nlmsghdr* hdr, SmcdLinkGroupTable& out);
+// The SMC_NETLINK_DUMP_SEID reply message (an empty one: no system EID).
+void decode_seid(nlmsghdr* hdr, SeidInfo& out);
 
 // Local TCP ports that have an IPv6 listener, for telling IPv4 from IPv6 AF_SMC listeners
 // (the kernel reports both as AF_SMC with all-zero addresses).
@@ -75,10 +81,20 @@ public:
     LinkGroupTable linkgroups(bool links);
     // RDMA devices SMC knows.
     DeviceTable smcr_devices();
+    // ISM devices SMC knows (none outside s390).
+    SmcdDeviceTable smcd_devices();
+    // SMC-D link groups.
+    SmcdLinkGroupTable smcd_linkgroups();
+
+    SeidInfo seid();
+    // Enables (true) or disables the system EID.
+    void seid_set(bool enable);
 
 private:
     int gen_family();
     int pnet_family();
+    // A GET_DEV_SMCR / GET_DEV_SMCD dump, netdev names resolved.
+    std::vector<Device> devices(std::uint8_t cmd, std::optional<Device> (*decode)(nlmsghdr*));
 
     nl::socket sk_;
     std::optional<int> gen_id_;

@@ -80,8 +80,11 @@ void reasons_text(std::ostream& o, std::string_view side, std::vector<FallbackRe
     }
 }
 
-void tech_text(std::ostream& o, std::string_view title, const TechStats& t, const StatsView& v) {
+void tech_text(std::ostream& o, std::string_view title, const TechStats& t, const StatsView& v,
+               std::string_view note = {}) {
     o << title << '\n';
+    if (!note.empty())
+        o << "  (" << note << ")\n";
     const std::uint64_t conns = t.connections();
     line(o, "SMC connections", str(conns),
          pair_note("client", t.clnt_v1_succ + t.clnt_v2_succ, "server",
@@ -336,7 +339,10 @@ std::string to_text(const SysInfo& s) {
     row("Hostname:", s.hostname);
     const bool v2 = s.version && *s.version >= 2;
     row("SMC-R features:", s.smcr_v2.value_or(false) ? "v1 v2" : "v1");
-    row("SMC-D features:", v2 ? "v1 v2" : "v1");
+    if (s.smcd_devices && *s.smcd_devices == 0)
+        row("SMC-D features:", "none (no ISM device)");
+    else
+        row("SMC-D features:", v2 ? "v1 v2" : "v1");
     row("ISMv2 capable:", s.ism_v2 ? (*s.ism_v2 ? "yes" : "no") : "");
     row("System EID:", s.seid);
     std::string ueids;
@@ -414,7 +420,10 @@ std::string to_text(const Stats& s, const StatsView& v) {
     }
     if (v.smcd) {
         o << '\n';
-        tech_text(o, "SMC-D", s.smcd, v);
+        tech_text(o, "SMC-D", s.smcd, v,
+                  v.smcd_devices && *v.smcd_devices == 0
+                      ? "no SMC-D device: the kernel reports no ISM device, these counters stay 0"
+                      : "");
     }
     return o.str();
 }

@@ -6,16 +6,21 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model.hpp"
 
 namespace smcctl {
 
+class JsonWriter;
+
 struct StatsView {
     bool smcr = true;     // show the SMC-R section
     bool smcd = true;     // show the SMC-D section
     bool details = false; // per-reason fallbacks, buffer and socket-call counters
+    // ISM devices the kernel reports, when asked: 0 puts a note in the SMC-D section
+    std::optional<std::size_t> smcd_devices;
 };
 
 // smc-tools compatible lines: "PNETID ETH IBDEV PORT", with n/a and 255 for unused fields.
@@ -84,6 +89,35 @@ DeviceTable select_devices(const DeviceTable& t, const DevView& v);
 // One line per valid port, as smc-tools' smcr device.
 std::string to_text(const DeviceTable& t, const DevView& v);
 std::string to_json(const DeviceTable& t);
+
+// ---- SMC-D and the system EID (smcd) -------------------------------------------------------
+
+// What smcd prints instead of an empty table when the kernel reports no ISM device.
+std::string no_smcd_device_text();
+
+struct SmcdLgrView {
+    unsigned detail = 0;
+    std::optional<std::uint32_t> lgid;
+    std::optional<std::size_t> devices; // ISM devices the kernel reports, when known
+};
+
+SmcdLinkGroupTable select_smcd_linkgroups(const SmcdLinkGroupTable& t, const SmcdLgrView& v);
+std::string to_text(const SmcdLinkGroupTable& t, const SmcdLgrView& v);
+std::string to_json(const SmcdLinkGroupTable& t);
+
+std::string to_text(const SmcdDeviceTable& t);
+std::string to_json(const SmcdDeviceTable& t);
+
+std::string to_text(const SeidInfo& s);
+std::string to_json(const SeidInfo& s);
+
+// {"address", "port"} under `key`.
+void json_endpoint(JsonWriter& j, std::string_view key, const std::string& addr,
+                   std::uint16_t port);
+
+// A CLC decline code under `key`: null for 0, else {"code", "hex", "name", "text"} (name and
+// text null when unknown).  Shared by smcss and smc_chk.
+void json_decline(JsonWriter& j, std::string_view key, std::uint32_t code);
 
 // 1536 -> "1.5K" (binary multiples, one decimal; plain number below 1024).
 std::string abbreviate(std::uint64_t v);

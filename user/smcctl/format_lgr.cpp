@@ -108,6 +108,18 @@ bool link_matches(const Link& l, const LgrView& v) {
     return true;
 }
 
+// SMC-Ver, Peer-OS, Peer-Host, Neg-EID of a link group ("1 - - -" for SMC v1).
+void add_v2_cells(std::vector<std::string>& row, const std::optional<LgrV2>& v2) {
+    if (!v2 || !v2->version) {
+        row.insert(row.end(), {"1", "-", "-", "-"});
+        return;
+    }
+    row.push_back(std::to_string(*v2->version) + "." + std::to_string(v2->release.value_or(0)));
+    row.push_back(v2->peer_os ? os_name(*v2->peer_os) : "-");
+    row.push_back(v2->peer_host.empty() ? "-" : v2->peer_host);
+    row.push_back(v2->negotiated_eid.empty() ? "-" : v2->negotiated_eid);
+}
+
 template <typename T>
 void json_opt(JsonWriter& j, std::string_view key, const std::optional<T>& v) {
     j.key(key);
@@ -115,6 +127,40 @@ void json_opt(JsonWriter& j, std::string_view key, const std::optional<T>& v) {
         j.value(static_cast<std::uint64_t>(*v));
     else
         j.null();
+}
+
+// A 64-bit ISM GID, followed by its extended half when the kernel sent a non-zero one.
+std::string smcd_gid(std::uint64_t gid, const std::optional<std::uint64_t>& ext) {
+    std::string s = hex(gid, 16);
+    if (ext && *ext)
+        s += hex(*ext, 16);
+    return s;
+}
+
+// The SMCv2 results of a link group under "v2" (null for SMC v1); SMC-R adds its own.
+void json_v2(JsonWriter& j, const std::optional<LgrV2>& v2, bool smcr) {
+    j.key("v2");
+    if (!v2) {
+        j.null();
+        return;
+    }
+    j.begin_object();
+    json_opt(j, "version", v2->version);
+    json_opt(j, "release", v2->release);
+    json_opt(j, "peer_os_code", v2->peer_os);
+    j.key("peer_os");
+    v2->peer_os ? j.value(os_name(*v2->peer_os)) : j.null();
+    j.key("peer_host");
+    v2->peer_host.empty() ? j.null() : j.value(v2->peer_host);
+    j.key("negotiated_eid");
+    v2->negotiated_eid.empty() ? j.null() : j.value(v2->negotiated_eid);
+    if (smcr) {
+        j.key("direct");
+        v2->direct ? j.value(*v2->direct) : j.null();
+        json_opt(j, "max_conns", v2->max_conns);
+        json_opt(j, "max_links", v2->max_links);
+    }
+    j.end_object();
 }
 
 } // namespace
@@ -180,17 +226,8 @@ std::string to_text(const LinkGroupTable& t, const LgrView& v) {
         std::vector<std::string> row{
             hex(g.id, 8),           role_name(g.role),       lgr_type_name(g.type),
             std::to_string(g.vlan), std::to_string(g.conns), g.pnetid.empty() ? "-" : g.pnetid};
-        if (v.detail >= 1) {
-            if (g.v2 && g.v2->version) {
-                row.push_back(std::to_string(*g.v2->version) + "." +
-                              std::to_string(g.v2->release.value_or(0)));
-                row.push_back(g.v2->peer_os ? os_name(*g.v2->peer_os) : "-");
-                row.push_back(g.v2->peer_host.empty() ? "-" : g.v2->peer_host);
-                row.push_back(g.v2->negotiated_eid.empty() ? "-" : g.v2->negotiated_eid);
-            } else {
-                row.insert(row.end(), {"1", "-", "-", "-"});
-            }
-        }
+        if (v.detail >= 1)
+            add_v2_cells(row, g.v2);
         tab.row(std::move(row));
     }
     return tab.str();
@@ -216,27 +253,7 @@ std::string to_json(const LinkGroupTable& t) {
         g.buf_type ? j.value(buf_type_name(*g.buf_type)) : j.null();
         json_opt(j, "sndbuf_alloc", g.sndbuf_alloc);
         json_opt(j, "rmb_alloc", g.rmb_alloc);
-        j.key("v2");
-        if (g.v2) {
-            const LgrV2& v2 = *g.v2;
-            j.begin_object();
-            json_opt(j, "version", v2.version);
-            json_opt(j, "release", v2.release);
-            json_opt(j, "peer_os_code", v2.peer_os);
-            j.key("peer_os");
-            v2.peer_os ? j.value(os_name(*v2.peer_os)) : j.null();
-            j.key("peer_host");
-            v2.peer_host.empty() ? j.null() : j.value(v2.peer_host);
-            j.key("negotiated_eid");
-            v2.negotiated_eid.empty() ? j.null() : j.value(v2.negotiated_eid);
-            j.key("direct");
-            v2.direct ? j.value(*v2.direct) : j.null();
-            json_opt(j, "max_conns", v2.max_conns);
-            json_opt(j, "max_links", v2.max_links);
-            j.end_object();
-        } else {
-            j.null();
-        }
+        json_v2(j, g.v2, true);
         j.key("links");
         if (t.with_links) {
             j.begin_array();
@@ -359,6 +376,114 @@ std::string to_json(const DeviceTable& t) {
         j.end_object();
     }
     j.end_array().end_object().finish();
+    return o.str();
+}
+
+// ---- SMC-D link groups and devices (smcd) ---------------------------------------------------
+
+std::string no_smcd_device_text() {
+    return "No SMC-D device: the kernel reports no ISM device, so SMC-D is not available.\n";
+}
+
+SmcdLinkGroupTable select_smcd_linkgroups(const SmcdLinkGroupTable& t, const SmcdLgrView& v) {
+    SmcdLinkGroupTable r;
+    for (const auto& g : t.groups)
+        if (!v.lgid || g.id == *v.lgid)
+            r.groups.push_back(g);
+    return r;
+}
+
+std::string to_text(const SmcdLinkGroupTable& t, const SmcdLgrView& v) {
+    if (t.groups.empty() && v.devices && *v.devices == 0)
+        return no_smcd_device_text();
+    using A = TextTable::Align;
+    TextTable tab;
+    tab.column("LG-ID").column("VLAN", A::right).column("#Conns", A::right).column("PNET-ID");
+    if (v.detail >= 1) {
+        tab.column("GID").column("Peer-GID").column("CHID");
+        tab.column("SMC-Ver").column("Peer-OS").column("Peer-Host").column("Neg-EID");
+    }
+    for (const auto& g : t.groups) {
+        std::vector<std::string> row{hex(g.id, 8), std::to_string(g.vlan), std::to_string(g.conns),
+                                     g.pnetid.empty() ? "-" : g.pnetid};
+        if (v.detail >= 1) {
+            row.insert(row.end(), {smcd_gid(g.gid, g.gid_ext), smcd_gid(g.peer_gid, g.peer_gid_ext),
+                                   g.chid ? hex(*g.chid, 4) : "-"});
+            add_v2_cells(row, g.v2);
+        }
+        tab.row(std::move(row));
+    }
+    return tab.str();
+}
+
+std::string to_json(const SmcdLinkGroupTable& t) {
+    std::ostringstream o;
+    JsonWriter j(o);
+    j.begin_object().key("linkgroups").begin_array();
+    for (const auto& g : t.groups) {
+        j.begin_object();
+        j.field("id", static_cast<std::uint64_t>(g.id));
+        j.field("id_hex", hex(g.id, 8));
+        j.field("vlan", static_cast<unsigned>(g.vlan));
+        j.field("conns", static_cast<std::uint64_t>(g.conns));
+        j.key("pnetid");
+        g.pnetid.empty() ? j.null() : j.value(g.pnetid);
+        j.field("gid", hex(g.gid, 16));
+        j.field("peer_gid", hex(g.peer_gid, 16));
+        j.key("gid_ext");
+        g.gid_ext ? j.value(hex(*g.gid_ext, 16)) : j.null();
+        j.key("peer_gid_ext");
+        g.peer_gid_ext ? j.value(hex(*g.peer_gid_ext, 16)) : j.null();
+        json_opt(j, "chid", g.chid);
+        json_opt(j, "sndbuf_alloc", g.sndbuf_alloc);
+        json_opt(j, "dmb_alloc", g.dmb_alloc);
+        json_v2(j, g.v2, false);
+        j.end_object();
+    }
+    j.end_array().end_object().finish();
+    return o.str();
+}
+
+std::string to_text(const SmcdDeviceTable& t) {
+    if (t.devices.empty())
+        return no_smcd_device_text();
+    using A = TextTable::Align;
+    TextTable tab;
+    tab.column("FID").column("Type").column("PCI-ID").column("PCHID").column("InUse");
+    tab.column("#LGs", A::right).column("PNET-ID");
+    for (const auto& d : t.devices) {
+        std::string pnetid = "-";
+        if (!d.ports.empty() && !d.ports.front().pnetid.empty())
+            pnetid = (d.ports.front().pnetid_by_user ? "*" : "") + d.ports.front().pnetid;
+        tab.row({d.pci ? hex(d.pci->fid, 4) : "-", device_type(d),
+                 d.pci && !d.pci->id.empty() ? d.pci->id : "-", d.pci ? hex(d.pci->chid, 4) : "-",
+                 d.critical ? "Yes" : "No", d.use_cnt ? std::to_string(*d.use_cnt) : "-", pnetid});
+    }
+    return tab.str();
+}
+
+std::string to_json(const SmcdDeviceTable& t) {
+    return to_json(DeviceTable{t.devices});
+}
+
+std::string to_text(const SeidInfo& s) {
+    if (s.seid.empty())
+        return "No system EID: the kernel reports none (only ISMv2 devices, on s390, have one).\n";
+    std::string state;
+    if (s.enabled)
+        state = *s.enabled ? " (enabled)" : " (disabled)";
+    return s.seid + state + "\n";
+}
+
+std::string to_json(const SeidInfo& s) {
+    std::ostringstream o;
+    JsonWriter j(o);
+    j.begin_object();
+    j.key("seid");
+    s.seid.empty() ? j.null() : j.value(s.seid);
+    j.key("enabled");
+    s.enabled ? j.value(*s.enabled) : j.null();
+    j.end_object().finish();
     return o.str();
 }
 

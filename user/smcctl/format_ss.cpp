@@ -56,7 +56,23 @@ std::string mode_name(std::uint8_t mode) {
     return "0x" + hex(mode, 2) + "?";
 }
 
-void json_code(JsonWriter& j, std::string_view key, std::uint32_t code) {
+void json_cursor(JsonWriter& j, std::string_view key, const Cursor& c) {
+    j.key(key).begin_object();
+    j.field("wrap", static_cast<unsigned>(c.wrap))
+        .field("count", static_cast<std::uint64_t>(c.count));
+    j.end_object();
+}
+
+} // namespace
+
+void json_endpoint(JsonWriter& j, std::string_view key, const std::string& addr,
+                   std::uint16_t port) {
+    j.key(key).begin_object();
+    j.field("address", addr).field("port", static_cast<unsigned>(port));
+    j.end_object();
+}
+
+void json_decline(JsonWriter& j, std::string_view key, std::uint32_t code) {
     j.key(key);
     if (code == 0) {
         j.null();
@@ -77,22 +93,6 @@ void json_code(JsonWriter& j, std::string_view key, std::uint32_t code) {
         j.null();
     j.end_object();
 }
-
-void json_cursor(JsonWriter& j, std::string_view key, const Cursor& c) {
-    j.key(key).begin_object();
-    j.field("wrap", static_cast<unsigned>(c.wrap))
-        .field("count", static_cast<std::uint64_t>(c.count));
-    j.end_object();
-}
-
-void json_endpoint(JsonWriter& j, std::string_view key, const std::string& addr,
-                   std::uint16_t port) {
-    j.key(key).begin_object();
-    j.field("address", addr).field("port", static_cast<unsigned>(port));
-    j.end_object();
-}
-
-} // namespace
 
 std::string smc_state_name(std::uint8_t state) {
     switch (state) {
@@ -291,8 +291,8 @@ std::string to_json(const SocketTable& t) {
         j.key("fallback");
         if (s.fallback) {
             j.begin_object();
-            json_code(j, "reason", s.fallback->reason);
-            json_code(j, "peer_diagnosis", s.fallback->peer_diagnosis);
+            json_decline(j, "reason", s.fallback->reason);
+            json_decline(j, "peer_diagnosis", s.fallback->peer_diagnosis);
             j.end_object();
         } else {
             j.null();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-// smcctl: SMC configuration and monitoring.  Also smc_pnet, smcr, smcss, smc_dbg and
-// smc_run, depending on the name it is started under.
+// smcctl: SMC configuration and monitoring.  Also smc_pnet, smcr, smcd, smcss, smc_dbg,
+// smc_run, smc_chk and smc_rnics, depending on the name it is started under.
 #include <iostream>
 #include <string>
 #include <vector>

@@ -268,4 +268,62 @@ struct DeviceTable {
     std::vector<Device> devices;
 };
 
+// ISM devices (SMC_NETLINK_GET_DEV_SMCD): the same attributes, one port.
+struct SmcdDeviceTable {
+    std::vector<Device> devices;
+};
+
+// One SMC-D link group (SMC_NETLINK_GET_LGR_SMCD).
+struct SmcdLinkGroup {
+    std::uint32_t id = 0;
+    std::uint64_t gid = 0;
+    std::uint64_t peer_gid = 0;
+    std::optional<std::uint64_t> gid_ext; // extended halves of 128-bit GIDs, if sent
+    std::optional<std::uint64_t> peer_gid_ext;
+    std::uint8_t vlan = 0;
+    std::uint32_t conns = 0;
+    std::string pnetid; // blanks stripped
+    std::optional<std::uint16_t> chid;
+    std::optional<LgrV2> v2;
+    std::optional<std::uint64_t> sndbuf_alloc;
+    std::optional<std::uint64_t> dmb_alloc;
+};
+
+struct SmcdLinkGroupTable {
+    std::vector<SmcdLinkGroup> groups;
+};
+
+// SMC_NETLINK_DUMP_SEID.
+struct SeidInfo {
+    std::string seid;            // blanks stripped; empty when the kernel reports none
+    std::optional<bool> enabled; // absent when there is no system EID
+};
+
+// ---- RDMA devices as the system has them (smc_rnics) ----------------------------------------
+
+// One port of an RDMA device: sysfs (/sys/class/infiniband) plus SMC's view of it.
+struct RnicPort {
+    std::uint8_t number = 1;
+    std::string link_layer;        // "Ethernet" (RoCE), "InfiniBand"; empty if unknown
+    std::string state;             // "ACTIVE", "DOWN", "INIT", ...; empty if unknown
+    std::string phys_state;        // "LinkUp", "Disabled", "Polling", ...; empty if unknown
+    std::string netdev;            // the interface the port runs on; empty if none
+    std::optional<DevicePort> smc; // GET_DEV_SMCR's entry, absent if SMC does not know it
+};
+
+struct Rnic {
+    std::string name;
+    std::string node_type;        // "CA" (InfiniBand, RoCE), "RNIC" (iWARP), ...
+    std::string driver;           // kernel driver of a PCI device ("mlx5_core", ...)
+    std::string parent;           // the netdev a software device (rxe, siw) is made on
+    std::optional<PciInfo> pci;   // PCI slot, vendor and device; absent for software devices
+    std::optional<bool> critical; // SMC: link groups depend on it (absent: SMC does not know it)
+    std::vector<RnicPort> ports;
+};
+
+struct RnicTable {
+    std::vector<Rnic> devices;
+    bool smc_loaded = false; // SMC answered GET_DEV_SMCR: PNET IDs and usability are known
+};
+
 } // namespace smcctl

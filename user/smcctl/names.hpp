@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace smcctl {
 
@@ -34,6 +35,12 @@ void check_ibname(std::string_view name);
 // empty views for codes this tool does not know.
 std::string_view decline_name(std::uint32_t code);
 std::string_view decline_text(std::uint32_t code);
+
+// What to do about a decline / fallback reason, one line; empty for unknown codes.
+std::string_view decline_hint(std::uint32_t code);
+
+// Every code the tables above know, in table order.
+std::vector<std::uint32_t> decline_codes();
 
 // "0x03010000"
 std::string hex_code(std::uint32_t code);
