@@ -286,15 +286,11 @@ std::string to_json(const Report& r) {
     json_endpoint(j, "peer", s.peer_addr, s.peer_port);
     j.field("mode", json_mode(s));
     j.field("smc", r.smc());
-    j.key("fallback");
-    if (s.mode == static_cast<std::uint8_t>(SocketMode::tcp)) {
-        j.begin_object();
-        json_decline(j, "reason", s.fallback ? s.fallback->reason : 0);
-        json_decline(j, "peer_diagnosis", s.fallback ? s.fallback->peer_diagnosis : 0);
-        j.end_object();
-    } else {
-        j.null();
-    }
+    // a fallback always has the object, with null codes when the kernel gave none
+    std::optional<FallbackInfo> fb;
+    if (s.mode == static_cast<std::uint8_t>(SocketMode::tcp))
+        fb = s.fallback.value_or(FallbackInfo{});
+    json_fallback(j, "fallback", fb);
     j.key("hint");
     if (const auto a = advice(s)) {
         j.begin_object();
@@ -306,19 +302,7 @@ std::string to_json(const Report& r) {
     } else {
         j.null();
     }
-    j.key("link");
-    if (s.link) {
-        j.begin_object();
-        j.field("role", s.link->role ? "SERV" : "CLNT");
-        j.field("ib_device", s.link->ibdev);
-        j.field("ib_port", static_cast<unsigned>(s.link->ibport));
-        j.field("link_id", static_cast<unsigned>(s.link->link_id));
-        j.field("gid", s.link->gid);
-        j.field("peer_gid", s.link->peer_gid);
-        j.end_object();
-    } else {
-        j.null();
-    }
+    json_link(j, "link", s.link);
     j.key("linkgroup");
     if (r.linkgroup) {
         const LinkGroup& g = *r.linkgroup;

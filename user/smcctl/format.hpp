@@ -119,6 +119,13 @@ void json_endpoint(JsonWriter& j, std::string_view key, const std::string& addr,
 // text null when unknown).  Shared by smcss and smc_chk.
 void json_decline(JsonWriter& j, std::string_view key, std::uint32_t code);
 
+// The fallback codes {"reason", "peer_diagnosis"} (each as json_decline), null when absent.
+void json_fallback(JsonWriter& j, std::string_view key, const std::optional<FallbackInfo>& f);
+
+// An SMC-R socket's link {"role", "ib_device", "ib_port", "link_id", "gid", "peer_gid"}, null
+// when absent.
+void json_link(JsonWriter& j, std::string_view key, const std::optional<LinkInfo>& l);
+
 // 1536 -> "1.5K" (binary multiples, one decimal; plain number below 1024).
 std::string abbreviate(std::uint64_t v);
 

@@ -94,6 +94,34 @@ void json_decline(JsonWriter& j, std::string_view key, std::uint32_t code) {
     j.end_object();
 }
 
+void json_fallback(JsonWriter& j, std::string_view key, const std::optional<FallbackInfo>& f) {
+    j.key(key);
+    if (!f) {
+        j.null();
+        return;
+    }
+    j.begin_object();
+    json_decline(j, "reason", f->reason);
+    json_decline(j, "peer_diagnosis", f->peer_diagnosis);
+    j.end_object();
+}
+
+void json_link(JsonWriter& j, std::string_view key, const std::optional<LinkInfo>& l) {
+    j.key(key);
+    if (!l) {
+        j.null();
+        return;
+    }
+    j.begin_object();
+    j.field("role", l->role ? "SERV" : "CLNT");
+    j.field("ib_device", l->ibdev);
+    j.field("ib_port", static_cast<unsigned>(l->ibport));
+    j.field("link_id", static_cast<unsigned>(l->link_id));
+    j.field("gid", l->gid);
+    j.field("peer_gid", l->peer_gid);
+    j.end_object();
+}
+
 std::string smc_state_name(std::uint8_t state) {
     switch (state) {
     case st_active:
@@ -288,15 +316,7 @@ std::string to_json(const SocketTable& t) {
         j.field("text", shutdown_text(s.shutdown));
         j.end_object();
 
-        j.key("fallback");
-        if (s.fallback) {
-            j.begin_object();
-            json_decline(j, "reason", s.fallback->reason);
-            json_decline(j, "peer_diagnosis", s.fallback->peer_diagnosis);
-            j.end_object();
-        } else {
-            j.null();
-        }
+        json_fallback(j, "fallback", s.fallback);
 
         j.key("conninfo");
         if (s.conn) {
@@ -322,20 +342,7 @@ std::string to_json(const SocketTable& t) {
             j.null();
         }
 
-        j.key("link");
-        if (s.link) {
-            const LinkInfo& l = *s.link;
-            j.begin_object();
-            j.field("role", l.role ? "SERV" : "CLNT");
-            j.field("ib_device", l.ibdev);
-            j.field("ib_port", static_cast<unsigned>(l.ibport));
-            j.field("link_id", static_cast<unsigned>(l.link_id));
-            j.field("gid", l.gid);
-            j.field("peer_gid", l.peer_gid);
-            j.end_object();
-        } else {
-            j.null();
-        }
+        json_link(j, "link", s.link);
 
         j.key("dmb");
         if (s.dmb) {
