@@ -15,7 +15,10 @@
 
 #include <linux/module.h>
 #include <linux/init.h>
+#include <linux/net.h>
+#include <linux/netlink.h>
 #include <linux/rcupdate.h>
+#include <net/genetlink.h>
 #include <net/tcp.h>
 
 #include <smcx/version.h>
@@ -150,6 +153,29 @@ static void __exit smcx_exit(void)
 
 module_init(smcx_init);
 module_exit(smcx_exit);
+
+/*
+ * Module aliases: the names the kernel asks modprobe for when something
+ * of ours is missing (6.12), so that this module can be autoloaded.
+ *   net-pf-43                         socket(AF_SMC, ...)   (net/socket.c)
+ *   net-pf-2-proto-256-type-1         socket(AF_INET, SOCK_STREAM,
+ *   net-pf-10-proto-256-type-1          IPPROTO_SMC), AF_INET6 the same
+ *                                     (inet_create(), inet6_create())
+ *   net-pf-16-proto-16-family-NAME    a generic netlink family looked up
+ *                                     by name (genetlink.c): both of ours
+ *   net-pf-16-proto-4-type-43         sock_diag for AF_SMC (sock.c); the
+ *                                     kernel asks only while AF_SMC is
+ *                                     registered but has no diag handler
+ * The stock smc.ko and smc_diag.ko declare the same names; the modprobe.d
+ * file (conf/smcx-modprobe.conf) makes them resolve to smcx.  Literal
+ * numbers: IPPROTO_SMC and SOCK_STREAM are enum values, not macros.
+ */
+MODULE_ALIAS_NETPROTO(PF_SMC);
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, 256, 1);
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET6, 256, 1);
+MODULE_ALIAS_GENL_FAMILY(SMC_GENL_FAMILY_NAME);
+MODULE_ALIAS_GENL_FAMILY(SMCR_GENL_FAMILY_NAME);
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_NETLINK, NETLINK_SOCK_DIAG, 43);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("SMC-R over ib_core verbs (AF_SMC)");
 MODULE_VERSION(SMCX_VERSION);
