@@ -7,6 +7,7 @@
 #include <smcx/cursor.h>
 #include <smcx/names.h>
 #include <smcx/urg.h>
+#include <smcx/v2x.h>
 
 #include "compile_c11.h"
 
@@ -27,6 +28,7 @@ int smcx_logic_c11_check(void)
 	char pnetid[SMCX_NAME_PNETID_MAX + 1];
 	bool pend = true;
 	uint8_t flags = 0;
+	struct smcx_v2x n;
 	bool skip;
 
 	smcx_curs_from_count(65536ull * 16384 + 5, 16384, &c);
@@ -46,5 +48,9 @@ int smcx_logic_c11_check(void)
 	if (smcx_pnetid_normalize("net1", 4, pnetid, NULL) ||
 	    strcmp(pnetid, "NET1"))
 		return 6;
+	if (smcx_v2x_srv(&n, 1, 255, 2, 16, 1) || n.max_conns != 16 ||
+	    n.max_links != 1 || smcx_v2x_confirm_check(&n, 1, 16, 1) ||
+	    smcx_v2x_clnt(&n, 1, 15, 2) != SMCX_DECL_MAXCONNERR)
+		return 7;
 	return 0;
 }
