@@ -10,9 +10,10 @@
  * and its first data may already be queued behind it).
  *
  * What smcx says, until the RDMA data path exists:
- *   client  sends a v2 Proposal offering SMC-R v2 only (release 1, 255
- *           conns, 2 links, its user EIDs and the RoCE v2 GID of the CLC
- *           socket's egress device, as mainline 6.12 does); no SMC-R v1
+ *   client  sends a v2 Proposal offering SMC-R v2 only (release 1, the
+ *           max conns/links of net.smc.smcr_max_{conns,links}_per_lgr, its
+ *           user EIDs and the RoCE v2 GID of the CLC socket's egress
+ *           device, as mainline 6.12 does); no SMC-R v1
  *           (rxe has no RoCE v1 GIDs), no SMC-D.  Without an EID or such a
  *           device (or on an IPv6 CLC socket) it has nothing to offer and
  *           sends a v1 Decline NOSMCDEV instead, as mainline does.  A
@@ -48,12 +49,9 @@
 #include "ib.h"
 #include "smcr.h"
 #include "sock.h"
+#include "sysctl.h"
 #include "ueid.h"
 #include <linux/utsname.h>
-
-/* what mainline 6.12 offers in a proposal (SMC_CONN_PER_LGR_PREFER, ...) */
-#define SMCX_PROP_MAX_CONNS	255
-#define SMCX_PROP_MAX_LINKS	2
 
 struct smcx_clc_ctx {
 	u8 buf[SMCX_CLC_MAX_LEN];
@@ -225,6 +223,7 @@ static int smcx_clc_send_decline(struct socket *cs, u32 reason, u8 version)
 static u32 smcx_clc_fill_proposal(struct smcx_sock *smc,
 				  struct smcx_clc_proposal *p)
 {
+	const struct smcx_sysctl *v = smcx_sysctl(sock_net(&smc->sk));
 	struct sock *tcpsk = smc->clcsock->sk;
 	struct smcx_ib_choice choice;
 	struct dst_entry *dst;
@@ -254,9 +253,10 @@ static u32 smcx_clc_fill_proposal(struct smcx_sock *smc,
 	/* v2 only: the v1 fields (peer id, GID, MAC) stay zero, as mainline's */
 	p->has_smcd_area = 1;		/* always present in v2 */
 	p->eid_cnt = n;
-	p->release = SMCX_RELEASE_1;
-	p->max_conns = SMCX_PROP_MAX_CONNS;
-	p->max_links = SMCX_PROP_MAX_LINKS;
+	p->release = SMCX_RELEASE_OURS;
+	/* what we want, for the server to negotiate (sysctls in range) */
+	p->max_conns = READ_ONCE(v->smcr_max_conns_per_lgr);
+	p->max_links = READ_ONCE(v->smcr_max_links_per_lgr);
 	return 0;
 }
 
@@ -322,11 +322,11 @@ static void smcx_clc_fill_acc(struct smcx_sock *smc, struct smcx_clc_accept *a,
 	a->fce_v2x = 1;
 	a->v2_direct = 1;		/* the lab's peers share a subnet */
 	a->os_type = SMCX_CLC_OS_LINUX;
-	a->release = SMCX_RELEASE_1;
+	a->release = conn->lgr->v2x.release;
 	memset(a->hostname, ' ', SMCX_HOSTNAME_LEN);
 	memcpy(a->hostname, host, hl);
-	a->max_conns = conn->lgr->max_conns;
-	a->max_links = conn->lgr->max_links;
+	a->max_conns = smcx_v2x_fce_conns(&conn->lgr->v2x);
+	a->max_links = smcx_v2x_fce_links(&conn->lgr->v2x);
 }
 
 static void smcx_clc_save_peer(struct smcx_conn *conn,
@@ -349,7 +349,6 @@ static void smcx_clc_save_peer(struct smcx_conn *conn,
 	memcpy(conn->lgr->neg_eid, a->eid, SMCX_EID_LEN);
 	memcpy(conn->lgr->peer_host, a->hostname, SMCX_HOSTNAME_LEN);
 	conn->lgr->peer_os = a->os_type;
-	conn->lgr->peer_release = a->release;
 	conn->lgr->v2_direct = a->v2_direct;
 }
 
@@ -399,6 +398,7 @@ static int smcx_clc_client_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	bool first = smcx_clc_first_contact(&a->hdr);
 	struct smcx_ib_choice c;
 	struct smcx_lgr *lgr;
+	struct smcx_v2x neg;
 	u8 eid[SMCX_EID_LEN];
 	u32 reason;
 	int rc;
@@ -408,6 +408,11 @@ static int smcx_clc_client_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		goto decline;
 	}
 	memcpy(eid, a->eid, SMCX_EID_LEN);
+	/* a new link group takes the release and counts the server chose */
+	reason = first ? smcx_v2x_clnt(&neg, a->release, a->max_conns,
+				       a->max_links) : 0;
+	if (reason)
+		goto decline;
 	if (smcx_clc_choose(smc, &c)) {
 		reason = SMCX_DECL_NOSMCRDEV;
 		goto decline;
@@ -415,13 +420,7 @@ static int smcx_clc_client_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	/* as the server: one first contact at a time (mainline too) */
 	mutex_lock(&smcx_clnt_first_mutex);
 	if (first) {
-		lgr = smcx_lgr_create(sock_net(&smc->sk), SMCX_CLNT, &c);
-		if (!IS_ERR(lgr) && a->fce_v2x) {
-			if (a->max_conns)
-				lgr->max_conns = a->max_conns;
-			if (a->max_links)
-				lgr->max_links = a->max_links;
-		}
+		lgr = smcx_lgr_create(sock_net(&smc->sk), SMCX_CLNT, &c, &neg);
 	} else {
 		lgr = smcx_lgr_find(SMCX_CLNT, c.dev, c.port, a->gid,
 				    a->peer_id, a->qpn);
@@ -484,15 +483,17 @@ decline:
  */
 static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 {
+	const struct smcx_sysctl *v = smcx_sysctl(sock_net(&smc->sk));
 	struct socket *cs = smc->clcsock;
 	struct smcx_clc_proposal *p = &ctx->m.prop;
 	u8 peer_gid[SMCX_GID_LEN], eid[SMCX_EID_LEN];
-	u8 max_conns = p->max_conns, max_links = p->max_links;
 	struct smcx_ib_choice c;
 	struct smcx_lgr *lgr;
 	struct smcx_clc_hdr hdr;
+	struct smcx_v2x neg;
 	bool first;
 	unsigned int i;
+	u32 reason;
 	long timeo;
 	int rc, len;
 
@@ -503,28 +504,31 @@ static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		return -ENOENT;
 	memcpy(eid, p->user_eid[i], SMCX_EID_LEN);
 	memcpy(peer_gid, p->roce_gid, SMCX_GID_LEN);
+	/* release and counts of a new link group: every proposal, as mainline */
+	reason = smcx_v2x_srv(&neg, p->release, p->max_conns, p->max_links,
+			      READ_ONCE(v->smcr_max_conns_per_lgr),
+			      READ_ONCE(v->smcr_max_links_per_lgr));
+	if (reason) {
+		rc = smcx_clc_send_decline(cs, reason, SMCX_CLC_V2);
+		return rc ? rc : reason;
+	}
 	if (smcx_clc_choose(smc, &c))
 		return -ENODEV;
 	/*
 	 * First contacts are serialised (mainline: one server-wide lock,
 	 * held from the link group lookup until the first contact's link is
 	 * confirmed): a second proposal from the same peer waits and then
-	 * finds the link group ready instead of making another one.
+	 * finds the link group ready instead of making another one.  The
+	 * lock also covers a later connection's lookup until it counts in
+	 * the group, so that no two take the group's last place.
 	 */
 	mutex_lock(&smcx_srv_first_mutex);
 	lgr = smcx_lgr_find(SMCX_SRV, c.dev, c.port, peer_gid, NULL, 0);
 	first = !lgr;
-	if (!first)
-		mutex_unlock(&smcx_srv_first_mutex);
 	if (first) {
-		lgr = smcx_lgr_create(sock_net(&smc->sk), SMCX_SRV, &c);
-		if (!IS_ERR(lgr)) {
+		lgr = smcx_lgr_create(sock_net(&smc->sk), SMCX_SRV, &c, &neg);
+		if (!IS_ERR(lgr))
 			memcpy(lgr->lnk.peer_gid, peer_gid, SMCX_GID_LEN);
-			if (max_conns && max_conns < lgr->max_conns)
-				lgr->max_conns = max_conns;
-			if (max_links && max_links < lgr->max_links)
-				lgr->max_links = max_links;
-		}
 	}
 	smcx_ib_choice_release(&c);
 	if (IS_ERR(lgr)) {
@@ -532,6 +536,8 @@ static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		return PTR_ERR(lgr);
 	}
 	rc = smcx_conn_create(smc, lgr);
+	if (!first)
+		mutex_unlock(&smcx_srv_first_mutex);
 	if (!rc && !first)
 		rc = smcx_buf_reg(&lgr->lnk, smc->conn->rmb);
 	if (!rc && !first)
@@ -565,6 +571,15 @@ static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	    smcx_clc_first_contact(&ctx->m.acc.hdr) != first) {
 		rc = -EPROTO;
 		goto fail;
+	}
+	reason = first ? smcx_v2x_confirm_check(&lgr->v2x, ctx->m.acc.release,
+						ctx->m.acc.max_conns,
+						ctx->m.acc.max_links) : 0;
+	if (reason) {
+		smcx_clc_smcr_undo(smc, lgr, first);
+		mutex_unlock(&smcx_srv_first_mutex);
+		rc = smcx_clc_send_decline(cs, reason, SMCX_CLC_V2);
+		return rc ? rc : reason;
 	}
 	smcx_clc_save_peer(smc->conn, &ctx->m.acc, first);
 	if (first) {

@@ -844,7 +844,8 @@ static void smcx_lgr_linger_work(struct work_struct *work)
 }
 
 struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
-				 struct smcx_ib_choice *c)
+				 struct smcx_ib_choice *c,
+				 const struct smcx_v2x *v2x)
 {
 	struct smcx_lgr *lgr;
 	int rc;
@@ -866,8 +867,7 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 	lgr->net = get_net(net);
 	lgr->dev = smcx_ibdev_get(c->dev);
 	lgr->version = SMCX_CLC_V2;
-	lgr->max_conns = 255;
-	lgr->max_links = 2;
+	lgr->v2x = *v2x;
 	get_random_bytes(lgr->id, sizeof(lgr->id));
 	rc = smcx_link_init(lgr, c);
 	if (rc) {
@@ -881,6 +881,16 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 	kref_get(&lgr->ref);		/* the caller's */
 	schedule_delayed_work(&lgr->watchdog, SMCX_TX_STALL / 3);
 	return lgr;
+}
+
+/*
+ * Connections @lgr takes: the server keeps to the negotiated maximum; the
+ * client follows the server's first-contact flag (a server may fill in a
+ * connection the client still counts as open), up to the protocol's limit.
+ */
+static unsigned int smcx_lgr_max_conns(const struct smcx_lgr *lgr)
+{
+	return lgr->role == SMCX_SRV ? lgr->v2x.max_conns : SMCX_V2X_CONNS_MAX;
 }
 
 /* make a ready lgr findable for reuse */
@@ -919,7 +929,7 @@ struct smcx_lgr *smcx_lgr_find(int role, struct smcx_ibdev *dev, u32 port,
 			continue;
 		if (peer_qpn && lgr->lnk.peer_qpn != peer_qpn)
 			continue;
-		if (lgr->conns_num >= lgr->max_conns)
+		if (lgr->conns_num >= smcx_lgr_max_conns(lgr))
 			continue;
 		kref_get(&lgr->ref);
 		found = lgr;
@@ -935,7 +945,7 @@ int smcx_lgr_conn_add(struct smcx_lgr *lgr, struct smcx_sock *smc)
 	int id;
 
 	mutex_lock(&lgr->mutex);
-	if (lgr->dead || lgr->conns_num >= lgr->max_conns) {
+	if (lgr->dead || lgr->conns_num >= smcx_lgr_max_conns(lgr)) {
 		mutex_unlock(&lgr->mutex);
 		return -ENOSPC;
 	}
@@ -1100,7 +1110,7 @@ static int smcx_nl_put_lgr(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!v2)
 		goto cancel_nest;
 	if (nla_put_u8(skb, SMC_NLA_LGR_V2_VER, lgr->version) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_V2_REL, lgr->peer_release) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_REL, lgr->v2x.release) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_V2_OS, lgr->peer_os) ||
 	    smcx_nl_text(skb, SMC_NLA_LGR_V2_NEG_EID, lgr->neg_eid,
 			 SMCX_EID_LEN) ||
@@ -1114,8 +1124,8 @@ static int smcx_nl_put_lgr(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!v2)
 		goto cancel_nest;
 	if (nla_put_u8(skb, SMC_NLA_LGR_R_V2_DIRECT, lgr->v2_direct) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_R_V2_MAX_CONNS, lgr->max_conns) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_R_V2_MAX_LINKS, lgr->max_links)) {
+	    nla_put_u8(skb, SMC_NLA_LGR_R_V2_MAX_CONNS, lgr->v2x.max_conns) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_V2_MAX_LINKS, lgr->v2x.max_links)) {
 		nla_nest_cancel(skb, v2);
 		goto cancel_nest;
 	}

@@ -244,8 +244,8 @@ static void smcx_llc_fill_confirm(struct smcx_link *lnk,
 	c->qpn = lnk->qp->qp_num;
 	c->link_num = lnk->link_id;
 	memcpy(c->link_uid, lnk->link_uid, SMCX_LLC_LGR_ID_LEN);
-	c->max_links = lnk->lgr->max_links;
-	c->max_conns = lnk->lgr->max_conns;
+	c->max_links = lnk->lgr->v2x.max_links;
+	c->max_conns = smcx_v2x_llc_conns(&lnk->lgr->v2x);
 }
 
 /* server, first contact: CONFIRM_LINK request, wait for the response */
@@ -280,10 +280,7 @@ int smcx_llc_confirm_link_clnt(struct smcx_link *lnk)
 	memcpy(lnk->peer_link_uid, m.u.confirm_link.link_uid,
 	       SMCX_LLC_LGR_ID_LEN);
 	lnk->link_id = m.u.confirm_link.link_num;
-	if (m.u.confirm_link.max_conns)
-		lnk->lgr->max_conns = m.u.confirm_link.max_conns;
-	if (m.u.confirm_link.max_links)
-		lnk->lgr->max_links = m.u.confirm_link.max_links;
+	/* its max conns/links repeat the CLC's; mainline reads them no more */
 	smcx_llc_fill_confirm(lnk, &m, true);
 	rc = smcx_llc_send(lnk, &m, true);
 	if (rc)
@@ -309,7 +306,7 @@ int smcx_llc_add_link_srv(struct smcx_link *lnk)
 	struct smcx_llc_msg m;
 	int rc;
 
-	if (lnk->lgr->max_links <= 1)
+	if (lnk->lgr->v2x.max_links <= 1)
 		return 0;
 	smcx_llc_init_msg(lnk, &m, SMCX_LLC_ADD_LINK);
 	a = &m.u.add_link;

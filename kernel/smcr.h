@@ -8,9 +8,10 @@
  *   - one link per link group (no ADD_LINK: we answer a peer's ADD_LINK
  *     with a reject, NO_ALT_PATH, as mainline does without an alternate
  *     device);
- *   - a link group is one (role, device port, peer GID); connections reuse
- *     it up to max_conns; idle ones linger SMCX_LGR_LINGER, cut short at
- *     module exit and device removal;
+ *   - a link group is one (role, device port, peer GID); the server puts
+ *     up to the negotiated max_conns connections into it (v2.1, smcx/v2x.h;
+ *     the client follows the server's first-contact flag); idle ones
+ *     linger SMCX_LGR_LINGER, cut short at module exit and device removal;
  *   - buffers (send buffer and RMB) belong to the link group, are physically
  *     contiguous and DMA mapped; RMBs are registered (REG_MR) for remote
  *     write; send buffers use the PD's local DMA lkey.  Reused across the
@@ -36,6 +37,7 @@
 #include <rdma/ib_verbs.h>
 
 #include <smcx/urg.h>
+#include <smcx/v2x.h>
 #include <smcx/wire.h>
 
 #include "ib.h"
@@ -170,14 +172,12 @@ struct smcx_lgr {
 	struct net *net;
 	u8 id[SMCX_LLC_LGR_ID_LEN];
 	u8 peer_systemid[SMCX_PEERID_LEN];
-	u8 max_conns;
-	u8 max_links;
+	struct smcx_v2x v2x;		/* negotiated release, max conns/links */
 	u8 version;			/* SMCX_CLC_V2 */
 	/* first contact, for the netlink dump (mainline's attributes) */
 	u8 neg_eid[SMCX_EID_LEN];
 	u8 peer_host[SMCX_HOSTNAME_LEN];
 	u8 peer_os;
-	u8 peer_release;
 	u8 v2_direct;
 	bool dead;
 	bool terminating;
@@ -260,7 +260,8 @@ struct smcx_lgr *smcx_lgr_find(int role, struct smcx_ibdev *dev, u32 port,
 			       const u8 *peer_gid, const u8 *peer_systemid,
 			       u32 peer_qpn);
 struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
-				 struct smcx_ib_choice *choice);
+				 struct smcx_ib_choice *choice,
+				 const struct smcx_v2x *v2x);
 void smcx_lgr_put(struct smcx_lgr *lgr);
 int smcx_link_ready(struct smcx_link *lnk);
 int smcx_lgr_conn_add(struct smcx_lgr *lgr, struct smcx_sock *smc);

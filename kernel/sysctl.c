@@ -40,10 +40,10 @@ static int smcx_zero;
 static int smcx_one = 1;
 static int smcx_buf_min = SMCX_BUF_MIN_SIZE;
 static int smcx_buf_max = INT_MAX / 2;
-static int smcx_links_min = SMCX_LINKS_PER_LGR_MIN;
-static int smcx_links_max = SMCX_LINKS_PER_LGR_MAX;
-static int smcx_conns_min = SMCX_CONNS_PER_LGR_MIN;
-static int smcx_conns_max = SMCX_CONNS_PER_LGR_MAX;
+static int smcx_links_min = SMCX_V2X_LINKS_MIN;
+static int smcx_links_max = SMCX_V2X_LINKS_MAX;
+static int smcx_conns_min = SMCX_V2X_CONNS_MIN;
+static int smcx_conns_max = SMCX_V2X_CONNS_MAX;
 
 const struct smcx_sysctl *smcx_sysctl(const struct net *net)
 {

@@ -12,6 +12,8 @@
 
 #include <linux/types.h>
 
+#include <smcx/v2x.h>
+
 struct net;
 
 /* mainline defaults and limits (net/smc of 6.12) */
@@ -20,12 +22,9 @@ struct net;
 #define SMCX_RMEM_DEFAULT		(64 * 1024)
 #define SMCX_AUTOCORKING_DEFAULT	(64 * 1024)
 #define SMCX_TESTLINK_DEFAULT		(30 * HZ)
-#define SMCX_LINKS_PER_LGR_MIN		1
-#define SMCX_LINKS_PER_LGR_MAX		2
-#define SMCX_LINKS_PER_LGR_DEFAULT	2
-#define SMCX_CONNS_PER_LGR_MIN		16
-#define SMCX_CONNS_PER_LGR_MAX		255
-#define SMCX_CONNS_PER_LGR_DEFAULT	255
+/* ranges: smcx/v2x.h; defaults: mainline's ..._PREFER */
+#define SMCX_LINKS_PER_LGR_DEFAULT	SMCX_V2X_LINKS_MAX
+#define SMCX_CONNS_PER_LGR_DEFAULT	SMCX_V2X_CONNS_MAX
 
 struct smcx_sysctl {
 	int tcp2smc;			/* 0/1: user TCP sockets become SMC */
