@@ -504,7 +504,7 @@ static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		return -ENOENT;
 	memcpy(eid, p->user_eid[i], SMCX_EID_LEN);
 	memcpy(peer_gid, p->roce_gid, SMCX_GID_LEN);
-	/* release and counts of a new link group: every proposal, as mainline */
+	/* release and counts for a new link group, from every proposal */
 	reason = smcx_v2x_srv(&neg, p->release, p->max_conns, p->max_links,
 			      READ_ONCE(v->smcr_max_conns_per_lgr),
 			      READ_ONCE(v->smcr_max_links_per_lgr));

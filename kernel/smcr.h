@@ -172,7 +172,7 @@ struct smcx_lgr {
 	struct net *net;
 	u8 id[SMCX_LLC_LGR_ID_LEN];
 	u8 peer_systemid[SMCX_PEERID_LEN];
-	struct smcx_v2x v2x;		/* negotiated release, max conns/links */
+	struct smcx_v2x v2x;		/* release, max conns/links (v2.1) */
 	u8 version;			/* SMCX_CLC_V2 */
 	/* first contact, for the netlink dump (mainline's attributes) */
 	u8 neg_eid[SMCX_EID_LEN];
