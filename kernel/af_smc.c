@@ -33,6 +33,7 @@
 #include "af_smc.h"
 #include "smcr.h"
 #include "sock.h"
+#include "uapi.h"
 
 /*
  * Lock the smcx sock for an op.  false (and unlocked) if the socket was
@@ -276,6 +277,58 @@ static bool smcx_is_tfo_connect(int level, int optname, sockptr_t optval,
 }
 
 /*
+ * Level SOL_SMC (mainline's options): SMC_LIMIT_HS, the handshake
+ * limitation a listen() takes (listen.c).  A socket that is TCP already
+ * (grafted) has no SMC options.
+ */
+static int smcx_smc_setsockopt(struct socket *sock, int optname,
+			       sockptr_t optval, unsigned int optlen)
+{
+	struct smcx_sock *smc;
+	struct sock *sk;
+	int val;
+
+	if (optname != SMC_LIMIT_HS)
+		return -EOPNOTSUPP;
+	if (optlen < sizeof(int))
+		return -EINVAL;
+	if (copy_from_sockptr(&val, optval, sizeof(val)))
+		return -EFAULT;
+again:
+	sk = READ_ONCE(sock->sk);
+	if (!smcx_sk_is_smc(sk))
+		return -EOPNOTSUPP;
+	smc = smcx_sk(sk);
+	if (!smcx_lock(smc))
+		goto again;
+	smc->limit_hs = val != 0;
+	release_sock(sk);
+	return 0;
+}
+
+static int smcx_smc_getsockopt(struct socket *sock, int optname,
+			       char __user *optval, int __user *optlen)
+{
+	struct sock *sk;
+	int val, len;
+
+	if (get_user(len, optlen))
+		return -EFAULT;
+	if (len < 0)
+		return -EINVAL;
+	len = min_t(int, len, sizeof(int));
+	if (optname != SMC_LIMIT_HS)
+		return -EOPNOTSUPP;
+	sk = READ_ONCE(sock->sk);
+	if (!smcx_sk_is_smc(sk))
+		return -EOPNOTSUPP;
+	val = READ_ONCE(smcx_sk(sk)->limit_hs);
+	if (put_user(len, optlen) || copy_to_user(optval, &val, len))
+		return -EFAULT;
+	return 0;
+}
+
+/*
  * SOL_SOCKET options reach us because the socket has SOCK_CUSTOM_SOCKOPT:
  * they apply to the TCP socket (whose answer is returned) and to the smcx
  * sock, because SOL_SOCKET getsockopt() reads sock->sk directly and must see
@@ -293,6 +346,8 @@ static int smcx_setsockopt(struct socket *sock, int level, int optname,
 	/* a ULP would replace sock->ops and TCP's proto: not on our socket */
 	if (level == SOL_TCP && optname == TCP_ULP)
 		return -EOPNOTSUPP;
+	if (level == SOL_SMC)
+		return smcx_smc_setsockopt(sock, optname, optval, optlen);
 again:
 	sk = READ_ONCE(sock->sk);
 	if (!smcx_sk_is_smc(sk)) {
@@ -330,6 +385,8 @@ static int smcx_getsockopt(struct socket *sock, int level, int optname,
 	struct sock *sk;
 	int rc;
 
+	if (level == SOL_SMC)
+		return smcx_smc_getsockopt(sock, optname, optval, optlen);
 again:
 	sk = READ_ONCE(sock->sk);
 	if (!smcx_sk_is_smc(sk)) {

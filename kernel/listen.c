@@ -19,10 +19,11 @@
  * TCP's accept queue.  TCP's own overflow checks (SYN dropped, final ACK
  * ignored when the queue is full) therefore see everything not yet
  * accepted, and the listen backlog means exactly what it means for TCP.
- * Independently, while as many handshakes are pending as the backlog
- * allows, new SYNs are answered without the SMC option
- * (tcp_sk()->smc_hs_congested): those clients become plain TCP at once
- * instead of queueing behind slow handshakes.
+ * With handshake limitation (net.smc.limit_smc_hs or SMC_LIMIT_HS when
+ * listen() is called, as mainline), while handshakes are congested new
+ * SYNs are answered without the SMC option (tcp_sk()->smc_hs_congested):
+ * those clients become plain TCP at once instead of queueing behind slow
+ * handshakes.  Without it they wait, as for a full TCP backlog.
  *
  * Lifetime.  A pending or queued connection is owned by the listener's lists
  * and holds a reference on the listener.  smcx_listen_stop() takes both
@@ -59,8 +60,12 @@ static unsigned int smcx_hs_limit(const struct smcx_sock *lsmc)
 }
 
 /*
- * tcp_sk()->smc_hs_congested of the CLC listener, asked by TCP for every
- * SYN that carries the SMC option (softirq): true means answer without it.
+ * tcp_sk()->smc_hs_congested of a CLC listener with handshake limitation
+ * (listen() sets it only then), asked by TCP for every SYN that carries
+ * the SMC option (softirq): true means answer without it, so the client
+ * goes on as TCP at once.  Congested, as mainline: handshakes wait for a
+ * worker of the handshake workqueue; and the listener's own bound: as many
+ * handshakes pending as its backlog.
  */
 static bool smcx_hs_congested(const struct sock *tcpsk)
 {
@@ -68,6 +73,8 @@ static bool smcx_hs_congested(const struct sock *tcpsk)
 	struct smcx_sock *lsmc;
 	bool congested = true;
 
+	if (workqueue_congested(WORK_CPU_UNBOUND, smcx_hs_wq))
+		return true;
 	read_lock_bh(&sk->sk_callback_lock);
 	lsmc = __smcx_tcp_owner(sk);
 	if (lsmc)
@@ -120,7 +127,8 @@ int smcx_listen(struct smcx_sock *smc, int backlog)
 
 	write_lock_bh(&tcpsk->sk_callback_lock);
 	tcpsk->sk_data_ready = smcx_listen_data_ready;
-	tcp_sk(tcpsk)->smc_hs_congested = smcx_hs_congested;
+	tcp_sk(tcpsk)->smc_hs_congested = smc->limit_hs ? smcx_hs_congested :
+							  NULL;
 	write_unlock_bh(&tcpsk->sk_callback_lock);
 	tcp_sk(tcpsk)->syn_smc = 1;	/* SYN-ACKs announce SMC */
 	spin_lock(&smc->accq_lock);

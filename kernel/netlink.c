@@ -29,7 +29,6 @@
 #include <linux/utsname.h>
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
-#include <net/netns/generic.h>
 
 #include <smcx/wire.h>
 
@@ -37,17 +36,12 @@
 #include "netlink.h"
 #include "pnet.h"
 #include "stats.h"
+#include "sysctl.h"
 #include "ueid.h"
 
 static struct genl_family smcx_gen_family;
 
 static u8 smcx_host[SMC_MAX_HOSTNAME_LEN];
-
-struct smcx_nl_net {
-	bool hs_limited;
-};
-
-static unsigned int smcx_nl_net_id __read_mostly;
 
 /* the link-group layer's dumpers; the rwsem lets set(NULL) wait for users */
 static DECLARE_RWSEM(smcx_nl_lgr_sem);
@@ -67,13 +61,6 @@ void smcx_nl_lgr_ops_set(const struct smcx_nl_lgr_ops *ops)
 	down_write(&smcx_nl_lgr_sem);
 	smcx_nl_lgr_ops = ops;
 	up_write(&smcx_nl_lgr_sem);
-}
-
-bool smcx_hs_limited(const struct net *net)
-{
-	const struct smcx_nl_net *sn = net_generic(net, smcx_nl_net_id);
-
-	return READ_ONCE(sn->hs_limited);
 }
 
 void smcx_hostname(u8 out[SMC_MAX_HOSTNAME_LEN])
@@ -505,8 +492,11 @@ static int smcx_nl_seid_set(struct sk_buff *skb, struct genl_info *info)
 
 /* -- handshake limitation -------------------------------------------------------- */
 
+/* the flag is net.smc.limit_smc_hs of the namespace, as mainline */
+
 static int smcx_nl_dump_hs(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	const struct smcx_sysctl *v = smcx_sysctl(sock_net(skb->sk));
 	void *hdr;
 
 	if (cb->args[0])
@@ -515,7 +505,7 @@ static int smcx_nl_dump_hs(struct sk_buff *skb, struct netlink_callback *cb)
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u8(skb, SMC_NLA_HS_LIMITATION_ENABLED,
-		       smcx_hs_limited(sock_net(skb->sk)))) {
+		       !!READ_ONCE(v->limit_smc_hs))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -526,10 +516,9 @@ static int smcx_nl_dump_hs(struct sk_buff *skb, struct netlink_callback *cb)
 
 static int smcx_nl_hs_set(struct sk_buff *skb, struct genl_info *info)
 {
-	struct smcx_nl_net *sn = net_generic(genl_info_net(info), smcx_nl_net_id);
-
-	WRITE_ONCE(sn->hs_limited,
-		   info->genlhdr->cmd == SMC_NETLINK_ENABLE_HS_LIMITATION);
+	smcx_sysctl_set_limit_smc_hs(genl_info_net(info),
+				     info->genlhdr->cmd ==
+				     SMC_NETLINK_ENABLE_HS_LIMITATION);
 	return 0;
 }
 
@@ -601,20 +590,6 @@ static struct genl_family smcx_gen_family __ro_after_init = {
 	.n_ops = ARRAY_SIZE(smcx_gen_ops),
 };
 
-static __net_init int smcx_nl_net_init(struct net *net)
-{
-	struct smcx_nl_net *sn = net_generic(net, smcx_nl_net_id);
-
-	sn->hs_limited = false;
-	return 0;
-}
-
-static struct pernet_operations smcx_nl_net_ops = {
-	.init = smcx_nl_net_init,
-	.id = &smcx_nl_net_id,
-	.size = sizeof(struct smcx_nl_net),
-};
-
 /* -- debugfs: control-plane object counts ----------------------------------------- */
 
 static int smcx_nl_config_show(struct seq_file *m, void *v)
@@ -649,14 +624,9 @@ int smcx_nl_init(void)
 	memset(smcx_host, ' ', sizeof(smcx_host));
 	memcpy(smcx_host, name, min_t(size_t, strlen(name), sizeof(smcx_host)));
 
-	rc = register_pernet_subsys(&smcx_nl_net_ops);
+	rc = genl_register_family(&smcx_gen_family);
 	if (rc)
 		return rc;
-	rc = genl_register_family(&smcx_gen_family);
-	if (rc) {
-		unregister_pernet_subsys(&smcx_nl_net_ops);
-		return rc;
-	}
 	smcx_nl_debugfs_init();
 	return 0;
 }
@@ -666,5 +636,4 @@ void smcx_nl_exit(void)
 	debugfs_remove(smcx_nl_dbg);
 	smcx_nl_dbg = NULL;
 	genl_unregister_family(&smcx_gen_family);
-	unregister_pernet_subsys(&smcx_nl_net_ops);
 }

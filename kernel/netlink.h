@@ -2,9 +2,10 @@
 /*
  * Generic netlink family "SMC_GEN_NETLINK" (netlink.c): system info,
  * devices, link groups and links, statistics, the EID tables and the
- * handshake limitation flag.  The op table is complete from the start;
- * what another layer owns is reached through a hook or a handler in that
- * layer's file (ueid.c, stats.c, and the link-group layer below).
+ * handshake limitation flag (net.smc.limit_smc_hs, kept by sysctl.c).
+ * The op table is complete from the start; what another layer owns is
+ * reached through a hook or a handler in that layer's file (ueid.c,
+ * stats.c, sysctl.c, and the link-group layer below).
  */
 #ifndef SMCX_NETLINK_H
 #define SMCX_NETLINK_H
@@ -46,13 +47,6 @@ struct smcx_nl_lgr_ops {
 };
 
 void smcx_nl_lgr_ops_set(const struct smcx_nl_lgr_ops *ops);
-
-/*
- * Handshake limitation of @net (SMC_NETLINK_{ENABLE,DISABLE}_HS_LIMITATION,
- * off by default as mainline): when on, a listener whose handshake queue is
- * congested lets new connections continue as TCP instead of queueing them.
- */
-bool smcx_hs_limited(const struct net *net);
 
 /* the CLC host name: the host's name at load, blank padded, no NUL */
 void smcx_hostname(u8 out[SMC_MAX_HOSTNAME_LEN]);

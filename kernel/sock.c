@@ -24,6 +24,7 @@
 #include "debugfs.h"
 #include "smcr.h"
 #include "sock.h"
+#include "sysctl.h"
 
 struct workqueue_struct *smcx_hs_wq;
 struct workqueue_struct *smcx_listen_wq;
@@ -132,6 +133,7 @@ void smcx_sock_setup(struct sock *sk, int protocol)
 	sk->sk_state = SMCX_INIT;
 
 	smc = smcx_sk(sk);
+	smc->limit_hs = READ_ONCE(smcx_sysctl(sock_net(sk))->limit_smc_hs);
 	INIT_WORK(&smc->hs_work, smcx_connect_work);
 	INIT_WORK(&smc->accept_work, smcx_accept_work);
 	INIT_LIST_HEAD(&smc->lnode);

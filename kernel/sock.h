@@ -112,7 +112,11 @@ struct smcx_sock {
 	struct smcx_sock *listener;	/* reference held */
 	struct list_head lnode;		/* on listener's pending or accept list */
 
-	/* listener */
+	/*
+	 * listener: handshake limitation (mainline's limit_smc_hs) from
+	 * net.smc.limit_smc_hs at creation, SMC_LIMIT_HS; read by listen()
+	 */
+	bool limit_hs;
 	spinlock_t accq_lock;		/* pending, acceptq, npending, closing */
 	struct list_head pending;	/* connections inside the handshake */
 	struct list_head acceptq;	/* connections ready for accept() */

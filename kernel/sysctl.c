@@ -57,6 +57,13 @@ void smcx_sysctl_set_tcp2smc_available(bool avail)
 	WRITE_ONCE(smcx_tcp2smc_avail, avail);
 }
 
+void smcx_sysctl_set_limit_smc_hs(struct net *net, bool on)
+{
+	struct smcx_sysctl_net *sn = net_generic(net, smcx_sysctl_id);
+
+	WRITE_ONCE(sn->val.limit_smc_hs, on);
+}
+
 /* parse into a scratch copy of @table; 0 and the value, or the errno */
 static int smcx_parse(const struct ctl_table *table, int write, void *buf,
 		      size_t *lenp, loff_t *ppos, proc_handler *h, int *val)

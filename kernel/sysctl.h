@@ -34,7 +34,11 @@ struct smcx_sysctl {
 	int smcr_testlink_time;		/* jiffies, 0 = no TEST_LINK */
 	int smcr_max_links_per_lgr;
 	int smcr_max_conns_per_lgr;
-	int limit_smc_hs;		/* 0/1: limit concurrent handshakes */
+	/*
+	 * 0/1: new smcx sockets start with handshake limitation on (see
+	 * listen.c); also SMC_NETLINK_{ENABLE,DISABLE}_HS_LIMITATION
+	 */
+	int limit_smc_hs;
 };
 
 /* the namespace's values; never NULL for a live namespace */
@@ -51,6 +55,9 @@ static inline bool smcx_tcp2smc_on(const struct net *net)
  * doing nothing.
  */
 void smcx_sysctl_set_tcp2smc_available(bool avail);
+
+/* the netlink side of net.smc.limit_smc_hs: one value per namespace */
+void smcx_sysctl_set_limit_smc_hs(struct net *net, bool on);
 
 int smcx_sysctl_init(void);
 void smcx_sysctl_exit(void);
