@@ -4,6 +4,9 @@
  *
  * Names, defaults and ranges are mainline's (net/smc of 6.12), so scripts
  * written for smc.ko work unchanged; tcp2smc is ours (0/1, default 0).
+ * Exceptions: autocorking_size and smcr_testlink_time read 0 (mainline's
+ * "off"), which is what smcx does, and refuse any other value until smcx
+ * corks and sends TEST_LINK.
  *
  * Lifetime: the values live in the namespace's net_generic block, which the
  * pernet core allocates before our init and frees after our exit.  Init
@@ -90,20 +93,36 @@ static int smcx_proc_tcp2smc(const struct ctl_table *table, int write,
 	return 0;
 }
 
-/* seconds in, jiffies stored; a negative interval makes no sense */
-static int smcx_proc_testlink(const struct ctl_table *table, int write,
-			      void *buf, size_t *lenp, loff_t *ppos)
+/*
+ * A setting smcx does not act on yet reads what smcx does and refuses any
+ * other value with EINVAL, rather than taking a value and ignoring it.
+ * @h parses it as mainline's handler does (the same input is valid).
+ */
+static int smcx_proc_fixed(const struct ctl_table *table, int write,
+			   void *buf, size_t *lenp, loff_t *ppos,
+			   proc_handler *h)
 {
 	int val, rc;
 
-	rc = smcx_parse(table, write, buf, lenp, ppos, proc_dointvec_jiffies,
-			&val);
+	rc = smcx_parse(table, write, buf, lenp, ppos, h, &val);
 	if (rc || !write)
 		return rc;
-	if (val < 0)
-		return -EINVAL;
-	WRITE_ONCE(*(int *)table->data, val);
-	return 0;
+	return val == READ_ONCE(*(int *)table->data) ? 0 : -EINVAL;
+}
+
+/* seconds; 0: smcx sends no TEST_LINK (yet) */
+static int smcx_proc_testlink(const struct ctl_table *table, int write,
+			      void *buf, size_t *lenp, loff_t *ppos)
+{
+	return smcx_proc_fixed(table, write, buf, lenp, ppos,
+			       proc_dointvec_jiffies);
+}
+
+/* bytes; 0: smcx does not cork small sends (yet) */
+static int smcx_proc_autocork(const struct ctl_table *table, int write,
+			      void *buf, size_t *lenp, loff_t *ppos)
+{
+	return smcx_proc_fixed(table, write, buf, lenp, ppos, proc_douintvec);
 }
 
 #define SMCX_OFF(f) offsetof(struct smcx_sysctl, f)
@@ -124,7 +143,7 @@ static const struct ctl_table smcx_sysctl_template[] = {
 		.data		= (void *)SMCX_OFF(autocorking_size),
 		.maxlen		= sizeof(unsigned int),
 		.mode		= 0644,
-		.proc_handler	= proc_douintvec,
+		.proc_handler	= smcx_proc_autocork,
 	},
 	{
 		.procname	= "smcr_testlink_time",
@@ -189,8 +208,8 @@ static int __net_init smcx_sysctl_net_init(struct net *net)
 	v->tcp2smc = 0;
 	v->wmem = SMCX_WMEM_DEFAULT;
 	v->rmem = SMCX_RMEM_DEFAULT;
-	v->autocorking_size = SMCX_AUTOCORKING_DEFAULT;
-	v->smcr_testlink_time = SMCX_TESTLINK_DEFAULT;
+	v->autocorking_size = SMCX_AUTOCORKING_SIZE;
+	v->smcr_testlink_time = SMCX_TESTLINK_TIME;
 	v->smcr_max_links_per_lgr = SMCX_LINKS_PER_LGR_DEFAULT;
 	v->smcr_max_conns_per_lgr = SMCX_CONNS_PER_LGR_DEFAULT;
 	v->limit_smc_hs = 0;
