@@ -1,26 +1,49 @@
 # SPDX-License-Identifier: GPL-2.0
-"""net.smc.* sysctls of smcx: names, mainline defaults and ranges, per netns.
+"""net.smc.* sysctls of smcx: names, defaults, ranges, per netns, and that
+each one does what it says or refuses.
 
-- every sysctl exists with the mainline default (tcp2smc: ours, default 0);
+- every sysctl exists with the mainline default (tcp2smc: ours, default 0;
+  autocorking_size and smcr_testlink_time: 0, what smcx does);
 - in-range writes take, out-of-range and malformed writes fail with EINVAL
-  and leave the value as it was;
+  and leave the value as it was; autocorking_size and smcr_testlink_time
+  take only 0 until smcx corks and sends TEST_LINK;
 - a new network namespace starts from the defaults, a change in one
   namespace is invisible in the other, and the namespace's table goes away
   with it (create/destroy churn leaves nothing behind);
+- limit_smc_hs, the netlink handshake-limitation flag and a new socket's
+  SOL_SMC/SMC_LIMIT_HS are one setting, per netns;
+- smcx <-> smcx: with the client's max conns 20 / max links 1 and the
+  server's 16 / 1, 17 connections make two link groups of max 16
+  connections and 1 link on both hosts; rmem/wmem are the buffer sizes;
+- limit_smc_hs: a listener made with it on answers a SYN without the SMC
+  option while its handshakes are congested (the client falls back with
+  PEERNOSMC); made with it off, the same connection gets SMC-R;
+- with the stock smc.ko as client and as server, its link group shows the
+  max conns/links smcx accepted or proposed;
 - the whole directory disappears with the module.
 """
 import json
 
-TIMEOUT = 180
+import scenarios
+import smcr_cases
+import stacks
+
+TIMEOUT = 600
 NS = "smcx_sysctl_ns"
+PORT = 7300
+# silent clients of the handshake-limitation check: source ports 41000-41001
+SILENT_BASE, NSILENT = 41000, 2
+SOL_SMC, SMC_LIMIT_HS = 286, 1
+# SMC_GEN_NETLINK commands (include/uapi/linux/smc.h)
+DUMP_HS, ENABLE_HS, DISABLE_HS = 16, 17, 18
 
 # name: (default, good values, bad values); testlink is read/written in seconds
 SYSCTLS = {
     "tcp2smc": (0, [1, 0], [2, -1, 100]),
     "wmem": (65536, [16384, 262144, 65536], [16383, 0, -1, 1 << 30]),
     "rmem": (65536, [16384, 524288, 65536], [16383, 0, -5]),
-    "autocorking_size": (65536, [0, 4096, 65536], [-1]),
-    "smcr_testlink_time": (30, [0, 5, 30], [-1]),
+    "autocorking_size": (0, [0], [65536, 4096, -1]),
+    "smcr_testlink_time": (0, [0], [30, 5, -1]),
     "smcr_max_links_per_lgr": (2, [1, 2], [0, 3, -1]),
     "smcr_max_conns_per_lgr": (255, [16, 100, 255], [15, 256, 0]),
     "limit_smc_hs": (0, [1, 0], [2, -1]),
@@ -59,6 +82,191 @@ def write_values(h, pairs, ns=None):
     h.run("cat > %s" % script, input=WRITER)
     r = h.run(pre + "python3 %s" % script, input=json.dumps(pairs))
     return json.loads(r.out)
+
+
+# Runs in the guest (argv: the repository, "init" or "netns"): how
+# net.smc.limit_smc_hs, the netlink flag (DUMP/ENABLE/DISABLE_HS_LIMITATION)
+# and SOL_SMC/SMC_LIMIT_HS of a new IPPROTO_SMC socket read after each way
+# of changing them, as [step, sysctl, dump, socket]; then the option of
+# existing sockets, and its errors.  "netns" only enables, in a new netns.
+ONE_SETTING = r"""
+import json, socket, sys
+sys.path.insert(0, sys.argv[1] + "/selftests/tools")
+from genlreq import Genl
+P = "/proc/sys/net/smc/limit_smc_hs"
+g = Genl()
+fid = g.family("SMC_GEN_NETLINK")
+def new():
+    return socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
+def put(v):
+    with open(P, "w") as f:
+        f.write(v)
+def nl(cmd):
+    return g.request(fid, cmd, flags=0x300 if cmd == %(dump)d else 0)
+def now(step):
+    with open(P) as f:
+        v = f.read().strip()
+    err, msgs, _ = nl(%(dump)d)
+    return [step, v, str(dict(msgs[0]["attrs"])[1][0]), str(new().getsockopt(%(sol)d, %(opt)d))]
+def err(f):
+    try:
+        f()
+        return 0
+    except OSError as e:
+        return e.errno
+if sys.argv[2] == "netns":
+    nl(%(enable)d)
+    print(json.dumps(now("netns: netlink on")))
+    sys.exit(0)
+rows = [now("start")]
+for step, act in (("netlink on", lambda: nl(%(enable)d)), ("sysctl 0", lambda: put("0")),
+                  ("sysctl 1", lambda: put("1")), ("netlink off", lambda: nl(%(disable)d))):
+    act()
+    rows.append(now(step))
+s0 = new()
+put("1")
+s1 = new()
+put("0")
+opt = [s0.getsockopt(%(sol)d, %(opt)d), s1.getsockopt(%(sol)d, %(opt)d)]
+s0.setsockopt(%(sol)d, %(opt)d, 1)
+s1.setsockopt(%(sol)d, %(opt)d, 0)
+opt += [s0.getsockopt(%(sol)d, %(opt)d), s1.getsockopt(%(sol)d, %(opt)d),
+        err(lambda: s0.setsockopt(%(sol)d, 99, 1)), err(lambda: s0.setsockopt(%(sol)d, %(opt)d, b"x")),
+        err(lambda: s0.getsockopt(%(sol)d, 99))]
+print(json.dumps({"rows": rows, "opt": opt}))
+""" % {"dump": DUMP_HS, "enable": ENABLE_HS, "disable": DISABLE_HS, "sol": SOL_SMC,
+       "opt": SMC_LIMIT_HS}
+
+# The handshake-limitation check, in the guests; ports: PORT, PORT + 1 the
+# two listeners, PORT + 2 a plain TCP control connection.  Server (beta):
+# two IPPROTO_SMC listeners with a backlog of NSILENT, the first made with
+# net.smc.limit_smc_hs on, the second with it off; each connection gets its
+# byte echoed.  Client (alpha): NSILENT connects to each listener whose
+# proposals a tc filter drops; once the server has seen them all pending it
+# says "go" on the control connection, and the client connects once more to
+# each listener (one byte each way) and reports what smcss says of the two
+# (mode, fallback reason).  The silent handshakes would end after the CLC
+# wait time (6 s): so the guests decide when, not the lab's round trips.
+HS_SERVER = r"""
+import os, select, socket, sys, time
+port, backlog = int(sys.argv[1]), int(sys.argv[2])
+def pending():
+    with open("/sys/kernel/debug/smcx/objects") as f:
+        return dict(l.split() for l in f)["pending_handshakes"]
+ls = []
+for i, v in enumerate(("1", "0")):
+    with open("/proc/sys/net/smc/limit_smc_hs", "w") as f:
+        f.write(v)
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("0.0.0.0", port + i))
+    s.listen(backlog)
+    ls.append(s)
+print("limit_hs", *[s.getsockopt(%d, %d) for s in ls], flush=True)
+ctl = socket.create_server(("0.0.0.0", port + 2), reuse_port=True)
+ctl.settimeout(60)
+c, _ = ctl.accept()
+c.settimeout(0.1)
+end = time.time() + 15
+while time.time() < end and int(pending()) < 2 * backlog:
+    time.sleep(0.05)
+c.sendall(("go %%s\n" %% pending()).encode())
+end = time.time() + 60
+while time.time() < end:
+    try:
+        if c.recv(1) == b"":
+            break
+    except socket.timeout:
+        pass
+    for s in select.select(ls, [], [], 0.1)[0]:
+        n, _ = s.accept()
+        n.settimeout(10)
+        try:
+            n.sendall(n.recv(1))
+        except OSError:
+            pass
+        n.close()
+""" % (SOL_SMC, SMC_LIMIT_HS)
+
+HS_CLIENT = r"""
+import json, socket, struct, subprocess, sys
+dst, port, base, n, smcss = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), \
+    int(sys.argv[4]), sys.argv[5]
+silent = []
+for i in range(2 * n):
+    c = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
+    c.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    c.bind(("0.0.0.0", base + i))
+    c.setblocking(False)
+    c.connect_ex((dst, port + i // n))
+    silent.append(c)
+ctl = socket.create_connection((dst, port + 2), timeout=30)
+go = ctl.makefile().readline().split()
+cs, out = [], []
+for i in range(2):
+    c = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
+    c.settimeout(30)
+    c.connect((dst, port + i))
+    c.sendall(b"p")
+    out.append({"echo": c.recv(1).decode(), "lport": c.getsockname()[1]})
+    cs.append(c)
+socks = json.loads(subprocess.run([smcss, "-a", "--json"], capture_output=True,
+                                  check=True).stdout)["sockets"]
+for o in out:
+    for s in socks:
+        if (s.get("local") or {}).get("port") == o["lport"]:
+            o["mode"] = s["mode"]
+            o["reason"] = ((s.get("fallback") or {}).get("reason") or {}).get("name")
+for c in silent:
+    c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    c.close()
+print(json.dumps({"go": go, "probes": out}))
+"""
+
+
+def lgr_limits(h):
+    """(role, connections, max conns, max links, release) of each link group."""
+    return sorted((lg["role"], lg["conns"], (lg.get("v2") or {}).get("max_conns"),
+                   (lg.get("v2") or {}).get("max_links"), (lg.get("v2") or {}).get("release"))
+                  for lg in stacks.linkgroups(h))
+
+
+def pending(h):
+    return stacks.smcx_objects(h).get("pending_handshakes", 0)
+
+
+def held_limits(t, client, server, port, conns, want):
+    """@conns held connections @client -> @server; then each host's link
+    groups must be @want[host.name]: [(role, connections, max conns,
+    max links, release)].  The client's sockets, for more checks."""
+    with smcr_cases.Held(t, client, server, port, conns, 4 * smcr_cases.KIB):
+        for h in (client, server):
+            t.eq(lgr_limits(h), want[h.name], "%s: link groups (role, conns, max conns, "
+                 "max links, release)" % h.name)
+        return smcr_cases.active(stacks.sockets(client, port))
+
+
+def hs_check(t, port):
+    """Handshakes hang on beta's two listeners (limitation on, off); alpha
+    connects to each once more: the client's report and what the
+    listeners were made with."""
+    a, b = t.alpha, t.beta
+    a.run("modprobe -a sch_prio cls_u32 act_gact && tc qdisc add dev eth0 root handle 1: prio"
+          " && tc filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip protocol 6 0xff"
+          " match ip sport %d 0xfffc match u8 0x08 0x08 at 33 action drop" % SILENT_BASE)
+    srv = None
+    try:
+        srv = b.bg("python3 - %d %d" % (port, NSILENT), input=HS_SERVER)
+        b.wait_port(port + 2, job=srv)
+        r = a.run("python3 - %s %d %d %d %s" % (b.ip, port, SILENT_BASE, NSILENT, stacks.smcss()),
+                  input=HS_CLIENT, timeout=120)
+        rep = json.loads(r.out)
+    finally:
+        a.run("tc qdisc del dev eth0 root", check=False)
+        said = smcr_cases.finish(srv, timeout=60) if srv else None
+    t.check(scenarios.wait_for(lambda: pending(b) == 0, timeout=30, step=1),
+            "the silent handshakes ended")
+    return rep, (said.out.strip() if said else "")
 
 
 def run(t):
@@ -126,7 +334,67 @@ def run(t):
               "for i in $(seq 1 20); do ip netns del smcx_churn$i; done", timeout=120)
         t.check(True, "20 namespaces created, written and destroyed")
 
+    with t.subtest("limit_smc_hs, the netlink flag and SMC_LIMIT_HS are one setting"):
+        r = a.run("cat > /tmp/smcx_sysctl_one.py && python3 /tmp/smcx_sysctl_one.py %s init && "
+                  "ip netns add %s && ip netns exec %s python3 /tmp/smcx_sysctl_one.py %s netns"
+                  " && sysctl -n net.smc.limit_smc_hs; ip netns del %s"
+                  % (t.repo, NS, NS, t.repo, NS), input=ONE_SETTING)
+        init, ns, after = r.out.strip().splitlines()
+        init = json.loads(init)
+        t.eq(init["rows"], [["start", "0", "0", "0"], ["netlink on", "1", "1", "1"],
+                            ["sysctl 0", "0", "0", "0"], ["sysctl 1", "1", "1", "1"],
+                            ["netlink off", "0", "0", "0"]],
+             "[step, sysctl, netlink dump, a new socket's SMC_LIMIT_HS] agree")
+        t.eq(init["opt"], [0, 1, 1, 0, 95, 22, 95],
+             "SMC_LIMIT_HS: from the sysctl at creation, then the option's; "
+             "EOPNOTSUPP, EINVAL for another option or a short value")
+        t.eq((json.loads(ns), after), (["netns: netlink on", "1", "1", "1"], "0"),
+             "ENABLE_HS_LIMITATION in a netns: on there, init_net stays off")
+
+    b = t.beta
+    smcr_cases.need_tools(t, smcr_cases.HOLD)
+    with t.subtest("smcx <-> smcx: 17 connections, max conns 16; max links; rmem/wmem"):
+        # nothing is loaded on beta yet
+        b.run("insmod %s && sysctl -qw net.smc.smcr_max_conns_per_lgr=16 "
+              "net.smc.smcr_max_links_per_lgr=1 net.smc.rmem=131072" % t.smcx_path())
+        a.run("sysctl -qw net.smc.smcr_max_conns_per_lgr=20 net.smc.smcr_max_links_per_lgr=1 "
+              "net.smc.rmem=32768 net.smc.wmem=16384")
+        # alpha proposes 20 connections and 1 link, beta allows 16 and 1
+        want = [(1, 16, 1, 1), (16, 16, 1, 1)]
+        socks = held_limits(t, a, b, PORT, 17, {"alpha": [("CLNT",) + w for w in want],
+                                                "beta": [("SERV",) + w for w in want]})
+        t.eq(sorted(set((s["conninfo"]["sndbuf_size"], s["conninfo"]["rmbe_size"],
+                         s["conninfo"]["peer_rmbe_size"]) for s in socks)),
+             [(16384, 32768, 131072)],
+             "alpha's send buffer (wmem), RMB (rmem) and beta's RMB (its rmem)")
+
+    with t.subtest("limit_smc_hs: congested handshakes -> TCP when on, SMC-R when off"):
+        rep, said = hs_check(t, PORT + 4)
+        t.eq(said, "limit_hs 1 0", "beta's listeners: made with limit_smc_hs 1 and 0")
+        t.eq(rep["go"], ["go", str(2 * NSILENT)], "beta saw the silent handshakes pending")
+        t.eq([(p["echo"], p.get("mode"), p.get("reason")) for p in rep["probes"]],
+             [("p", "TCP", "PEER_NO_SMC"), ("p", "SMCR", None)],
+             "one more connection to each: (echo, mode, fallback reason); on: the SYN-ACK "
+             "had no SMC option, off: SMC-R")
+
+    with t.subtest("max conns/links negotiated with smc.ko as client and as server"):
+        stacks.load(a, stacks.INKERNEL, b, stacks.SMCX)
+        # alpha's smcx said DELETE_LINK when it went
+        t.check(scenarios.wait_for(lambda: not stacks.linkgroups(b), timeout=30, step=1),
+                "beta's link groups with alpha's smcx are gone")
+        # smc.ko (alpha, client) proposes 255 and 2, smcx (beta) allows 16 and 1
+        scenarios.xfer(b, a, family="smc", port=PORT + 1, nbytes=4096)
+        # smcx (beta, client) proposes 20 and 1, smc.ko (alpha) allows 255 and 2
+        b.run("sysctl -qw net.smc.smcr_max_conns_per_lgr=20")
+        scenarios.xfer(a, b, family="smc", port=PORT + 2, nbytes=4096)
+        # the groups linger after the connections: (role, conns, max conns/links, release)
+        t.eq(lgr_limits(a), [("CLNT", 0, 16, 1, 1), ("SERV", 0, 20, 1, 1)],
+             "alpha (smc.ko): its client group took smcx's Accept, its server group "
+             "smcx's Proposal")
+        t.eq(lgr_limits(b), [("CLNT", 0, 20, 1, 1), ("SERV", 0, 16, 1, 1)],
+             "beta (smcx): the same values")
+
     with t.subtest("unload"):
-        a.rmmod("smcx")
-        t.check(a.run("test -e /proc/sys/net/smc", check=False).rc != 0,
+        b.rmmod("smcx")
+        t.check(b.run("test -e /proc/sys/net/smc", check=False).rc != 0,
                 "/proc/sys/net/smc gone with the module")
