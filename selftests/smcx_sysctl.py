@@ -3,7 +3,8 @@
 each one does what it says or refuses.
 
 - every sysctl exists with the mainline default (tcp2smc: ours, default 0;
-  autocorking_size and smcr_testlink_time: 0, what smcx does);
+  autocorking_size and smcr_testlink_time: 0, what smcx does), and the
+  sysctl.d example (conf/smcx-sysctl.conf) lists each with that default;
 - in-range writes take, out-of-range and malformed writes fail with EINVAL
   and leave the value as it was; autocorking_size and smcr_testlink_time
   take only 0 until smcx corks and sends TEST_LINK;
@@ -23,6 +24,8 @@ each one does what it says or refuses.
 - the whole directory disappears with the module.
 """
 import json
+import os
+import re
 
 import scenarios
 import smcr_cases
@@ -279,6 +282,15 @@ def run(t):
         for name, (dflt, _, _) in SYSCTLS.items():
             t.eq(vals.get(name), str(dflt), "net.smc.%s default" % name)
         t.eq(a.out("sysctl -n net.smc.tcp2smc"), "0", "sysctl(8) reads net.smc.tcp2smc")
+        # the commented sysctl.d example: every sysctl with its default, and
+        # sysctl(8) takes the file uncommented
+        conf = os.path.join(t.repo, "conf", "smcx-sysctl.conf")
+        with open(conf) as f:
+            listed = dict(re.findall(r"^#net\.smc\.(\w+) = (\S+)$", f.read(), re.M))
+        t.eq(listed, {n: str(d) for n, (d, _, _) in SYSCTLS.items()},
+             "conf/smcx-sysctl.conf lists every sysctl with its default")
+        a.run("sed 's/^#net/net/' %s > /tmp/smcx_sysctl.conf && sysctl -q -p /tmp/smcx_sysctl.conf"
+              % conf)
 
     with t.subtest("ranges"):
         pairs = []
