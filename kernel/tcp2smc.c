@@ -9,10 +9,10 @@
  * update_socket_protocol(family, type, protocol) (net/socket.c) which
  * protocol to use; it is a noinline function that returns its third
  * argument, made to be overridden (by BPF fmod_ret, as MPTCP does).  It is
- * called for socket() from user space only (the syscall and io_uring's
- * socket op); sock_create_kern() and everything else inside the kernel
- * never pass through it, so kernel sockets cannot be converted by
- * construction.  A module cannot attach fmod_ret BPF, but a kretprobe can
+ * called for the socket() system call only: io_uring's socket op
+ * (__sys_socket_file()), sock_create_kern() and everything else inside the
+ * kernel never pass through it, so kernel sockets (and io_uring's) are
+ * not converted.  A module cannot attach fmod_ret BPF, but a kretprobe can
  * rewrite the return value, and the Debian 6.12 kernel has KRETPROBES and
  * the function is a traceable symbol there (lab notes).
  *
