@@ -355,8 +355,8 @@ static void smcx_clc_save_peer(struct smcx_conn *conn,
 /*
  * Undo a half-made SMC-R connection on @lgr, the link group too if it was
  * new.  The caller's reference on @lgr went to the connection if
- * smcx_conn_create() got as far as making one (freeing it drops it), else
- * it is still the caller's and is dropped here.
+ * smcx_conn_create() got it a place in the group (freeing it drops it),
+ * else it is still the caller's and is dropped here.
  */
 static void smcx_clc_smcr_undo(struct smcx_sock *smc, struct smcx_lgr *lgr,
 			       bool first)
@@ -370,6 +370,9 @@ static void smcx_clc_smcr_undo(struct smcx_sock *smc, struct smcx_lgr *lgr,
 		smcx_lgr_terminate(lgr);
 	smcx_lgr_put(lgr);
 }
+
+/* a server connection's lookups of a group with a free place */
+#define SMCX_SRV_LGR_TRIES	4
 
 /* first contacts, one at a time per role */
 static DEFINE_MUTEX(smcx_srv_first_mutex);
@@ -492,7 +495,7 @@ static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	struct smcx_clc_hdr hdr;
 	struct smcx_v2x neg;
 	bool first;
-	unsigned int i;
+	unsigned int i, tries;
 	u32 reason;
 	long timeo;
 	int rc, len;
@@ -518,26 +521,34 @@ static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	 * First contacts are serialised (mainline: one server-wide lock,
 	 * held from the link group lookup until the first contact's link is
 	 * confirmed): a second proposal from the same peer waits and then
-	 * finds the link group ready instead of making another one.  The
-	 * lock also covers a later connection's lookup until it counts in
-	 * the group, so that no two take the group's last place.
+	 * finds the link group ready instead of making another one.  A group
+	 * found with a free place may be full when the connection asks for
+	 * it (another handshake took the last one): then look again, which
+	 * finds another group or makes one.
 	 */
-	mutex_lock(&smcx_srv_first_mutex);
-	lgr = smcx_lgr_find(SMCX_SRV, c.dev, c.port, peer_gid, NULL, 0);
-	first = !lgr;
-	if (first) {
-		lgr = smcx_lgr_create(sock_net(&smc->sk), SMCX_SRV, &c, &neg);
-		if (!IS_ERR(lgr))
+	for (tries = 0;; tries++) {
+		mutex_lock(&smcx_srv_first_mutex);
+		lgr = smcx_lgr_find(SMCX_SRV, c.dev, c.port, peer_gid, NULL, 0);
+		first = !lgr;
+		if (!first) {
+			mutex_unlock(&smcx_srv_first_mutex);
+		} else {
+			lgr = smcx_lgr_create(sock_net(&smc->sk), SMCX_SRV, &c,
+					      &neg);
+			if (IS_ERR(lgr))
+				break;
 			memcpy(lgr->lnk.peer_gid, peer_gid, SMCX_GID_LEN);
+		}
+		rc = smcx_conn_create(smc, lgr);
+		if (rc != -ENOSPC || first || tries == SMCX_SRV_LGR_TRIES)
+			break;
+		smcx_lgr_put(lgr);	/* ours: the group was full */
 	}
 	smcx_ib_choice_release(&c);
 	if (IS_ERR(lgr)) {
 		mutex_unlock(&smcx_srv_first_mutex);
 		return PTR_ERR(lgr);
 	}
-	rc = smcx_conn_create(smc, lgr);
-	if (!first)
-		mutex_unlock(&smcx_srv_first_mutex);
 	if (!rc && !first)
 		rc = smcx_buf_reg(&lgr->lnk, smc->conn->rmb);
 	if (!rc && !first)

@@ -82,22 +82,36 @@ static u32 smcx_buf_size(struct net *net, bool rmb)
 	return min_t(u32, roundup_pow_of_two(want), SMCX_BUF_MAX);
 }
 
+/*
+ * A connection of @smc in @lgr.  Its place in the group comes first: if
+ * there is none (-ENOSPC: the group is full or dead), nothing was made,
+ * the caller keeps its reference on @lgr and may try another group with
+ * the same @smc.  Otherwise the reference is the connection's, whatever
+ * else fails.
+ */
 int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 {
-	struct smcx_conn *conn;
+	struct smcx_conn *conn = smc->conn;
 	int rc;
 
-	conn = kzalloc(sizeof(*conn), GFP_KERNEL);
-	if (!conn)
-		return -ENOMEM;
-	smcx_obj_inc(SMCX_OBJ_CONN);
-	spin_lock_init(&conn->lock);
-	mutex_init(&conn->tx_mutex);
-	INIT_WORK(&conn->tx_work, smcx_tx_work);
-	INIT_DELAYED_WORK(&conn->close_work, smcx_close_work);
+	if (!conn) {		/* else left by a try that found no place */
+		conn = kzalloc(sizeof(*conn), GFP_KERNEL);
+		if (!conn)
+			return -ENOMEM;
+		smcx_obj_inc(SMCX_OBJ_CONN);
+		spin_lock_init(&conn->lock);
+		mutex_init(&conn->tx_mutex);
+		INIT_WORK(&conn->tx_work, smcx_tx_work);
+		INIT_DELAYED_WORK(&conn->close_work, smcx_close_work);
+		conn->owner = smc;
+		smc->conn = conn;
+	}
 	conn->lgr = lgr;		/* takes the caller's reference */
-	conn->owner = smc;
-	smc->conn = conn;
+	rc = smcx_lgr_conn_add(lgr, smc);
+	if (rc) {
+		conn->lgr = NULL;	/* ... or leaves it */
+		return rc;
+	}
 	conn->sndbuf = smcx_buf_get(lgr, smcx_buf_size(sock_net(&smc->sk), false),
 				    false);
 	conn->rmb = smcx_buf_get(lgr, smcx_buf_size(sock_net(&smc->sk), true),
@@ -107,8 +121,7 @@ int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 	/* as mainline: max(RMB/10, SOCK_MIN_SNDBUF/2) */
 	conn->rmbe_update_limit = max_t(u32, conn->rmb->size / 10,
 					SOCK_MIN_SNDBUF / 2);
-	rc = smcx_lgr_conn_add(lgr, smc);
-	return rc;
+	return 0;
 }
 
 /* give back the link group's resources; process context, idempotent */
