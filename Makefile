@@ -28,8 +28,17 @@ TIER ?= main
 FAST_TESTS ?= smcx_load smcr_smoke
 FAST_FUZZ_SECONDS ?= 2
 
+# `make install` (docs/install.md): DESTDIR stages, PREFIX is where the tools
+# live (/usr as on Debian; the preload library goes to PREFIX/lib/smcx, where
+# smc_run looks for it), KVER the kernel release of the module's directory
+# (default: the one smcx.ko was built for).
+PREFIX ?= /usr
+DESTDIR ?=
+KVER ?= $(or $(shell modinfo -F vermagic smcx.ko 2>/dev/null | cut -d' ' -f1),$(LAB_KERNEL))
+
 .PHONY: all module user tools setup check check-fast check-reference unit selftest \
-	fuzz fuzz-long demo bench clean shell lab-up lab-down
+	fuzz fuzz-long demo bench clean shell lab-up lab-down \
+	install install-module install-tools uninstall uninstall-module uninstall-tools
 
 all: module user tools
 
@@ -38,7 +47,8 @@ module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 user:
-	cmake -S user -B $(BUILD)/user -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake -S user -B $(BUILD)/user -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
 	cmake --build $(BUILD)/user -j $(JOBS)
 
 # programs the selftests run inside the lab guests
@@ -101,6 +111,90 @@ lab-up: all
 
 lab-down:
 	scripts/lab down
+
+# --- install, uninstall (docs/install.md) -------------------
+#
+# What goes where.  The configuration files keep their place under any
+# PREFIX: modprobe reads only /etc/modprobe.d (and /lib, /usr/lib), and
+# sysctl --system reads PREFIX/lib/sysctl.d for /usr and /usr/local.
+SBINDIR = $(PREFIX)/sbin
+PRELOADDIR = $(PREFIX)/lib/smcx
+MAN8DIR = $(PREFIX)/share/man/man8
+COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
+MODPROBEDIR = /etc/modprobe.d
+SYSCTLDIR = $(PREFIX)/lib/sysctl.d
+MODULEDIR = /lib/modules/$(KVER)/updates
+
+# smcctl's personalities (links to smcctl, argv[0] chooses), as CMake builds them
+PERSONALITIES = $(shell awk '$$0 ~ "^set[\050]SMCCTL_PERSONALITIES" { f = 1 } \
+		f { l = $$0; gsub("set[\050]SMCCTL_PERSONALITIES|[\050\051]", "", l); \
+		    printf "%s ", l; if (index($$0, "\051")) exit }' user/smcctl/CMakeLists.txt)
+MANPAGES = $(notdir $(wildcard man/*.8))
+SMCX_VERSION = $(shell sed -n 's/^\#define SMCX_VERSION "\(.*\)"/\1/p' include/smcx/version.h)
+SMCCTL_BUILT = $(BUILD)/user/smcctl/smcctl
+PRELOAD_BUILT = $(BUILD)/user/preload/libsmc-preload.so
+
+install: install-module install-tools
+
+# The module goes to updates/, which depmod ranks above the kernel's own
+# modules; depmod then runs for KVER (not for a staged DESTDIR, where the
+# package's postinst or the target machine does it).
+install-module:
+	@test -e smcx.ko || { echo "install: no smcx.ko; run 'make module' first (or 'make install-tools' for the tools alone, DKMS for the module: docs/install.md)" >&2; exit 1; }
+	@test -n "$(KVER)" || { echo "install: no kernel release for smcx.ko; set KVER" >&2; exit 1; }
+	install -D -m 0644 smcx.ko $(DESTDIR)$(MODULEDIR)/smcx.ko
+ifeq ($(DESTDIR),)
+	depmod -a $(KVER)
+else
+	@echo "install: depmod skipped under DESTDIR; run 'depmod -a $(KVER)' on the target"
+endif
+
+install-tools:
+	@test -x $(SMCCTL_BUILT) -a -e $(PRELOAD_BUILT) || { echo "install: the tools are not built in $(BUILD)/user; run 'make user' first" >&2; exit 1; }
+	@for p in $(PERSONALITIES); do test -L $(BUILD)/user/smcctl/$$p || { echo "install: no $$p link in $(BUILD)/user/smcctl; run 'make user'" >&2; exit 1; }; done
+	install -D -m 0755 $(SMCCTL_BUILT) $(DESTDIR)$(SBINDIR)/smcctl
+	for p in $(PERSONALITIES); do ln -sfn smcctl $(DESTDIR)$(SBINDIR)/$$p || exit 1; done
+	install -D -m 0644 $(PRELOAD_BUILT) $(DESTDIR)$(PRELOADDIR)/libsmc-preload.so
+ifneq ($(MANPAGES),)
+	install -d $(DESTDIR)$(MAN8DIR)
+	for m in $(MANPAGES); do gzip -9n <man/$$m >$(DESTDIR)$(MAN8DIR)/$$m.gz && \
+		chmod 0644 $(DESTDIR)$(MAN8DIR)/$$m.gz || exit 1; done
+else
+	@echo "install: no man pages in man/ (yet)"
+endif
+ifneq ($(wildcard completion/smcctl),)
+	install -D -m 0644 completion/smcctl $(DESTDIR)$(COMPLETIONDIR)/smcctl
+	for p in $(PERSONALITIES); do ln -sfn smcctl $(DESTDIR)$(COMPLETIONDIR)/$$p || exit 1; done
+else
+	@echo "install: no bash completion in completion/ (yet)"
+endif
+ifneq ($(wildcard conf/smcx-modprobe.conf),)
+	install -D -m 0644 conf/smcx-modprobe.conf $(DESTDIR)$(MODPROBEDIR)/smcx.conf
+else
+	@echo "install: no conf/smcx-modprobe.conf (yet)"
+endif
+ifneq ($(wildcard conf/smcx-sysctl.conf),)
+	install -D -m 0644 conf/smcx-sysctl.conf $(DESTDIR)$(SYSCTLDIR)/50-smcx.conf
+else
+	@echo "install: no conf/smcx-sysctl.conf (yet)"
+endif
+
+uninstall: uninstall-tools uninstall-module
+
+# Exactly what install put there (computed the same way), nothing else.
+uninstall-module:
+	rm -f $(DESTDIR)$(MODULEDIR)/smcx.ko
+ifeq ($(DESTDIR),)
+	if [ -d /lib/modules/$(KVER)/kernel ]; then depmod -a $(KVER); fi
+endif
+
+uninstall-tools:
+	rm -f $(DESTDIR)$(SBINDIR)/smcctl $(addprefix $(DESTDIR)$(SBINDIR)/,$(PERSONALITIES))
+	rm -f $(DESTDIR)$(PRELOADDIR)/libsmc-preload.so
+	if [ -d $(DESTDIR)$(PRELOADDIR) ]; then rmdir $(DESTDIR)$(PRELOADDIR); fi
+	rm -f $(addprefix $(DESTDIR)$(MAN8DIR)/,$(addsuffix .gz,$(MANPAGES)))
+	rm -f $(DESTDIR)$(COMPLETIONDIR)/smcctl $(addprefix $(DESTDIR)$(COMPLETIONDIR)/,$(PERSONALITIES))
+	rm -f $(DESTDIR)$(MODPROBEDIR)/smcx.conf $(DESTDIR)$(SYSCTLDIR)/50-smcx.conf
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
