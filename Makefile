@@ -38,7 +38,7 @@ KVER ?= $(or $(shell modinfo -F vermagic smcx.ko 2>/dev/null | cut -d' ' -f1),$(
 
 .PHONY: all module user tools setup check check-fast check-reference unit selftest \
 	fuzz fuzz-long demo bench clean shell lab-up lab-down \
-	install install-module install-tools uninstall uninstall-module uninstall-tools
+	install install-module install-tools uninstall uninstall-module uninstall-tools deb
 
 all: module user tools
 
@@ -112,7 +112,7 @@ lab-up: all
 lab-down:
 	scripts/lab down
 
-# --- install, uninstall (docs/install.md) -------------------
+# --- install, uninstall, Debian packages (docs/install.md) -------------------
 #
 # What goes where.  The configuration files keep their place under any
 # PREFIX: modprobe reads only /etc/modprobe.d (and /lib, /usr/lib), and
@@ -195,6 +195,42 @@ uninstall-tools:
 	rm -f $(addprefix $(DESTDIR)$(MAN8DIR)/,$(addsuffix .gz,$(MANPAGES)))
 	rm -f $(DESTDIR)$(COMPLETIONDIR)/smcctl $(addprefix $(DESTDIR)$(COMPLETIONDIR)/,$(PERSONALITIES))
 	rm -f $(DESTDIR)$(MODPROBEDIR)/smcx.conf $(DESTDIR)$(SYSCTLDIR)/50-smcx.conf
+
+# Debian packages smcx-dkms and smcx-tools into build/deb/, built with
+# debhelper in a copy of the tree (the files git knows, untracked ones that
+# are not ignored included), so the tree stays clean; lintian's report goes
+# to build/deb/lintian.txt and an error in it fails the target.  Rebuilt
+# only when a file of the tree changed.
+DEB_DIR = $(BUILD)/deb
+DEB_WORK = $(BUILD)/deb-work
+ifneq ($(filter deb,$(MAKECMDGOALS)),)
+DEB_SOURCES := $(wildcard $(shell git ls-files -co --exclude-standard 2>/dev/null || \
+	find . \( -path ./build -o -path ./.git -o -path './.lab*' -o -path ./.cache \) -prune \
+		-o -type f -print))
+endif
+
+deb: $(DEB_DIR)/.built
+
+$(DEB_DIR)/.built: $(DEB_SOURCES)
+	@v=$(SMCX_VERSION); \
+	d=$$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf); \
+	c=$$(dpkg-parsechangelog -S Version); \
+	[ "$$d" = "$$v" ] && [ "$$c" = "$$v" ] || { echo "deb: versions differ: include/smcx/version.h $$v, dkms.conf $$d, debian/changelog $$c" >&2; exit 1; }
+	rm -rf $(DEB_WORK) $(DEB_DIR)
+	mkdir -p $(DEB_WORK)/smcx-$(SMCX_VERSION) $(DEB_DIR)
+	@echo "copying $(words $(DEB_SOURCES)) files of the tree to $(DEB_WORK)/smcx-$(SMCX_VERSION)"
+	@printf '%s\n' $(DEB_SOURCES) | tar -cf - -T - | tar -xf - -C $(DEB_WORK)/smcx-$(SMCX_VERSION)
+	cd $(DEB_WORK)/smcx-$(SMCX_VERSION) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		DEB_BUILD_OPTIONS="parallel=$(JOBS) $(DEB_BUILD_OPTIONS)" \
+		dpkg-buildpackage -b -us -uc >$(DEB_WORK)/build.log 2>&1 || \
+		{ tail -n 40 $(DEB_WORK)/build.log >&2; echo "deb: dpkg-buildpackage failed; log: $(DEB_WORK)/build.log" >&2; exit 1; }
+	mv $(DEB_WORK)/*.deb $(DEB_WORK)/*.changes $(DEB_WORK)/*.buildinfo $(DEB_DIR)/
+	lintian --fail-on error --display-info $(DEB_DIR)/*.changes >$(DEB_DIR)/lintian.txt 2>&1; \
+		rc=$$?; cat $(DEB_DIR)/lintian.txt; \
+		[ $$rc = 0 ] || { echo "deb: lintian found errors (build/deb/lintian.txt)" >&2; exit 1; }
+	rm -rf $(DEB_WORK)
+	touch $@
+	@ls -l $(DEB_DIR)/*.deb
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
