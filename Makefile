@@ -197,16 +197,16 @@ uninstall-tools:
 	rm -f $(DESTDIR)$(MODPROBEDIR)/smcx.conf $(DESTDIR)$(SYSCTLDIR)/50-smcx.conf
 
 # Debian packages smcx-dkms and smcx-tools into build/deb/, built with
-# debhelper in a copy of the tree (the files git knows, untracked ones that
-# are not ignored included), so the tree stays clean; lintian's report goes
-# to build/deb/lintian.txt and an error in it fails the target.  Rebuilt
-# only when a file of the tree changed.
+# debhelper in a copy of what they are made of (DEB_TREE: the files git
+# knows there, untracked ones that are not ignored included), so the tree
+# stays clean; lintian's report goes to build/deb/lintian.txt and an error
+# in it fails the target.  Rebuilt only when one of those files changed.
 DEB_DIR = $(BUILD)/deb
 DEB_WORK = $(BUILD)/deb-work
+DEB_TREE = Makefile Kbuild dkms.conf debian kernel include user man completion conf
 ifneq ($(filter deb,$(MAKECMDGOALS)),)
-DEB_SOURCES := $(wildcard $(shell git ls-files -co --exclude-standard 2>/dev/null || \
-	find . \( -path ./build -o -path ./.git -o -path './.lab*' -o -path ./.cache \) -prune \
-		-o -type f -print))
+DEB_SOURCES := $(wildcard $(shell git ls-files -co --exclude-standard -- $(DEB_TREE) 2>/dev/null || \
+	find $(wildcard $(DEB_TREE)) -type f))
 endif
 
 deb: $(DEB_DIR)/.built
