@@ -71,13 +71,15 @@ selftest: all
 	LAB_KERNEL=$(LAB_KERNEL) selftests/run --tier $(TIER) $(T)
 
 # The test command: install what is missing, build, unit tests, bounded fuzz
-# runs, then the lab suite.  Sub-makes so that setup runs before anything
+# runs, the Debian packages (lintian; the lab test smcx_package installs
+# them), then the lab suite.  Sub-makes so that setup runs before anything
 # evaluates the kernel header location.
 check:
 	scripts/setup
 	$(MAKE) all
 	$(MAKE) unit
 	$(MAKE) fuzz
+	$(MAKE) deb
 	$(MAKE) selftest
 
 # The edit loop (under 8 minutes): unit tests, a fuzz smoke, a lab smoke.
