@@ -440,23 +440,23 @@ def sysctl_actions(text, settings):
         [["read", "/proc/sys/" + k.replace(".", "/")] for k in sorted(settings)] + [["rm", etc]]
 
 
+def check_applies(t, res, path):
+    r = no_error(t, res, "sysctl --system")
+    t.check(r["rc"] == 0 and path in r["out"],
+            "sysctl --system applies %s (rc %d):\n%s%s" % (path, r["rc"], r["out"], r["err"]))
+
+
 def check_sysctl(t, text, settings, res):
     t.check(text is not None, "smcx-tools installs /usr/lib/sysctl.d/50-smcx.conf")
     t.check(settings, "50-smcx.conf names net.smc settings (commented examples)")
     check_loaded(t, res[0], "socket(AF_SMC)")
-    r = no_error(t, res[1], "sysctl --system")
-    t.check(r["rc"] == 0 and "/usr/lib/sysctl.d/50-smcx.conf" in r["out"],
-            "sysctl --system reads /usr/lib/sysctl.d/50-smcx.conf (rc %d):\n%s%s"
-            % (r["rc"], r["out"], r["err"]))
+    check_applies(t, res[1], "/usr/lib/sysctl.d/50-smcx.conf")
     changed = no_error(t, res[2], "changing the net.smc settings")
     t.log("net.smc settings changed before sysctl --system: %s" % changed)
     moved = sorted(k for k, v in changed.items() if v["set"] is not None)
     t.check(moved, "at least one net.smc setting of the example can be changed")
     no_error(t, res[3], "writing /etc/sysctl.d/50-smcx.conf")
-    r = no_error(t, res[4], "sysctl --system")
-    t.check(r["rc"] == 0 and "/etc/sysctl.d/50-smcx.conf" in r["out"],
-            "sysctl --system applies /etc/sysctl.d/50-smcx.conf (rc %d):\n%s%s"
-            % (r["rc"], r["out"], r["err"]))
+    check_applies(t, res[4], "/etc/sysctl.d/50-smcx.conf")
     values = dict(zip(sorted(settings), res[5:-1]))
     for key in moved:
         got = no_error(t, values[key], "reading %s" % key)["text"]
