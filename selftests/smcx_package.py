@@ -13,9 +13,10 @@ and DKMS do not run in the guest: under TCG over 9p its depmod alone took
    package's own source in a private DKMS tree (a private mount namespace
    with a tmpfs on /var/lib/dkms; nothing of the host changes) and packed
    as a binaries-only DKMS tarball (`dkms mktarball --binaries-only`);
-   cached in build/pkgtest/cache by package checksum and kernel.
+   cached in build/pkgtest/cache by the packaged source (names and
+   contents of its files) and the kernel.
 3. host: in a private mount namespace, an overlay with the host's root as
-   lower layer and build/pkgtest/run.PID/upper as upper layer; the tarball
+   lower layer and build/pkgtest/run.XXXX/upper as upper layer; the tarball
    goes where the DKMS hook of smcx-dkms looks for a prebuilt module
    (/usr/share/smcx-dkms/smcx-VERSION.dkms.tar.gz, dkms' common.postinst),
    then `dpkg -i` of both packages in a chroot: smcx-dkms' postinst loads
