@@ -38,7 +38,16 @@ def setup_inkernel_smc(h, wire=0):
 
 
 def rxe_snapshot(hosts, dev="rxe0"):
-    return {(h.name, c): h.rxe_counter(c, dev) for h in hosts for c in RXE_COUNTERS}
+    """{(host name, counter): value}, one round trip per host."""
+    snap = {}
+    for h in hosts:
+        paths = ["/sys/class/infiniband/%s/ports/1/hw_counters/%s" % (dev, c)
+                 for c in RXE_COUNTERS]
+        for c, p, v in zip(RXE_COUNTERS, paths, h.read_many(paths)):
+            if v is None:
+                raise smcxlab.LabError("%s: cannot read %s" % (h.name, p))
+            snap[(h.name, c)] = int(v)
+    return snap
 
 
 def rxe_delta(hosts, before, dev="rxe0"):
@@ -152,7 +161,9 @@ def _payload(h, path, nbytes):
 
 def smcx_stats(h):
     """smcx's handshake counters of the reader's netns (debugfs)."""
-    out = h.out("cat /sys/kernel/debug/smcx/stats")
+    out = h.read("/sys/kernel/debug/smcx/stats")
+    if out is None:
+        raise smcxlab.LabError("%s: no /sys/kernel/debug/smcx/stats (smcx not loaded?)" % h.name)
     return {k: int(v) for k, v in (ln.split() for ln in out.splitlines())}
 
 

@@ -376,6 +376,23 @@ class Host:
         """stdout of a command that must succeed, stripped."""
         return self.run(cmd, timeout=timeout).out.strip()
 
+    def read_many(self, paths):
+        """The text of each file in @paths on this host (None for one that
+        cannot be read), in one round trip and without starting a process."""
+        t0 = time.time()
+        files = self._request({"op": "read", "paths": list(paths)}, 30)["files"]
+        self.lab.log("[%s] read %s (%.2fs)" % (self.name, " ".join(paths), time.time() - t0))
+        return files
+
+    def read(self, path):
+        """A file's text on this host, or None."""
+        return self.read_many([path])[0]
+
+    def modules(self):
+        """The names of the modules loaded on this host."""
+        return {ln.split()[0] for ln in (self.read("/proc/modules") or "").splitlines()
+                if ln.strip()}
+
     def bg(self, cmd, name=None, input=None, cwd=None):
         """Start a command in the background; returns a Job."""
         d = self._request({"op": "bg", "cmd": cmd, "name": name, "input": input,
@@ -390,11 +407,9 @@ class Host:
         """Wait until something listens on a TCP port here; when it does
         not, what @job (the server meant to listen) said goes into the
         error."""
-        flag = "-ltn" if proto == "tcp" else "-lun"
         deadline = time.time() + timeout
         while time.time() < deadline:
-            r = self.run("ss -H %s 'sport = :%d'" % (flag, port), check=False)
-            if r.out.strip():
+            if self.listening(port, proto):
                 return
             time.sleep(0.3)
         said = ""
@@ -408,6 +423,17 @@ class Host:
         sockets = self.run("ss -Htanp 'sport = :%d' | head -5" % port, check=False).out.strip()
         raise LabError("%s: nothing listens on port %d after %ds%s; sockets on it: %s"
                        % (self.name, port, timeout, said, sockets or "none"))
+
+    def listening(self, port, proto="tcp"):
+        """Whether a socket listens on @port here (TCP LISTEN, or any bound
+        UDP socket), read off /proc/net without starting a process."""
+        want = "0A" if proto == "tcp" else "07"
+        for text in self.read_many(["/proc/net/%s" % proto, "/proc/net/%s6" % proto]):
+            for ln in (text or "").splitlines()[1:]:
+                f = ln.split()
+                if len(f) > 3 and f[3] == want and int(f[1].rsplit(":", 1)[1], 16) == port:
+                    return True
+        return False
 
     def modprobe(self, *mods):
         self.run("modprobe -a " + " ".join(mods))
@@ -433,11 +459,14 @@ class Host:
         return (r.out + r.err).strip()
 
     def loaded(self, mod):
-        return bool(self.run("grep -w '^%s' /proc/modules" % mod, check=False).out)
+        return mod in self.modules()
 
     def rxe_counter(self, name, dev="rxe0"):
         """An rxe hardware counter (sent_pkts, rcvd_pkts, ...)."""
-        out = self.out("cat /sys/class/infiniband/%s/ports/1/hw_counters/%s" % (dev, name))
+        path = "/sys/class/infiniband/%s/ports/1/hw_counters/%s" % (dev, name)
+        out = self.read(path)
+        if out is None:
+            raise LabError("%s: cannot read %s" % (self.name, path))
         return int(out)
 
 

@@ -70,8 +70,9 @@ def smcss():
 
 def clear(h, timeout=60):
     """Unload every SMC module from a host (smcx first, then smc_diag, smc)."""
+    loaded = h.modules()
     for m in MODULES:
-        if h.loaded(m):
+        if m in loaded:
             r = h.run("for i in $(seq 1 %d); do rmmod %s && exit 0; sleep 1; done; exit 1"
                       % (max(1, timeout // len(MODULES)), m), check=False,
                       timeout=timeout + 30)
@@ -83,9 +84,10 @@ def clear(h, timeout=60):
 
 def running(h):
     """The stack loaded on a host now, or None."""
-    if h.loaded("smcx"):
+    loaded = h.modules()
+    if "smcx" in loaded:
         return SMCX
-    if h.loaded("smc"):
+    if "smc" in loaded:
         return INKERNEL
     return None
 
@@ -282,7 +284,7 @@ CONN_OBJECTS = smcxlab.CONN_OBJECTS
 
 def smcx_objects(h):
     """smcx's object counters {kind: count} ({} when smcx is not loaded)."""
-    out = h.run("cat %s/objects 2>/dev/null" % SMCX_DEBUGFS, check=False).out
+    out = h.read("%s/objects" % SMCX_DEBUGFS) or ""
     return {p[0]: int(p[1]) for p in (ln.split() for ln in out.splitlines())
             if len(p) == 2 and p[1].lstrip("-").isdigit()}
 
