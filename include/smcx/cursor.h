@@ -35,20 +35,20 @@
 #endif
 
 /* @n modulo @d and @n / @d, through math64 in the kernel */
-static inline uint64_t smcx_curs_div(uint64_t n, uint32_t d, uint32_t *rem)
+static inline u64 smcx_curs_div(u64 n, u32 d, u32 *rem)
 {
 #ifdef SMCX_KERNEL
 	return div_u64_rem(n, d, rem);
 #else
-	*rem = (uint32_t)(n % d);
+	*rem = (u32)(n % d);
 	return n / d;
 #endif
 }
 
-static inline uint64_t smcx_curs_mod64(uint64_t n, uint64_t d)
+static inline u64 smcx_curs_mod64(u64 n, u64 d)
 {
 #ifdef SMCX_KERNEL
-	uint64_t rem;
+	u64 rem;
 
 	div64_u64_rem(n, d, &rem);
 	return rem;
@@ -58,9 +58,9 @@ static inline uint64_t smcx_curs_mod64(uint64_t n, uint64_t d)
 }
 
 /* the offset in a ring of @size of stream byte @n (a cursor's count) */
-static inline uint32_t smcx_ring_off(uint64_t n, uint32_t size)
+static inline u32 smcx_ring_off(u64 n, u32 size)
 {
-	uint32_t off;
+	u32 off;
 
 	smcx_curs_div(n, size, &off);
 	return off;
@@ -71,19 +71,19 @@ static inline uint32_t smcx_ring_off(uint64_t n, uint32_t size)
  * @size wraps: a copy into or out of the ring is split there.  Never more
  * than @n, at least 1 when @n is not 0.
  */
-static inline uint32_t smcx_ring_chunk(uint64_t pos, uint32_t size,
-				       uint64_t n)
+static inline u32 smcx_ring_chunk(u64 pos, u32 size,
+				  u64 n)
 {
-	uint32_t room = size - smcx_ring_off(pos, size);
+	u32 room = size - smcx_ring_off(pos, size);
 
-	return n < room ? (uint32_t)n : room;
+	return n < room ? (u32)n : room;
 }
 
 /* the wire cursor of stream byte count @n in an RMBE of @size */
-static inline void smcx_curs_from_count(uint64_t n, uint32_t size,
+static inline void smcx_curs_from_count(u64 n, u32 size,
 					struct smcx_cdc_cursor *c)
 {
-	c->wrap = (uint16_t)smcx_curs_div(n, size, &c->count);
+	c->wrap = (u16)smcx_curs_div(n, size, &c->count);
 }
 
 /*
@@ -95,12 +95,12 @@ static inline void smcx_curs_from_count(uint64_t n, uint32_t size,
  * gives @last back, unchanged.  A count beyond the ring is reduced like
  * any other position.
  */
-static inline uint64_t smcx_curs_to_count(uint64_t last, uint32_t size,
-					  const struct smcx_cdc_cursor *c)
+static inline u64 smcx_curs_to_count(u64 last, u32 size,
+				     const struct smcx_cdc_cursor *c)
 {
-	uint64_t m = (uint64_t)size << 16;
-	uint64_t pos = smcx_curs_mod64((uint64_t)c->wrap * size + c->count, m);
-	uint64_t diff = smcx_curs_mod64(pos + m - smcx_curs_mod64(last, m), m);
+	u64 m = (u64)size << 16;
+	u64 pos = smcx_curs_mod64((u64)c->wrap * size + c->count, m);
+	u64 diff = smcx_curs_mod64(pos + m - smcx_curs_mod64(last, m), m);
 
 	return diff <= size ? last + diff : last;
 }
@@ -111,8 +111,8 @@ static inline uint64_t smcx_curs_to_count(uint64_t last, uint32_t size,
  * write into our RMBE, or we into its RMBE or our send buffer.  0 when the
  * ring is full, @size when the cursors are equal.
  */
-static inline uint64_t smcx_curs_space(uint32_t size, uint64_t prod,
-				       uint64_t cons)
+static inline u64 smcx_curs_space(u32 size, u64 prod,
+				  u64 cons)
 {
 	return size - (prod - cons);
 }
@@ -122,8 +122,8 @@ static inline uint64_t smcx_curs_space(uint32_t size, uint64_t prod,
  * It has to move forward from @prod and may fill our RMBE of @size at
  * most, counted from our consumer cursor @cons.
  */
-static inline bool smcx_curs_prod_ok(uint64_t new_prod, uint64_t prod,
-				     uint64_t cons, uint32_t size)
+static inline bool smcx_curs_prod_ok(u64 new_prod, u64 prod,
+				     u64 cons, u32 size)
 {
 	return new_prod > prod && new_prod - cons <= size;
 }
@@ -133,8 +133,8 @@ static inline bool smcx_curs_prod_ok(uint64_t new_prod, uint64_t prod,
  * It has to move forward from @cons and cannot pass @sent, what we have
  * written into the peer's RMBE.
  */
-static inline bool smcx_curs_cons_ok(uint64_t new_cons, uint64_t cons,
-				     uint64_t sent)
+static inline bool smcx_curs_cons_ok(u64 new_cons, u64 cons,
+				     u64 sent)
 {
 	return new_cons > cons && new_cons <= sent;
 }
@@ -144,8 +144,8 @@ static inline bool smcx_curs_cons_ok(uint64_t new_cons, uint64_t cons,
  * least @limit bytes past @cons_sent, the last one the peer was told
  * (besides when the peer says it is blocked; the caller checks that).
  */
-static inline bool smcx_curs_update_due(uint64_t cons, uint64_t cons_sent,
-					uint32_t limit)
+static inline bool smcx_curs_update_due(u64 cons, u64 cons_sent,
+					u32 limit)
 {
 	return cons - cons_sent >= limit;
 }

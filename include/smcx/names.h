@@ -24,8 +24,8 @@
 #ifndef SMCX_NAMES_H
 #define SMCX_NAMES_H
 
+#include "compat.h"
 #ifdef SMCX_KERNEL
-#include <linux/types.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
 #else
@@ -69,7 +69,7 @@ static inline char smcx_name_upper(char c)
 }
 
 /* may @c stand in an EID (wire form, upper case), @first at its start? */
-static inline bool smcx_ueid_char(uint8_t c, bool first)
+static inline bool smcx_ueid_char(u8 c, bool first)
 {
 	if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
 		return true;
@@ -77,7 +77,7 @@ static inline bool smcx_ueid_char(uint8_t c, bool first)
 }
 
 /* is @eid, SMCX_NAME_EID_LEN bytes as they travel on the wire, valid? */
-static inline bool smcx_ueid_valid(const uint8_t *eid)
+static inline bool smcx_ueid_valid(const u8 *eid)
 {
 	int end = SMCX_NAME_EID_LEN;
 	int i;
@@ -100,7 +100,7 @@ static inline bool smcx_ueid_valid(const uint8_t *eid)
  * only on success.
  */
 static inline int smcx_ueid_normalize(const char *in, size_t len,
-				      uint8_t *out, size_t *bad)
+				      u8 *out, size_t *bad)
 {
 	size_t i;
 
@@ -112,7 +112,7 @@ static inline int smcx_ueid_normalize(const char *in, size_t len,
 		char c = smcx_name_upper(in[i]);
 		int err = 0;
 
-		if (!smcx_ueid_char((uint8_t)c, false))
+		if (!smcx_ueid_char((u8)c, false))
 			err = smcx_name_blank(c) ? SMCX_NAME_EBLANK :
 						   SMCX_NAME_ECHAR;
 		if (!i && !smcx_name_alnum(c))
@@ -124,7 +124,7 @@ static inline int smcx_ueid_normalize(const char *in, size_t len,
 		}
 	}
 	for (i = 0; i < len; i++)
-		out[i] = (uint8_t)smcx_name_upper(in[i]);
+		out[i] = (u8)smcx_name_upper(in[i]);
 	memset(out + len, ' ', SMCX_NAME_EID_LEN - len);
 	return 0;
 }

@@ -39,8 +39,8 @@ enum {
  * does it announce an urgent byte, and at which stream position (@pos)?
  * Only "urgent data present" does, and only once a byte was written.
  */
-static inline bool smcx_urg_cdc_pos(uint8_t prod_flags, uint64_t new_prod,
-				    uint64_t *pos)
+static inline bool smcx_urg_cdc_pos(u8 prod_flags, u64 new_prod,
+				    u64 *pos)
 {
 	if (!(prod_flags & SMCX_CDC_PF_URG_PRESENT) || !new_prod)
 		return false;
@@ -49,8 +49,8 @@ static inline bool smcx_urg_cdc_pos(uint8_t prod_flags, uint64_t new_prod,
 }
 
 /* SIOCATMARK: is the consumer cursor @cons at the urgent mark @urg_pos? */
-static inline bool smcx_urg_is_atmark(uint8_t state, uint64_t urg_pos,
-				      uint64_t cons)
+static inline bool smcx_urg_is_atmark(u8 state, u64 urg_pos,
+				      u64 cons)
 {
 	return state != SMCX_URG_NONE && urg_pos == cons;
 }
@@ -59,9 +59,9 @@ static inline bool smcx_urg_is_atmark(uint8_t state, uint64_t urg_pos,
  * SIOCINQ: of the @avail readable bytes from @cons (up to @prod), without
  * SO_OOBINLINE (@oobinline false) only those before the mark count.
  */
-static inline uint64_t smcx_urg_inq_len(uint8_t state, bool oobinline,
-					uint64_t urg_pos, uint64_t cons,
-					uint64_t prod, uint64_t avail)
+static inline u64 smcx_urg_inq_len(u8 state, bool oobinline,
+				   u64 urg_pos, u64 cons,
+				   u64 prod, u64 avail)
 {
 	if (state != SMCX_URG_NONE && !oobinline &&
 	    urg_pos >= cons && urg_pos < prod)
@@ -73,8 +73,8 @@ static inline uint64_t smcx_urg_inq_len(uint8_t state, bool oobinline,
  * POLLIN's byte count from SO_RCVLOWAT's @target: at the mark, without
  * SO_OOBINLINE, the urgent byte alone is not enough.
  */
-static inline uint64_t smcx_urg_poll_need(bool atmark, bool oobinline,
-					  uint64_t target)
+static inline u64 smcx_urg_poll_need(bool atmark, bool oobinline,
+				     u64 target)
 {
 	return atmark && !oobinline ? target + 1 : target;
 }
@@ -86,9 +86,9 @@ static inline uint64_t smcx_urg_poll_need(bool atmark, bool oobinline,
  * at the mark with nothing copied yet takes the byte (@oobinline) or
  * skips it (*@skip set, and the read starts after it).  0: stop here.
  */
-static inline uint64_t smcx_urg_rx_limit(uint8_t state, uint64_t urg_pos,
-					 uint64_t pos, uint64_t n, bool copied,
-					 bool oobinline, bool *skip)
+static inline u64 smcx_urg_rx_limit(u8 state, u64 urg_pos,
+				    u64 pos, u64 n, bool copied,
+				    bool oobinline, bool *skip)
 {
 	*skip = false;
 	if (state == SMCX_URG_NONE || urg_pos < pos)
@@ -102,8 +102,8 @@ static inline uint64_t smcx_urg_rx_limit(uint8_t state, uint64_t urg_pos,
 }
 
 /* has a read that ended at @pos passed the mark (the state then ends)? */
-static inline bool smcx_urg_passed(uint8_t state, uint64_t urg_pos,
-				   uint64_t pos)
+static inline bool smcx_urg_passed(u8 state, u64 urg_pos,
+				   u64 pos)
 {
 	return state != SMCX_URG_NONE && pos > urg_pos;
 }
@@ -115,11 +115,11 @@ static inline bool smcx_urg_passed(uint8_t state, uint64_t urg_pos,
  * ends right after it.  *@pend is cleared once it has been announced, or
  * when it went out before (unannounced).  Returns the bytes to write.
  */
-static inline uint64_t smcx_urg_tx_limit(bool *pend, uint64_t sent,
-					 uint64_t urg_pos, uint64_t n,
-					 uint8_t *prod_flags)
+static inline u64 smcx_urg_tx_limit(bool *pend, u64 sent,
+				    u64 urg_pos, u64 n,
+				    u8 *prod_flags)
 {
-	uint64_t end;
+	u64 end;
 
 	if (!*pend)
 		return n;

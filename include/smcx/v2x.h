@@ -36,13 +36,13 @@
 
 /* what a link group was negotiated with */
 struct smcx_v2x {
-	uint8_t release;
-	uint8_t max_conns;
-	uint8_t max_links;
+	u8 release;
+	u8 max_conns;
+	u8 max_links;
 };
 
 /* @release with the counts every peer below release 1 uses */
-static inline void smcx_v2x_v20(struct smcx_v2x *n, uint8_t release)
+static inline void smcx_v2x_v20(struct smcx_v2x *n, u8 release)
 {
 	n->release = release;
 	n->max_conns = SMCX_V2X_CONNS_MAX;
@@ -53,26 +53,26 @@ static inline void smcx_v2x_v20(struct smcx_v2x *n, uint8_t release)
  * Server: negotiate from the Proposal's release and counts and our own
  * wishes @conns and @links (the sysctls, already within their ranges).
  */
-static inline uint32_t smcx_v2x_srv(struct smcx_v2x *n, uint8_t prop_release,
-				    uint8_t prop_conns, uint8_t prop_links,
-				    unsigned int conns, unsigned int links)
+static inline u32 smcx_v2x_srv(struct smcx_v2x *n, u8 prop_release,
+			       u8 prop_conns, u8 prop_links,
+			       unsigned int conns, unsigned int links)
 {
 	smcx_v2x_v20(n, prop_release < SMCX_RELEASE_OURS ? prop_release :
 							    SMCX_RELEASE_OURS);
 	if (n->release < SMCX_RELEASE_1)
 		return 0;
-	n->max_conns = (uint8_t)(prop_conns < conns ? prop_conns : conns);
+	n->max_conns = (u8)(prop_conns < conns ? prop_conns : conns);
 	if (n->max_conns < SMCX_V2X_CONNS_MIN)
 		return SMCX_DECL_MAXCONNERR;
-	n->max_links = (uint8_t)(prop_links < links ? prop_links : links);
+	n->max_links = (u8)(prop_links < links ? prop_links : links);
 	if (n->max_links < SMCX_V2X_LINKS_MIN)
 		return SMCX_DECL_MAXLINKERR;
 	return 0;
 }
 
 /* Client: check and adopt the values of the Accept's first-contact extension */
-static inline uint32_t smcx_v2x_clnt(struct smcx_v2x *n, uint8_t acc_release,
-				     uint8_t acc_conns, uint8_t acc_links)
+static inline u32 smcx_v2x_clnt(struct smcx_v2x *n, u8 acc_release,
+				u8 acc_conns, u8 acc_links)
 {
 	smcx_v2x_v20(n, acc_release);
 	if (acc_release > SMCX_RELEASE_OURS)
@@ -89,9 +89,9 @@ static inline uint32_t smcx_v2x_clnt(struct smcx_v2x *n, uint8_t acc_release,
 }
 
 /* Server: does the client's Confirm repeat what the Accept said? */
-static inline uint32_t smcx_v2x_confirm_check(const struct smcx_v2x *n,
-					      uint8_t release, uint8_t conns,
-					      uint8_t links)
+static inline u32 smcx_v2x_confirm_check(const struct smcx_v2x *n,
+					 u8 release, u8 conns,
+					 u8 links)
 {
 	if (release != n->release)
 		return SMCX_DECL_RELEASEERR;
@@ -105,18 +105,18 @@ static inline uint32_t smcx_v2x_confirm_check(const struct smcx_v2x *n,
 }
 
 /* the count bytes of a first-contact extension (zero below release 1) */
-static inline uint8_t smcx_v2x_fce_conns(const struct smcx_v2x *n)
+static inline u8 smcx_v2x_fce_conns(const struct smcx_v2x *n)
 {
 	return n->release >= SMCX_RELEASE_1 ? n->max_conns : 0;
 }
 
-static inline uint8_t smcx_v2x_fce_links(const struct smcx_v2x *n)
+static inline u8 smcx_v2x_fce_links(const struct smcx_v2x *n)
 {
 	return n->release >= SMCX_RELEASE_1 ? n->max_links : 0;
 }
 
 /* CONFIRM_LINK's max conns byte: reserved (zero) below release 1 */
-static inline uint8_t smcx_v2x_llc_conns(const struct smcx_v2x *n)
+static inline u8 smcx_v2x_llc_conns(const struct smcx_v2x *n)
 {
 	return smcx_v2x_fce_conns(n);
 }

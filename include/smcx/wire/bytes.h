@@ -11,8 +11,8 @@
 #ifndef SMCX_WIRE_BYTES_H
 #define SMCX_WIRE_BYTES_H
 
+#include "../compat.h"
 #ifdef SMCX_KERNEL
-#include <linux/types.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/compiler.h>
@@ -107,69 +107,69 @@ static inline const char *smcx_wire_strerror(int err)
 
 /* ---- byte-order helpers: all wire integers are big-endian unless noted -- */
 
-static inline uint16_t smcx_get_be16(const uint8_t *p)
+static inline u16 smcx_get_be16(const u8 *p)
 {
-	return (uint16_t)(((unsigned int)p[0] << 8) | p[1]);
+	return (u16)(((unsigned int)p[0] << 8) | p[1]);
 }
 
-static inline uint32_t smcx_get_be24(const uint8_t *p)
+static inline u32 smcx_get_be24(const u8 *p)
 {
-	return ((uint32_t)p[0] << 16) | ((uint32_t)p[1] << 8) | p[2];
+	return ((u32)p[0] << 16) | ((u32)p[1] << 8) | p[2];
 }
 
-static inline uint32_t smcx_get_be32(const uint8_t *p)
+static inline u32 smcx_get_be32(const u8 *p)
 {
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
-	       ((uint32_t)p[2] << 8) | p[3];
+	return ((u32)p[0] << 24) | ((u32)p[1] << 16) |
+	       ((u32)p[2] << 8) | p[3];
 }
 
-static inline uint64_t smcx_get_be64(const uint8_t *p)
+static inline u64 smcx_get_be64(const u8 *p)
 {
-	return ((uint64_t)smcx_get_be32(p) << 32) | smcx_get_be32(p + 4);
+	return ((u64)smcx_get_be32(p) << 32) | smcx_get_be32(p + 4);
 }
 
 /* little-endian: only for the mainline LLC v2 host-order u16 fields */
-static inline uint16_t smcx_get_le16(const uint8_t *p)
+static inline u16 smcx_get_le16(const u8 *p)
 {
-	return (uint16_t)(p[0] | ((unsigned int)p[1] << 8));
+	return (u16)(p[0] | ((unsigned int)p[1] << 8));
 }
 
-static inline void smcx_put_be16(uint8_t *p, uint16_t v)
+static inline void smcx_put_be16(u8 *p, u16 v)
 {
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
+	p[0] = (u8)(v >> 8);
+	p[1] = (u8)v;
 }
 
-static inline void smcx_put_be24(uint8_t *p, uint32_t v)
+static inline void smcx_put_be24(u8 *p, u32 v)
 {
-	p[0] = (uint8_t)(v >> 16);
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)v;
+	p[0] = (u8)(v >> 16);
+	p[1] = (u8)(v >> 8);
+	p[2] = (u8)v;
 }
 
-static inline void smcx_put_be32(uint8_t *p, uint32_t v)
+static inline void smcx_put_be32(u8 *p, u32 v)
 {
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
+	p[0] = (u8)(v >> 24);
+	p[1] = (u8)(v >> 16);
+	p[2] = (u8)(v >> 8);
+	p[3] = (u8)v;
 }
 
-static inline void smcx_put_be64(uint8_t *p, uint64_t v)
+static inline void smcx_put_be64(u8 *p, u64 v)
 {
-	smcx_put_be32(p, (uint32_t)(v >> 32));
-	smcx_put_be32(p + 4, (uint32_t)v);
+	smcx_put_be32(p, (u32)(v >> 32));
+	smcx_put_be32(p + 4, (u32)v);
 }
 
-static inline void smcx_put_le16(uint8_t *p, uint16_t v)
+static inline void smcx_put_le16(u8 *p, u16 v)
 {
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
+	p[0] = (u8)v;
+	p[1] = (u8)(v >> 8);
 }
 
 /* ---- small validation helpers ------------------------------------------ */
 
-static inline int smcx_all_zero(const uint8_t *p, size_t n)
+static inline int smcx_all_zero(const u8 *p, size_t n)
 {
 	size_t i;
 
@@ -180,7 +180,7 @@ static inline int smcx_all_zero(const uint8_t *p, size_t n)
 }
 
 /* -ERESERVED if the bytes are not zero and the caller asked for strictness */
-static inline int smcx_rsvd_bytes(const uint8_t *p, size_t n, unsigned int flags)
+static inline int smcx_rsvd_bytes(const u8 *p, size_t n, unsigned int flags)
 {
 	if (flags & SMCX_WIRE_LAX_RSVD)
 		return 0;
@@ -188,7 +188,7 @@ static inline int smcx_rsvd_bytes(const uint8_t *p, size_t n, unsigned int flags
 }
 
 /* -ERESERVED if any bit of @mask is set in @byte (strict mode only) */
-static inline int smcx_rsvd_bits(uint8_t byte, uint8_t mask, unsigned int flags)
+static inline int smcx_rsvd_bits(u8 byte, u8 mask, unsigned int flags)
 {
 	if (flags & SMCX_WIRE_LAX_RSVD)
 		return 0;
@@ -204,7 +204,7 @@ static inline int smcx_rsvd_bits(uint8_t byte, uint8_t mask, unsigned int flags)
  * ("non-terminated" garbage) and control characters are rejected, so a
  * decoded field can always be printed safely.
  */
-static inline int smcx_check_text(const uint8_t *p, size_t n)
+static inline int smcx_check_text(const u8 *p, size_t n)
 {
 	size_t i;
 	int ended = 0;

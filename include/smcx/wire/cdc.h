@@ -42,17 +42,17 @@
 #define SMCX_CDC_CF_RESERVED		0x1f
 
 struct smcx_cdc_cursor {
-	uint16_t wrap;		/* window wrap sequence number */
-	uint32_t count;		/* offset within the RMBE */
+	u16 wrap;		/* window wrap sequence number */
+	u32 count;		/* offset within the RMBE */
 };
 
 struct smcx_cdc_msg {
-	uint16_t seqno;
-	uint32_t token;
+	u16 seqno;
+	u32 token;
 	struct smcx_cdc_cursor prod;
 	struct smcx_cdc_cursor cons;
-	uint8_t prod_flags;	/* SMCX_CDC_PF_* */
-	uint8_t conn_flags;	/* SMCX_CDC_CF_* */
+	u8 prod_flags;		/* SMCX_CDC_PF_* */
+	u8 conn_flags;		/* SMCX_CDC_CF_* */
 };
 
 /* first byte of a received work request: CDC, LLC, or neither */
@@ -60,7 +60,7 @@ struct smcx_cdc_msg {
 #define SMCX_WR_KIND_CDC	1
 #define SMCX_WR_KIND_LLC	2
 
-static inline int smcx_wr_kind(uint8_t first)
+static inline int smcx_wr_kind(u8 first)
 {
 	if (first == SMCX_CDC_TYPE)
 		return SMCX_WR_KIND_CDC;
@@ -69,7 +69,7 @@ static inline int smcx_wr_kind(uint8_t first)
 	return SMCX_WR_KIND_UNKNOWN;
 }
 
-static inline int smcx_cdc_decode(const uint8_t *buf, size_t len,
+static inline int smcx_cdc_decode(const u8 *buf, size_t len,
 				  struct smcx_cdc_msg *m, unsigned int flags)
 {
 	int rc;
@@ -101,12 +101,12 @@ static inline int smcx_cdc_decode(const uint8_t *buf, size_t len,
 	if (rc)
 		return rc;
 	/* lax mode: reserved flag bits were ignored, keep them out */
-	m->prod_flags &= (uint8_t)~SMCX_CDC_PF_RESERVED;
-	m->conn_flags &= (uint8_t)~SMCX_CDC_CF_RESERVED;
+	m->prod_flags &= (u8)~SMCX_CDC_PF_RESERVED;
+	m->conn_flags &= (u8)~SMCX_CDC_CF_RESERVED;
 	return 0;
 }
 
-static inline int smcx_cdc_encode(const struct smcx_cdc_msg *m, uint8_t *out,
+static inline int smcx_cdc_encode(const struct smcx_cdc_msg *m, u8 *out,
 				  size_t out_len)
 {
 	if ((m->prod_flags & SMCX_CDC_PF_RESERVED) ||

@@ -97,107 +97,107 @@
 				 SMCX_CLC_TRL_LEN)
 
 struct smcx_clc_hdr {
-	uint8_t eyecatcher;	/* SMCX_EYE_SMCR or SMCX_EYE_SMCD */
-	uint8_t type;		/* SMCX_CLC_* */
-	uint16_t length;	/* decode: the length field; encode: computed */
-	uint8_t version;	/* SMCX_CLC_V1 or SMCX_CLC_V2 */
-	uint8_t typev1;		/* SMCX_TYPE_* */
-	uint8_t typev2;		/* proposal: SMCX_TYPE_*; else flag bits */
+	u8 eyecatcher;		/* SMCX_EYE_SMCR or SMCX_EYE_SMCD */
+	u8 type;		/* SMCX_CLC_* */
+	u16 length;		/* decode: the length field; encode: computed */
+	u8 version;		/* SMCX_CLC_V1 or SMCX_CLC_V2 */
+	u8 typev1;		/* SMCX_TYPE_* */
+	u8 typev2;		/* proposal: SMCX_TYPE_*; else flag bits */
 };
 
 struct smcx_clc_ipv6_prefix {
-	uint8_t prefix[16];
-	uint8_t len;		/* significant bits, 0..128 */
+	u8 prefix[16];
+	u8 len;			/* significant bits, 0..128 */
 };
 
 struct smcx_clc_gidchid {
-	uint64_t gid;		/* ISM GID */
-	uint16_t chid;		/* ISM CHID */
+	u64 gid;		/* ISM GID */
+	u16 chid;		/* ISM CHID */
 };
 
 struct smcx_clc_proposal {
 	struct smcx_clc_hdr hdr;
-	uint8_t peer_id[SMCX_PEERID_LEN];
-	uint8_t gid[SMCX_GID_LEN];	/* client preferred RoCE GID */
-	uint8_t mac[SMCX_MAC_LEN];
+	u8 peer_id[SMCX_PEERID_LEN];
+	u8 gid[SMCX_GID_LEN];		/* client preferred RoCE GID */
+	u8 mac[SMCX_MAC_LEN];
 	/*
 	 * SMC-D area between the ip-area offset field and the ip area.  v2
 	 * always has it (decode sets 1, encode requires 1); v1 has it when
 	 * the ip-area offset is 40 (mandatory when typev1 offers SMC-D).
 	 */
-	uint8_t has_smcd_area;
-	uint64_t ism_gid;
-	uint16_t ism_chid;		/* v2 only */
-	uint8_t vendor_oui[3];		/* v2 only */
-	uint8_t vendor_exp[5];		/* v2 only */
+	u8 has_smcd_area;
+	u64 ism_gid;
+	u16 ism_chid;			/* v2 only */
+	u8 vendor_oui[3];		/* v2 only */
+	u8 vendor_exp[5];		/* v2 only */
 	/* IP area: v1 always, v2 when typev1 != N */
-	uint32_t ipv4_subnet;		/* host order, e.g. 0xc0a80000 */
-	uint8_t ipv4_prefix_len;	/* 0..32 */
-	uint8_t ipv6_cnt;
+	u32 ipv4_subnet;		/* host order, e.g. 0xc0a80000 */
+	u8 ipv4_prefix_len;		/* 0..32 */
+	u8 ipv6_cnt;
 	struct smcx_clc_ipv6_prefix ipv6[SMCX_CLC_MAX_V6_PREFIX];
 	/* v2 extension: v2 when typev2 != N */
-	uint8_t eid_cnt;
-	uint8_t ism_gid_cnt;
-	uint8_t release;		/* SMCX_RELEASE_* (4 bits) */
-	uint8_t seid;			/* system EID offered (0/1) */
-	uint8_t roce_gid[SMCX_GID_LEN];	/* RoCEv2 GID (SMC-Rv2) */
-	uint8_t max_conns;		/* release >= 1 */
-	uint8_t max_links;		/* release >= 1 */
-	uint16_t feature_mask;		/* release >= 1 */
-	uint8_t user_eid[SMCX_CLC_MAX_UEID][SMCX_EID_LEN];
+	u8 eid_cnt;
+	u8 ism_gid_cnt;
+	u8 release;			/* SMCX_RELEASE_* (4 bits) */
+	u8 seid;			/* system EID offered (0/1) */
+	u8 roce_gid[SMCX_GID_LEN];	/* RoCEv2 GID (SMC-Rv2) */
+	u8 max_conns;			/* release >= 1 */
+	u8 max_links;			/* release >= 1 */
+	u16 feature_mask;		/* release >= 1 */
+	u8 user_eid[SMCX_CLC_MAX_UEID][SMCX_EID_LEN];
 	/* SMC-Dv2 extension: v2 when typev2 is D or B */
-	uint8_t system_eid[SMCX_EID_LEN];
+	u8 system_eid[SMCX_EID_LEN];
 	struct smcx_clc_gidchid ism[SMCX_CLC_MAX_ISM_GIDS];
 };
 
 /* SMC-R accept or confirm (they share one layout) */
 struct smcx_clc_accept {
 	struct smcx_clc_hdr hdr;	/* typev2 & SMCX_CLC_FIRST_CONTACT */
-	uint8_t peer_id[SMCX_PEERID_LEN];
-	uint8_t gid[SMCX_GID_LEN];
-	uint8_t mac[SMCX_MAC_LEN];
-	uint32_t qpn;			/* 24 bits */
-	uint32_t rmb_rkey;
-	uint8_t rmbe_idx;
-	uint32_t rmbe_alert_token;
-	uint8_t rmbe_size;		/* compressed notation, 4 bits */
-	uint8_t qp_mtu;			/* enum ib_mtu, 4 bits */
-	uint64_t rmb_dma_addr;
-	uint32_t psn;			/* 24 bits */
+	u8 peer_id[SMCX_PEERID_LEN];
+	u8 gid[SMCX_GID_LEN];
+	u8 mac[SMCX_MAC_LEN];
+	u32 qpn;			/* 24 bits */
+	u32 rmb_rkey;
+	u8 rmbe_idx;
+	u32 rmbe_alert_token;
+	u8 rmbe_size;			/* compressed notation, 4 bits */
+	u8 qp_mtu;			/* enum ib_mtu, 4 bits */
+	u64 rmb_dma_addr;
+	u32 psn;			/* 24 bits */
 	/* v2 */
-	uint8_t eid[SMCX_EID_LEN];	/* negotiated EID, all zero if none */
+	u8 eid[SMCX_EID_LEN];		/* negotiated EID, all zero if none */
 	/* v2 with first contact: first contact extension */
-	uint8_t fce_v2x;		/* 1: 52-byte v2.1 form, 0: 36-byte */
-	uint8_t v2_direct;		/* peer reachable without gateway */
-	uint8_t os_type;		/* SMCX_CLC_OS_*, 4 bits */
-	uint8_t release;		/* 4 bits */
-	uint8_t hostname[SMCX_HOSTNAME_LEN];
-	uint8_t max_conns;		/* v2x only */
-	uint8_t max_links;		/* v2x only */
-	uint16_t feature_mask;		/* v2x only */
-	uint32_t vendor_exp_options;	/* v2x only */
+	u8 fce_v2x;			/* 1: 52-byte v2.1 form, 0: 36-byte */
+	u8 v2_direct;			/* peer reachable without gateway */
+	u8 os_type;			/* SMCX_CLC_OS_*, 4 bits */
+	u8 release;			/* 4 bits */
+	u8 hostname[SMCX_HOSTNAME_LEN];
+	u8 max_conns;			/* v2x only */
+	u8 max_links;			/* v2x only */
+	u16 feature_mask;		/* v2x only */
+	u32 vendor_exp_options;		/* v2x only */
 	/* confirm, v2 with first contact: GID list */
-	uint8_t gid_cnt;
-	uint8_t gids[SMCX_CLC_MAX_FCE_GIDS][SMCX_GID_LEN];
+	u8 gid_cnt;
+	u8 gids[SMCX_CLC_MAX_FCE_GIDS][SMCX_GID_LEN];
 };
 
 struct smcx_clc_decline {
 	struct smcx_clc_hdr hdr;	/* typev2 & FIRST_CONTACT: out of sync */
-	uint8_t peer_id[SMCX_PEERID_LEN];
-	uint32_t diag;			/* peer diagnosis, SMCX_DECL_* */
-	uint8_t os_type;		/* 4 bits; mainline sends 0 in v1 */
-	uint32_t diag_v2[SMCX_CLC_DECL_DIAG_V2];	/* v2 only */
+	u8 peer_id[SMCX_PEERID_LEN];
+	u32 diag;			/* peer diagnosis, SMCX_DECL_* */
+	u8 os_type;			/* 4 bits; mainline sends 0 in v1 */
+	u32 diag_v2[SMCX_CLC_DECL_DIAG_V2];		/* v2 only */
 };
 
-static const uint8_t smcx_eye_smcr[4] = { 0xe2, 0xd4, 0xc3, 0xd9 };
-static const uint8_t smcx_eye_smcd[4] = { 0xe2, 0xd4, 0xc3, 0xc4 };
+static const u8 smcx_eye_smcr[4] = { 0xe2, 0xd4, 0xc3, 0xd9 };
+static const u8 smcx_eye_smcd[4] = { 0xe2, 0xd4, 0xc3, 0xc4 };
 
-static inline int smcx_type_has_r(uint8_t t)
+static inline int smcx_type_has_r(u8 t)
 {
 	return t == SMCX_TYPE_R || t == SMCX_TYPE_B;
 }
 
-static inline int smcx_type_has_d(uint8_t t)
+static inline int smcx_type_has_d(u8 t)
 {
 	return t == SMCX_TYPE_D || t == SMCX_TYPE_B;
 }
@@ -207,7 +207,7 @@ static inline int smcx_clc_first_contact(const struct smcx_clc_hdr *h)
 	return !!(h->typev2 & SMCX_CLC_FIRST_CONTACT);
 }
 
-static inline const uint8_t *smcx_clc_eye_bytes(uint8_t eye)
+static inline const u8 *smcx_clc_eye_bytes(u8 eye)
 {
 	return eye == SMCX_EYE_SMCD ? smcx_eye_smcd : smcx_eye_smcr;
 }
@@ -216,7 +216,7 @@ static inline const uint8_t *smcx_clc_eye_bytes(uint8_t eye)
  * Validate and read the 8-byte header only.  A stream reader peeks these
  * bytes to learn how much to receive; @len may be shorter than the message.
  */
-static inline int smcx_clc_peek(const uint8_t *buf, size_t len,
+static inline int smcx_clc_peek(const u8 *buf, size_t len,
 				struct smcx_clc_hdr *h)
 {
 	if (len < SMCX_CLC_HDR_LEN)
@@ -245,7 +245,7 @@ static inline int smcx_clc_peek(const uint8_t *buf, size_t len,
 }
 
 /* header checks common to all decoders: kind, and length == buffer */
-static inline int smcx_clc__hdr(const uint8_t *buf, size_t len, uint8_t type,
+static inline int smcx_clc__hdr(const u8 *buf, size_t len, u8 type,
 				struct smcx_clc_hdr *h)
 {
 	int rc = smcx_clc_peek(buf, len, h);
@@ -262,21 +262,21 @@ static inline int smcx_clc__hdr(const uint8_t *buf, size_t len, uint8_t type,
 /* the trailer repeats the header eyecatcher (mainline accepts either one,
  * but it always sends a matching pair, so a mismatch means corruption)
  */
-static inline int smcx_clc__trailer(const uint8_t *buf, size_t len, uint8_t eye)
+static inline int smcx_clc__trailer(const u8 *buf, size_t len, u8 eye)
 {
 	if (memcmp(buf + len - SMCX_CLC_TRL_LEN, smcx_clc_eye_bytes(eye), 4))
 		return -SMCX_WIRE_ETRAILER;
 	return 0;
 }
 
-static inline void smcx_clc__put_hdr(uint8_t *out, const struct smcx_clc_hdr *h,
-				     uint8_t type, size_t len)
+static inline void smcx_clc__put_hdr(u8 *out, const struct smcx_clc_hdr *h,
+				     u8 type, size_t len)
 {
 	memcpy(out, smcx_clc_eye_bytes(h->eyecatcher), 4);
 	out[4] = type;
-	smcx_put_be16(out + 5, (uint16_t)len);
-	out[7] = (uint8_t)((h->version << 4) | ((h->typev2 & 3) << 2) |
-			   (h->typev1 & 3));
+	smcx_put_be16(out + 5, (u16)len);
+	out[7] = (u8)((h->version << 4) | ((h->typev2 & 3) << 2) |
+		      (h->typev1 & 3));
 	memcpy(out + len - SMCX_CLC_TRL_LEN, smcx_clc_eye_bytes(h->eyecatcher), 4);
 }
 
@@ -338,11 +338,11 @@ static inline int smcx_clc__prop_has_dv2ext(const struct smcx_clc_proposal *m)
 	return m->hdr.version == SMCX_CLC_V2 && smcx_type_has_d(m->hdr.typev2);
 }
 
-static inline int smcx_clc__get_ip_area(const uint8_t *buf, size_t end,
+static inline int smcx_clc__get_ip_area(const u8 *buf, size_t end,
 					size_t *pos, struct smcx_clc_proposal *m,
 					unsigned int flags)
 {
-	const uint8_t *p = buf + *pos;
+	const u8 *p = buf + *pos;
 	unsigned int i;
 	int rc;
 
@@ -372,12 +372,12 @@ static inline int smcx_clc__get_ip_area(const uint8_t *buf, size_t end,
 	return 0;
 }
 
-static inline int smcx_clc__get_v2ext(const uint8_t *buf, size_t end, size_t *pos,
+static inline int smcx_clc__get_v2ext(const u8 *buf, size_t end, size_t *pos,
 				      struct smcx_clc_proposal *m,
 				      unsigned int flags)
 {
-	const uint8_t *p = buf + *pos;
-	uint16_t dv2off;
+	const u8 *p = buf + *pos;
+	u16 dv2off;
 	unsigned int i;
 	int rc;
 
@@ -443,13 +443,13 @@ static inline int smcx_clc__get_v2ext(const uint8_t *buf, size_t end, size_t *po
 	return 0;
 }
 
-static inline int smcx_clc_decode_proposal(const uint8_t *buf, size_t len,
+static inline int smcx_clc_decode_proposal(const u8 *buf, size_t len,
 					   struct smcx_clc_proposal *m,
 					   unsigned int flags)
 {
 	struct smcx_clc_hdr *h = &m->hdr;
 	size_t pos, end;
-	uint16_t off, v2off = 0;
+	u16 off, v2off = 0;
 	int rc;
 
 	memset(m, 0, sizeof(*m));
@@ -585,10 +585,10 @@ static inline int smcx_clc_proposal_len(const struct smcx_clc_proposal *m)
 	return (int)len;
 }
 
-static inline void smcx_clc__put_ip_area(uint8_t *out, size_t *pos,
+static inline void smcx_clc__put_ip_area(u8 *out, size_t *pos,
 					 const struct smcx_clc_proposal *m)
 {
-	uint8_t *p = out + *pos;
+	u8 *p = out + *pos;
 	unsigned int i;
 
 	smcx_put_be32(p, m->ipv4_subnet);
@@ -603,12 +603,12 @@ static inline void smcx_clc__put_ip_area(uint8_t *out, size_t *pos,
 }
 
 static inline int smcx_clc_encode_proposal(const struct smcx_clc_proposal *m,
-					   uint8_t *out, size_t out_len)
+					   u8 *out, size_t out_len)
 {
 	int len = smcx_clc_proposal_len(m);
 	size_t pos = SMCX_CLC_PROP_BASE_LEN, v2_at = 0;
 	unsigned int i;
-	uint8_t *p;
+	u8 *p;
 
 	if (len < 0)
 		return len;
@@ -639,11 +639,11 @@ static inline int smcx_clc_encode_proposal(const struct smcx_clc_proposal *m,
 	if (smcx_clc__prop_has_v2ext(m)) {
 		v2_at = pos;
 		smcx_put_be16(out + SMCX_CLC_PROP_BASE_LEN + 10,
-			      (uint16_t)(pos - (SMCX_CLC_PROP_BASE_LEN + 12)));
+			      (u16)(pos - (SMCX_CLC_PROP_BASE_LEN + 12)));
 		p = out + pos;
 		p[0] = m->eid_cnt;
 		p[1] = m->ism_gid_cnt;
-		p[3] = (uint8_t)((m->release << 4) | m->seid);
+		p[3] = (u8)((m->release << 4) | m->seid);
 		memcpy(p + 8, m->roce_gid, SMCX_GID_LEN);
 		p[24] = m->max_conns;
 		p[25] = m->max_links;
@@ -655,7 +655,7 @@ static inline int smcx_clc_encode_proposal(const struct smcx_clc_proposal *m,
 		}
 	}
 	if (smcx_clc__prop_has_dv2ext(m)) {
-		smcx_put_be16(out + v2_at + 6, (uint16_t)(pos - (v2_at + 8)));
+		smcx_put_be16(out + v2_at + 6, (u16)(pos - (v2_at + 8)));
 		memcpy(out + pos, m->system_eid, SMCX_EID_LEN);
 		pos += SMCX_CLC_SMCD_V2_EXT_LEN;
 		for (i = 0; i < m->ism_gid_cnt; i++) {

@@ -39,12 +39,12 @@
  *   160 bytes; a confirm is 164 + 16 * count.
  */
 
-static inline int smcx_clc_decode_accept(const uint8_t *buf, size_t len,
-					 uint8_t type, struct smcx_clc_accept *m,
+static inline int smcx_clc_decode_accept(const u8 *buf, size_t len,
+					 u8 type, struct smcx_clc_accept *m,
 					 unsigned int flags)
 {
 	struct smcx_clc_hdr *h = &m->hdr;
-	const uint8_t *p;
+	const u8 *p;
 	size_t pos;
 	unsigned int i;
 	int rc;
@@ -150,7 +150,7 @@ static inline int smcx_clc_decode_accept(const uint8_t *buf, size_t len,
 }
 
 static inline int smcx_clc_accept_len(const struct smcx_clc_accept *m,
-				      uint8_t type)
+				      u8 type)
 {
 	const struct smcx_clc_hdr *h = &m->hdr;
 	size_t len;
@@ -186,11 +186,11 @@ static inline int smcx_clc_accept_len(const struct smcx_clc_accept *m,
 }
 
 static inline int smcx_clc_encode_accept(const struct smcx_clc_accept *m,
-					 uint8_t type, uint8_t *out,
+					 u8 type, u8 *out,
 					 size_t out_len)
 {
 	int len = smcx_clc_accept_len(m, type);
-	uint8_t *p;
+	u8 *p;
 	unsigned int i;
 
 	if (len < 0)
@@ -206,7 +206,7 @@ static inline int smcx_clc_encode_accept(const struct smcx_clc_accept *m,
 	smcx_put_be32(out + 41, m->rmb_rkey);
 	out[45] = m->rmbe_idx;
 	smcx_put_be32(out + 46, m->rmbe_alert_token);
-	out[50] = (uint8_t)((m->rmbe_size << 4) | m->qp_mtu);
+	out[50] = (u8)((m->rmbe_size << 4) | m->qp_mtu);
 	smcx_put_be64(out + 52, m->rmb_dma_addr);
 	smcx_put_be24(out + 61, m->psn);
 	if (m->hdr.version == SMCX_CLC_V1)
@@ -215,8 +215,8 @@ static inline int smcx_clc_encode_accept(const struct smcx_clc_accept *m,
 	if (!smcx_clc_first_contact(&m->hdr))
 		return len;
 	p = out + SMCX_CLC_ACC_V2_LEN - SMCX_CLC_TRL_LEN;
-	p[0] = (uint8_t)(m->v2_direct << 7);
-	p[1] = (uint8_t)((m->os_type << 4) | m->release);
+	p[0] = (u8)(m->v2_direct << 7);
+	p[1] = (u8)((m->os_type << 4) | m->release);
 	memcpy(p + 4, m->hostname, SMCX_HOSTNAME_LEN);
 	if (!m->fce_v2x)
 		return len;
@@ -249,7 +249,7 @@ static inline int smcx_clc_encode_accept(const struct smcx_clc_accept *m,
  * writes a correct one.
  */
 
-static inline int smcx_clc_decode_decline(const uint8_t *buf, size_t len,
+static inline int smcx_clc_decode_decline(const u8 *buf, size_t len,
 					  struct smcx_clc_decline *m,
 					  unsigned int flags)
 {
@@ -286,7 +286,7 @@ static inline int smcx_clc_decode_decline(const uint8_t *buf, size_t len,
 }
 
 static inline int smcx_clc_encode_decline(const struct smcx_clc_decline *m,
-					  uint8_t *out, size_t out_len)
+					  u8 *out, size_t out_len)
 {
 	const struct smcx_clc_hdr *h = &m->hdr;
 	size_t len;
@@ -304,7 +304,7 @@ static inline int smcx_clc_encode_decline(const struct smcx_clc_decline *m,
 	smcx_clc__put_hdr(out, h, SMCX_CLC_DECLINE, len);
 	memcpy(out + 8, m->peer_id, SMCX_PEERID_LEN);
 	smcx_put_be32(out + 16, m->diag);
-	out[20] = (uint8_t)(m->os_type << 4);
+	out[20] = (u8)(m->os_type << 4);
 	if (h->version == SMCX_CLC_V2)
 		for (i = 0; i < SMCX_CLC_DECL_DIAG_V2; i++)
 			smcx_put_be32(out + 24 + 4 * i, m->diag_v2[i]);

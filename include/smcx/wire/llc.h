@@ -78,57 +78,57 @@
  * key and address on the new link
  */
 struct smcx_llc_rt {
-	uint32_t rkey;
-	uint32_t rkey_new;
-	uint64_t vaddr_new;
+	u32 rkey;
+	u32 rkey_new;
+	u64 vaddr_new;
 };
 
 /* one CONFIRM_RKEY(_CONT) entry: link id, rkey, virtual address */
 struct smcx_llc_rtoken {
-	uint8_t link_id;
-	uint32_t rkey;
-	uint64_t vaddr;
+	u8 link_id;
+	u32 rkey;
+	u64 vaddr;
 };
 
 struct smcx_llc_confirm_link {
-	uint8_t mac[6];
-	uint8_t gid[16];
-	uint32_t qpn;			/* 24 bits */
-	uint8_t link_num;
-	uint8_t link_uid[SMCX_LLC_LGR_ID_LEN];
-	uint8_t max_links;
-	uint8_t max_conns;		/* v2.1; RFC 7609: reserved */
+	u8 mac[6];
+	u8 gid[16];
+	u32 qpn;			/* 24 bits */
+	u8 link_num;
+	u8 link_uid[SMCX_LLC_LGR_ID_LEN];
+	u8 max_links;
+	u8 max_conns;			/* v2.1; RFC 7609: reserved */
 };
 
 struct smcx_llc_add_link {
-	uint8_t mac[6];
-	uint8_t gid[16];
-	uint32_t qpn;			/* 24 bits */
-	uint8_t link_num;
-	uint8_t qp_mtu;			/* 4 bits; 0 in a client's invitation */
-	uint32_t psn;			/* 24 bits */
+	u8 mac[6];
+	u8 gid[16];
+	u32 qpn;			/* 24 bits */
+	u8 link_num;
+	u8 qp_mtu;			/* 4 bits; 0 in a client's invitation */
+	u32 psn;			/* 24 bits */
 	/* v2 form with extension (length > 44) */
-	uint8_t has_ext;
-	uint8_t v2_direct;
-	uint8_t target_gid[16];
-	uint16_t num_rkeys;		/* <= 255 */
-	const uint8_t *rkeys;		/* num_rkeys wire entries, 16 bytes each */
+	u8 has_ext;
+	u8 v2_direct;
+	u8 target_gid[16];
+	u16 num_rkeys;			/* <= 255 */
+	const u8 *rkeys;		/* num_rkeys wire entries, 16 bytes each */
 };
 
 struct smcx_llc_add_link_cont {
-	uint8_t link_num;
-	uint8_t num_rkeys;		/* rkeys still to come, incl. these */
+	u8 link_num;
+	u8 num_rkeys;			/* rkeys still to come, incl. these */
 	struct smcx_llc_rt rt[SMCX_LLC_RKEYS_PER_CONT];	/* min(num, 2) used */
 };
 
 struct smcx_llc_delete_link {
-	uint8_t link_num;
-	uint32_t reason;		/* SMCX_LLC_DEL_* */
+	u8 link_num;
+	u32 reason;			/* SMCX_LLC_DEL_* */
 };
 
 struct smcx_llc_req_add_link {
-	uint8_t gid_cnt;
-	uint8_t gids[SMCX_LLC_MAX_GIDS][16];
+	u8 gid_cnt;
+	u8 gids[SMCX_LLC_MAX_GIDS][16];
 };
 
 /*
@@ -139,26 +139,26 @@ struct smcx_llc_req_add_link {
  * are all link-tagged.  Mainline never sends CONT (at most 3 links).
  */
 struct smcx_llc_confirm_rkey {
-	uint8_t num_rkeys;
+	u8 num_rkeys;
 	struct smcx_llc_rtoken rt[SMCX_LLC_RKEYS_PER_MSG];
 };
 
 struct smcx_llc_delete_rkey {
-	uint8_t num_rkeys;
-	uint8_t err_mask;		/* v2 response: number of invalid rkeys */
-	const uint8_t *rkeys;		/* num_rkeys wire entries, 4 bytes each */
+	u8 num_rkeys;
+	u8 err_mask;			/* v2 response: number of invalid rkeys */
+	const u8 *rkeys;		/* num_rkeys wire entries, 4 bytes each */
 };
 
 struct smcx_llc_test_link {
-	uint8_t user_data[16];
+	u8 user_data[16];
 };
 
 struct smcx_llc_msg {
-	uint8_t version;	/* SMCX_LLC_V1 or SMCX_LLC_V2 */
-	uint8_t type;		/* SMCX_LLC_* */
-	uint16_t length;	/* decode: length field; encode: computed */
-	uint8_t flags;
-	uint8_t rej_rsn;	/* v1 ADD_LINK only */
+	u8 version;		/* SMCX_LLC_V1 or SMCX_LLC_V2 */
+	u8 type;		/* SMCX_LLC_* */
+	u16 length;		/* decode: length field; encode: computed */
+	u8 flags;
+	u8 rej_rsn;		/* v1 ADD_LINK only */
 	union {
 		struct smcx_llc_confirm_link confirm_link;
 		struct smcx_llc_add_link add_link;
@@ -172,7 +172,7 @@ struct smcx_llc_msg {
 };
 
 /* Is @type defined for LLC @version?  (decides the "unknown type" case) */
-static inline int smcx_llc_type_valid(uint8_t version, uint8_t type)
+static inline int smcx_llc_type_valid(u8 version, u8 type)
 {
 	/* bit n set: type n exists in that form */
 	if (version == SMCX_LLC_V1)
@@ -182,7 +182,7 @@ static inline int smcx_llc_type_valid(uint8_t version, uint8_t type)
 	return 0;
 }
 
-static inline const char *smcx_llc_type_name(uint8_t type)
+static inline const char *smcx_llc_type_name(u8 type)
 {
 	static const char *const names[10] = {
 		"?", "CONFIRM_LINK", "ADD_LINK", "ADD_LINK_CONT", "DELETE_LINK",
@@ -195,37 +195,37 @@ static inline const char *smcx_llc_type_name(uint8_t type)
 
 /* ---- list accessors (wire-format arrays) -------------------------------- */
 
-static inline void smcx_llc_rt_get(const uint8_t *wire, unsigned int i,
+static inline void smcx_llc_rt_get(const u8 *wire, unsigned int i,
 				   struct smcx_llc_rt *rt)
 {
-	const uint8_t *p = wire + (size_t)i * SMCX_LLC_RT_LEN;
+	const u8 *p = wire + (size_t)i * SMCX_LLC_RT_LEN;
 
 	rt->rkey = smcx_get_be32(p);
 	rt->rkey_new = smcx_get_be32(p + 4);
 	rt->vaddr_new = smcx_get_be64(p + 8);
 }
 
-static inline void smcx_llc_rt_put(uint8_t *wire, unsigned int i,
+static inline void smcx_llc_rt_put(u8 *wire, unsigned int i,
 				   const struct smcx_llc_rt *rt)
 {
-	uint8_t *p = wire + (size_t)i * SMCX_LLC_RT_LEN;
+	u8 *p = wire + (size_t)i * SMCX_LLC_RT_LEN;
 
 	smcx_put_be32(p, rt->rkey);
 	smcx_put_be32(p + 4, rt->rkey_new);
 	smcx_put_be64(p + 8, rt->vaddr_new);
 }
 
-static inline uint32_t smcx_llc_rkey_get(const uint8_t *wire, unsigned int i)
+static inline u32 smcx_llc_rkey_get(const u8 *wire, unsigned int i)
 {
 	return smcx_get_be32(wire + (size_t)i * 4);
 }
 
-static inline void smcx_llc_rkey_put(uint8_t *wire, unsigned int i, uint32_t rkey)
+static inline void smcx_llc_rkey_put(u8 *wire, unsigned int i, u32 rkey)
 {
 	smcx_put_be32(wire + (size_t)i * 4, rkey);
 }
 
-static inline void smcx_llc__get_rtoken(const uint8_t *p,
+static inline void smcx_llc__get_rtoken(const u8 *p,
 					struct smcx_llc_rtoken *rt)
 {
 	rt->link_id = p[0];
@@ -233,7 +233,7 @@ static inline void smcx_llc__get_rtoken(const uint8_t *p,
 	rt->vaddr = smcx_get_be64(p + 5);
 }
 
-static inline void smcx_llc__put_rtoken(uint8_t *p,
+static inline void smcx_llc__put_rtoken(u8 *p,
 					const struct smcx_llc_rtoken *rt)
 {
 	p[0] = rt->link_id;
@@ -250,7 +250,7 @@ static inline size_t smcx_llc__v2_len(size_t list_end)
 /* check a list message's length against its count; the tail up to the
  * length (padding to 44) must be zero
  */
-static inline int smcx_llc__list_len(const uint8_t *buf, size_t len,
+static inline int smcx_llc__list_len(const u8 *buf, size_t len,
 				     size_t list_end, unsigned int flags)
 {
 	if (list_end > len)
@@ -289,10 +289,10 @@ static inline int smcx_llc__list_len(const uint8_t *buf, size_t len,
  *                 6..7 reserved, 8.. 4 bytes per rkey; v1 has 8 slots and
  *                 40..43 reserved, v2 is max(44, 8 + 4 * count) bytes
  */
-static inline int smcx_llc__decode_body(const uint8_t *buf, size_t len,
+static inline int smcx_llc__decode_body(const u8 *buf, size_t len,
 					struct smcx_llc_msg *m, unsigned int flags)
 {
-	const uint8_t *p;
+	const u8 *p;
 	unsigned int i, n;
 	int rc = 0;
 
@@ -443,7 +443,7 @@ static inline int smcx_llc__decode_body(const uint8_t *buf, size_t len,
 }
 
 /* the four header bytes only: lets a receive path classify and drop */
-static inline int smcx_llc_peek(const uint8_t *buf, size_t len,
+static inline int smcx_llc_peek(const u8 *buf, size_t len,
 				struct smcx_llc_msg *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -470,7 +470,7 @@ static inline int smcx_llc_peek(const uint8_t *buf, size_t len,
  * count).  On -ETYPE (unknown type: mainline has no handler and drops it)
  * and -EVERSION the header fields of @m are filled for logging.
  */
-static inline int smcx_llc_decode(const uint8_t *buf, size_t len,
+static inline int smcx_llc_decode(const u8 *buf, size_t len,
 				  struct smcx_llc_msg *m, unsigned int flags)
 {
 	int rc;
@@ -563,24 +563,24 @@ static inline int smcx_llc_len(const struct smcx_llc_msg *m)
 	return SMCX_LLC_LEN;
 }
 
-static inline int smcx_llc_encode(const struct smcx_llc_msg *m, uint8_t *out,
+static inline int smcx_llc_encode(const struct smcx_llc_msg *m, u8 *out,
 				  size_t out_len)
 {
 	int len = smcx_llc_len(m);
 	unsigned int i, n;
-	uint8_t *p;
+	u8 *p;
 
 	if (len < 0)
 		return len;
 	if ((size_t)len > out_len)
 		return -SMCX_WIRE_ENOSPC;
 	memset(out, 0, (size_t)len);
-	out[0] = (uint8_t)((m->version << 4) | m->type);
+	out[0] = (u8)((m->version << 4) | m->type);
 	if (m->version == SMCX_LLC_V1) {
-		out[1] = (uint8_t)len;
+		out[1] = (u8)len;
 		out[2] = m->rej_rsn;
 	} else {
-		smcx_put_le16(out + 1, (uint16_t)len);
+		smcx_put_le16(out + 1, (u16)len);
 	}
 	out[3] = m->flags;
 
@@ -609,7 +609,7 @@ static inline int smcx_llc_encode(const struct smcx_llc_msg *m, uint8_t *out,
 		if (!a->has_ext)
 			break;
 		p = out + SMCX_LLC_LEN;
-		p[0] = (uint8_t)(a->v2_direct << 7);
+		p[0] = (u8)(a->v2_direct << 7);
 		memcpy(p + 2, a->target_gid, 16);
 		smcx_put_le16(p + 26, a->num_rkeys);
 		if (a->rkeys)

@@ -61,7 +61,7 @@
 #define SMCX_LLC_DEL_NOLGR		0x00200000u
 
 struct smcx_reason {
-	uint32_t code;
+	u32 code;
 	const char *name;
 	const char *text;
 };
@@ -128,7 +128,7 @@ static inline const struct smcx_reason *smcx__llc_del_table(unsigned int *n)
 }
 
 static inline const struct smcx_reason *
-smcx__reason_find(const struct smcx_reason *t, unsigned int n, uint32_t code)
+smcx__reason_find(const struct smcx_reason *t, unsigned int n, u32 code)
 {
 	unsigned int i;
 
@@ -139,7 +139,7 @@ smcx__reason_find(const struct smcx_reason *t, unsigned int n, uint32_t code)
 }
 
 /* class of a decline code (its high byte), for codes we do not know */
-static inline const char *smcx_decl_class(uint32_t code)
+static inline const char *smcx_decl_class(u32 code)
 {
 	switch (code >> 24) {
 	case 0x01:
@@ -158,7 +158,7 @@ static inline const char *smcx_decl_class(uint32_t code)
 	return "unknown";
 }
 
-static inline const struct smcx_reason *smcx__decl_find(uint32_t code)
+static inline const struct smcx_reason *smcx__decl_find(u32 code)
 {
 	unsigned int n;
 	const struct smcx_reason *t = smcx__decl_table(&n);
@@ -166,7 +166,7 @@ static inline const struct smcx_reason *smcx__decl_find(uint32_t code)
 	return smcx__reason_find(t, n, code);
 }
 
-static inline const struct smcx_reason *smcx__llc_del_find(uint32_t code)
+static inline const struct smcx_reason *smcx__llc_del_find(u32 code)
 {
 	unsigned int n;
 	const struct smcx_reason *t = smcx__llc_del_table(&n);
@@ -175,7 +175,7 @@ static inline const struct smcx_reason *smcx__llc_del_find(uint32_t code)
 }
 
 /* "DIFFPREFIX"; NULL for an unknown code */
-static inline const char *smcx_decl_name(uint32_t code)
+static inline const char *smcx_decl_name(u32 code)
 {
 	const struct smcx_reason *r = smcx__decl_find(code);
 
@@ -183,21 +183,21 @@ static inline const char *smcx_decl_name(uint32_t code)
 }
 
 /* "IP prefix / subnet mismatch"; the class name for an unknown code */
-static inline const char *smcx_decl_text(uint32_t code)
+static inline const char *smcx_decl_text(u32 code)
 {
 	const struct smcx_reason *r = smcx__decl_find(code);
 
 	return r ? r->text : smcx_decl_class(code);
 }
 
-static inline const char *smcx_llc_del_name(uint32_t code)
+static inline const char *smcx_llc_del_name(u32 code)
 {
 	const struct smcx_reason *r = smcx__llc_del_find(code);
 
 	return r ? r->name : NULL;
 }
 
-static inline const char *smcx_llc_del_text(uint32_t code)
+static inline const char *smcx_llc_del_text(u32 code)
 {
 	const struct smcx_reason *r = smcx__llc_del_find(code);
 

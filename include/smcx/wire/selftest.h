@@ -21,14 +21,14 @@
 /* CDC: every byte is fixed by the layout, compare the whole message */
 static SMCX_WIRE_NOINLINE int smcx__st_cdc(void)
 {
-	static const uint8_t want[SMCX_CDC_LEN] = {
+	static const u8 want[SMCX_CDC_LEN] = {
 		0xfe, 0x2c, 0x01, 0x02, 0x0a, 0x0b, 0x0c, 0x0d,	/* type len seq token */
 		0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x10, 0x00,	/* prod: wrap 3, 4096 */
 		0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x08, 0x00,	/* cons: wrap 2, 2048 */
 		0x90, 0x80,					/* flags */
 	};
 	struct smcx_cdc_msg m, d;
-	uint8_t out[SMCX_CDC_LEN];
+	u8 out[SMCX_CDC_LEN];
 	int rc;
 
 	memset(&m, 0, sizeof(m));
@@ -62,7 +62,7 @@ static SMCX_WIRE_NOINLINE int smcx__st_llc(void)
 {
 	struct smcx_llc_msg m, d;
 	struct smcx_llc_rt rt, back;
-	uint8_t out[SMCX_LLC_ADD_LINK_RT_OFF + SMCX_LLC_RT_LEN];
+	u8 out[SMCX_LLC_ADD_LINK_RT_OFF + SMCX_LLC_RT_LEN];
 	int rc;
 
 	memset(&m, 0, sizeof(m));
@@ -120,7 +120,7 @@ static SMCX_WIRE_NOINLINE int smcx__st_llc(void)
 /* CLC decline v2 "out of sync": every byte fixed by the layout */
 static SMCX_WIRE_NOINLINE int smcx__st_decline(void)
 {
-	static const uint8_t want[SMCX_CLC_DECL_V2_LEN] = {
+	static const u8 want[SMCX_CLC_DECL_V2_LEN] = {
 		0xe2, 0xd4, 0xc3, 0xd9, 0x04, 0x00, 0x2c, 0x28, /* SMCR 4 44 v2|fc */
 		1, 2, 3, 4, 5, 6, 7, 8,				 /* peer id */
 		0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0x00,	 /* SYNCERR, Linux */
@@ -129,7 +129,7 @@ static SMCX_WIRE_NOINLINE int smcx__st_decline(void)
 		0xe2, 0xd4, 0xc3, 0xd9,				 /* trailer */
 	};
 	struct smcx_clc_decline m, d;
-	uint8_t out[SMCX_CLC_DECL_V2_LEN];
+	u8 out[SMCX_CLC_DECL_V2_LEN];
 	unsigned int i;
 	int rc;
 
@@ -139,7 +139,7 @@ static SMCX_WIRE_NOINLINE int smcx__st_decline(void)
 	m.hdr.typev1 = SMCX_TYPE_R;
 	m.hdr.typev2 = SMCX_CLC_FIRST_CONTACT;
 	for (i = 0; i < SMCX_PEERID_LEN; i++)
-		m.peer_id[i] = (uint8_t)(i + 1);
+		m.peer_id[i] = (u8)(i + 1);
 	m.diag = SMCX_DECL_SYNCERR;
 	m.os_type = SMCX_CLC_OS_LINUX;
 	m.diag_v2[0] = SMCX_DECL_NOSMCRDEV;
@@ -162,7 +162,7 @@ static SMCX_WIRE_NOINLINE int smcx__st_decline(void)
 /* CLC accept v2 with first contact (160 bytes) round trip */
 static SMCX_WIRE_NOINLINE int smcx__st_accept(void)
 {
-	static uint8_t out[SMCX_CLC_ACC_V2_LEN + SMCX_CLC_FCE_V2X_LEN];
+	static u8 out[SMCX_CLC_ACC_V2_LEN + SMCX_CLC_FCE_V2X_LEN];
 	struct smcx_clc_accept m;
 	int rc;
 
@@ -205,7 +205,7 @@ static SMCX_WIRE_NOINLINE int smcx__st_proposal(void)
 {
 	static struct {
 		struct smcx_clc_proposal m, d;
-		uint8_t out[SMCX_CLC_MAX_LEN];
+		u8 out[SMCX_CLC_MAX_LEN];
 	} s;
 	int rc;
 
