@@ -15,14 +15,10 @@
 #ifdef SMCX_KERNEL
 #include <linux/stddef.h>
 #include <linux/string.h>
-#include <linux/compiler.h>
-/* out-of-line helper that may go unused in a translation unit */
-#define SMCX_WIRE_NOINLINE	noinline __maybe_unused
 #else
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#define SMCX_WIRE_NOINLINE	__attribute__((noinline, unused))
 #endif
 
 /*
@@ -49,8 +45,8 @@ enum smcx_wire_err {
 	SMCX_WIRE_EPATH,	/* SMC type/path not valid for this message */
 	SMCX_WIRE_ECOUNT,	/* a count exceeds its protocol maximum */
 	SMCX_WIRE_ETRUNC,	/* a count or offset reaches past the message */
-	SMCX_WIRE_EOFFSET,	/* an offset field is not where the layout says */
-	SMCX_WIRE_ESTRING,	/* string field not printable/padded/terminated */
+	SMCX_WIRE_EOFFSET,	/* offset field not where the layout says */
+	SMCX_WIRE_ESTRING,	/* string not printable, padded, terminated */
 	SMCX_WIRE_ERESERVED,	/* reserved bits or bytes are not zero */
 	SMCX_WIRE_ERANGE,	/* field value outside its defined range */
 	SMCX_WIRE_ENOSPC,	/* encode: output buffer too small */

@@ -46,7 +46,10 @@
 #define SMCX_EYE_SMCR		0
 #define SMCX_EYE_SMCD		1
 
-/* typev2 bit 1 of accept/confirm ("first contact") and decline ("out of sync") */
+/*
+ * typev2 bit 1: "first contact" in accept and confirm, "out of sync" in
+ * decline
+ */
 #define SMCX_CLC_FIRST_CONTACT	0x2
 
 #define SMCX_CLC_OS_ZOS		1
@@ -54,7 +57,7 @@
 #define SMCX_CLC_OS_AIX		3
 
 #define SMCX_RELEASE_0		0
-#define SMCX_RELEASE_1		1	/* v2.1: max_conns/max_links/feature_mask */
+#define SMCX_RELEASE_1		1	/* v2.1: conn/link maxima, features */
 
 #define SMCX_PEERID_LEN		8
 #define SMCX_GID_LEN		16
@@ -71,7 +74,8 @@
 
 #define SMCX_CLC_HDR_LEN	8
 #define SMCX_CLC_TRL_LEN	4
-#define SMCX_CLC_PROP_BASE_LEN	40	/* hdr + peer id/gid/mac + ip area offset */
+/* header, peer id, GID, MAC and the ip area offset */
+#define SMCX_CLC_PROP_BASE_LEN	40
 #define SMCX_CLC_SMCD_AREA_LEN	40
 #define SMCX_CLC_IP_AREA_LEN	8
 #define SMCX_CLC_IPV6_PFX_LEN	17
@@ -87,14 +91,15 @@
 #define SMCX_CLC_DECL_V2_LEN	44
 #define SMCX_CLC_DECL_DIAG_V2	4
 /* largest CLC message this codec can produce or accept */
-#define SMCX_CLC_MAX_LEN	(SMCX_CLC_PROP_BASE_LEN + SMCX_CLC_SMCD_AREA_LEN + \
-				 SMCX_CLC_IP_AREA_LEN +			\
-				 SMCX_CLC_MAX_V6_PREFIX * SMCX_CLC_IPV6_PFX_LEN + \
-				 SMCX_CLC_V2_EXT_LEN +				\
-				 SMCX_CLC_MAX_UEID * SMCX_EID_LEN +		\
-				 SMCX_CLC_SMCD_V2_EXT_LEN +			\
-				 SMCX_CLC_MAX_ISM_GIDS * SMCX_CLC_GIDCHID_LEN + \
-				 SMCX_CLC_TRL_LEN)
+#define SMCX_CLC_MAX_LEN						\
+	(SMCX_CLC_PROP_BASE_LEN + SMCX_CLC_SMCD_AREA_LEN +		\
+	 SMCX_CLC_IP_AREA_LEN +						\
+	 SMCX_CLC_MAX_V6_PREFIX * SMCX_CLC_IPV6_PFX_LEN +		\
+	 SMCX_CLC_V2_EXT_LEN +						\
+	 SMCX_CLC_MAX_UEID * SMCX_EID_LEN +				\
+	 SMCX_CLC_SMCD_V2_EXT_LEN +					\
+	 SMCX_CLC_MAX_ISM_GIDS * SMCX_CLC_GIDCHID_LEN +			\
+	 SMCX_CLC_TRL_LEN)
 
 struct smcx_clc_hdr {
 	u8 eyecatcher;		/* SMCX_EYE_SMCR or SMCX_EYE_SMCD */
@@ -182,7 +187,8 @@ struct smcx_clc_accept {
 };
 
 struct smcx_clc_decline {
-	struct smcx_clc_hdr hdr;	/* typev2 & FIRST_CONTACT: out of sync */
+	/* typev2 & SMCX_CLC_FIRST_CONTACT: out of sync */
+	struct smcx_clc_hdr hdr;
 	u8 peer_id[SMCX_PEERID_LEN];
 	u32 diag;			/* peer diagnosis, SMCX_DECL_* */
 	u8 os_type;			/* 4 bits; mainline sends 0 in v1 */
@@ -277,7 +283,8 @@ static inline void smcx_clc__put_hdr(u8 *out, const struct smcx_clc_hdr *h,
 	smcx_put_be16(out + 5, (u16)len);
 	out[7] = (u8)((h->version << 4) | ((h->typev2 & 3) << 2) |
 		      (h->typev1 & 3));
-	memcpy(out + len - SMCX_CLC_TRL_LEN, smcx_clc_eye_bytes(h->eyecatcher), 4);
+	memcpy(out + len - SMCX_CLC_TRL_LEN,
+	       smcx_clc_eye_bytes(h->eyecatcher), 4);
 }
 
 static inline int smcx_clc__hdr_ok(const struct smcx_clc_hdr *h)
@@ -320,7 +327,8 @@ static inline int smcx_clc__hdr_ok(const struct smcx_clc_hdr *h)
 
 static inline size_t smcx_clc__ip_area_len(const struct smcx_clc_proposal *m)
 {
-	return SMCX_CLC_IP_AREA_LEN + (size_t)m->ipv6_cnt * SMCX_CLC_IPV6_PFX_LEN;
+	return SMCX_CLC_IP_AREA_LEN +
+	       (size_t)m->ipv6_cnt * SMCX_CLC_IPV6_PFX_LEN;
 }
 
 static inline int smcx_clc__prop_has_ip(const struct smcx_clc_proposal *m)
@@ -339,7 +347,8 @@ static inline int smcx_clc__prop_has_dv2ext(const struct smcx_clc_proposal *m)
 }
 
 static inline int smcx_clc__get_ip_area(const u8 *buf, size_t end,
-					size_t *pos, struct smcx_clc_proposal *m,
+					size_t *pos,
+					struct smcx_clc_proposal *m,
 					unsigned int flags)
 {
 	const u8 *p = buf + *pos;
@@ -401,7 +410,8 @@ static inline int smcx_clc__get_v2ext(const u8 *buf, size_t end, size_t *pos,
 		rc = smcx_rsvd_bytes(p + 28, 12, flags);
 	if (rc)
 		return rc;
-	if (m->eid_cnt > SMCX_CLC_MAX_UEID || m->ism_gid_cnt > SMCX_CLC_MAX_ISM_GIDS)
+	if (m->eid_cnt > SMCX_CLC_MAX_UEID ||
+	    m->ism_gid_cnt > SMCX_CLC_MAX_ISM_GIDS)
 		return -SMCX_WIRE_ECOUNT;
 	*pos += SMCX_CLC_V2_EXT_LEN;
 	if (*pos + (size_t)m->eid_cnt * SMCX_EID_LEN > end)
@@ -421,7 +431,8 @@ static inline int smcx_clc__get_v2ext(const u8 *buf, size_t end, size_t *pos,
 		return 0;
 	}
 	/* the SMC-Dv2 extension follows the EIDs immediately */
-	if (dv2off != SMCX_CLC_V2_EXT_LEN - 8 + (size_t)m->eid_cnt * SMCX_EID_LEN)
+	if (dv2off !=
+	    SMCX_CLC_V2_EXT_LEN - 8 + (size_t)m->eid_cnt * SMCX_EID_LEN)
 		return -SMCX_WIRE_EOFFSET;
 	if (*pos + SMCX_CLC_SMCD_V2_EXT_LEN > end)
 		return -SMCX_WIRE_ETRUNC;
@@ -497,7 +508,8 @@ static inline int smcx_clc_decode_proposal(const u8 *buf, size_t len,
 			  SMCX_CLC_TRL_LEN)
 			return -SMCX_WIRE_ESHORT;
 		/* mainline: offset 40 with an ip area, 0 without one */
-		if (off != (h->typev1 != SMCX_TYPE_N ? SMCX_CLC_SMCD_AREA_LEN : 0))
+		if (off != (h->typev1 != SMCX_TYPE_N ?
+			    SMCX_CLC_SMCD_AREA_LEN : 0))
 			return -SMCX_WIRE_EOFFSET;
 		m->has_smcd_area = 1;
 		m->ism_gid = smcx_get_be64(buf + pos);
@@ -554,7 +566,8 @@ static inline int smcx_clc_proposal_len(const struct smcx_clc_proposal *m)
 	if (m->has_smcd_area)
 		len += SMCX_CLC_SMCD_AREA_LEN;
 	if (smcx_clc__prop_has_ip(m)) {
-		if (m->ipv4_prefix_len > 32 || m->ipv6_cnt > SMCX_CLC_MAX_V6_PREFIX)
+		if (m->ipv4_prefix_len > 32 ||
+		    m->ipv6_cnt > SMCX_CLC_MAX_V6_PREFIX)
 			return -SMCX_WIRE_EINVAL;
 		for (i = 0; i < m->ipv6_cnt; i++)
 			if (m->ipv6[i].len > 128)
@@ -564,7 +577,8 @@ static inline int smcx_clc_proposal_len(const struct smcx_clc_proposal *m)
 		return -SMCX_WIRE_EINVAL;
 	}
 	if (smcx_clc__prop_has_v2ext(m)) {
-		if (m->eid_cnt > SMCX_CLC_MAX_UEID || m->release > 15 || m->seid > 1)
+		if (m->eid_cnt > SMCX_CLC_MAX_UEID || m->release > 15 ||
+		    m->seid > 1)
 			return -SMCX_WIRE_EINVAL;
 		for (i = 0; i < m->eid_cnt; i++)
 			if (smcx_check_text(m->user_eid[i], SMCX_EID_LEN))

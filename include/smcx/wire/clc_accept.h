@@ -98,8 +98,8 @@ static inline int smcx_clc_decode_accept(const u8 *buf, size_t len,
 			m->fce_v2x = 0;
 		else
 			m->fce_v2x = 1;
-		if (pos + (m->fce_v2x ? SMCX_CLC_FCE_V2X_LEN : SMCX_CLC_FCE_LEN) >
-		    len - SMCX_CLC_TRL_LEN)
+		if (pos + (m->fce_v2x ? SMCX_CLC_FCE_V2X_LEN :
+			   SMCX_CLC_FCE_LEN) > len - SMCX_CLC_TRL_LEN)
 			return -SMCX_WIRE_ELEN;
 		p = buf + pos;
 		m->v2_direct = p[0] >> 7;

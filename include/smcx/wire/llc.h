@@ -61,16 +61,18 @@
 #define SMCX_LLC_LGR_ID_LEN		4
 #define SMCX_LLC_MAX_LINKS		8	/* per link group, RFC 7609 */
 #define SMCX_LLC_RKEYS_PER_CONT		2	/* ADD_LINK_CONT entries */
-#define SMCX_LLC_RKEYS_PER_MSG		3	/* CONFIRM_RKEY(_CONT) entries */
+#define SMCX_LLC_RKEYS_PER_MSG		3	/* per CONFIRM_RKEY(_CONT) */
 #define SMCX_LLC_DEL_RKEY_MAX		8	/* v1 DELETE_RKEY */
 #define SMCX_LLC_DEL_RKEY_MAX_V2	255
 #define SMCX_LLC_ADD_LINK_RKEYS_MAX_V2	255
-#define SMCX_LLC_MAX_GIDS		8	/* REQ_ADD_LINK; mainline sends <= 2 */
+/* GIDs in a REQ_ADD_LINK; mainline sends at most 2 */
+#define SMCX_LLC_MAX_GIDS		8
 
-#define SMCX_LLC_RT_LEN			16	/* ADD_LINK(_CONT) rkey triple */
+#define SMCX_LLC_RT_LEN			16	/* ADD_LINK(_CONT) rkey entry */
 #define SMCX_LLC_RTOKEN_LEN		13	/* CONFIRM_RKEY entry */
-#define SMCX_LLC_ADD_LINK_EXT_LEN	28	/* v2 ADD_LINK extension header */
-#define SMCX_LLC_ADD_LINK_RT_OFF	(SMCX_LLC_LEN + SMCX_LLC_ADD_LINK_EXT_LEN)
+#define SMCX_LLC_ADD_LINK_EXT_LEN	28	/* v2 ADD_LINK extension */
+#define SMCX_LLC_ADD_LINK_RT_OFF \
+	(SMCX_LLC_LEN + SMCX_LLC_ADD_LINK_EXT_LEN)
 #define SMCX_LLC_DEL_RKEY_OFF		8
 #define SMCX_LLC_REQ_ADD_GID_OFF	28
 
@@ -112,7 +114,7 @@ struct smcx_llc_add_link {
 	u8 v2_direct;
 	u8 target_gid[16];
 	u16 num_rkeys;			/* <= 255 */
-	const u8 *rkeys;		/* num_rkeys wire entries, 16 bytes each */
+	const u8 *rkeys;		/* num_rkeys entries of 16 bytes */
 };
 
 struct smcx_llc_add_link_cont {
@@ -145,8 +147,8 @@ struct smcx_llc_confirm_rkey {
 
 struct smcx_llc_delete_rkey {
 	u8 num_rkeys;
-	u8 err_mask;			/* v2 response: number of invalid rkeys */
-	const u8 *rkeys;		/* num_rkeys wire entries, 4 bytes each */
+	u8 err_mask;			/* v2 response: invalid rkeys */
+	const u8 *rkeys;		/* num_rkeys entries of 4 bytes */
 };
 
 struct smcx_llc_test_link {
@@ -186,8 +188,8 @@ static inline const char *smcx_llc_type_name(u8 type)
 {
 	static const char *const names[10] = {
 		"?", "CONFIRM_LINK", "ADD_LINK", "ADD_LINK_CONT", "DELETE_LINK",
-		"REQ_ADD_LINK", "CONFIRM_RKEY", "TEST_LINK", "CONFIRM_RKEY_CONT",
-		"DELETE_RKEY",
+		"REQ_ADD_LINK", "CONFIRM_RKEY", "TEST_LINK",
+		"CONFIRM_RKEY_CONT", "DELETE_RKEY",
 	};
 
 	return type < 10 ? names[type] : "?";
@@ -290,7 +292,8 @@ static inline int smcx_llc__list_len(const u8 *buf, size_t len,
  *                 40..43 reserved, v2 is max(44, 8 + 4 * count) bytes
  */
 static inline int smcx_llc__decode_body(const u8 *buf, size_t len,
-					struct smcx_llc_msg *m, unsigned int flags)
+					struct smcx_llc_msg *m,
+					unsigned int flags)
 {
 	const u8 *p;
 	unsigned int i, n;
@@ -342,11 +345,11 @@ static inline int smcx_llc__decode_body(const u8 *buf, size_t len,
 			return rc;
 		if (a->num_rkeys > SMCX_LLC_ADD_LINK_RKEYS_MAX_V2)
 			return -SMCX_WIRE_ECOUNT;
-		if (SMCX_LLC_ADD_LINK_RT_OFF + (size_t)a->num_rkeys * SMCX_LLC_RT_LEN >
-		    len)
+		if (SMCX_LLC_ADD_LINK_RT_OFF +
+		    (size_t)a->num_rkeys * SMCX_LLC_RT_LEN > len)
 			return -SMCX_WIRE_ETRUNC;
-		if (SMCX_LLC_ADD_LINK_RT_OFF + (size_t)a->num_rkeys * SMCX_LLC_RT_LEN !=
-		    len)
+		if (SMCX_LLC_ADD_LINK_RT_OFF +
+		    (size_t)a->num_rkeys * SMCX_LLC_RT_LEN != len)
 			return -SMCX_WIRE_ELEN;
 		a->rkeys = buf + SMCX_LLC_ADD_LINK_RT_OFF;
 		return 0;
@@ -356,8 +359,9 @@ static inline int smcx_llc__decode_body(const u8 *buf, size_t len,
 
 		c->link_num = buf[4];
 		c->num_rkeys = buf[5];
-		n = c->num_rkeys < SMCX_LLC_RKEYS_PER_CONT ? c->num_rkeys :
-							       SMCX_LLC_RKEYS_PER_CONT;
+		n = c->num_rkeys;
+		if (n > SMCX_LLC_RKEYS_PER_CONT)
+			n = SMCX_LLC_RKEYS_PER_CONT;
 		for (i = 0; i < n; i++)
 			smcx_llc_rt_get(buf + 8, i, &c->rt[i]);
 		rc = smcx_rsvd_bytes(buf + 6, 2, flags);
@@ -386,7 +390,8 @@ static inline int smcx_llc__decode_body(const u8 *buf, size_t len,
 		if (rc)
 			return rc;
 		for (i = 0; i < r->gid_cnt; i++)
-			memcpy(r->gids[i], buf + SMCX_LLC_REQ_ADD_GID_OFF + i * 16, 16);
+			memcpy(r->gids[i],
+			       buf + SMCX_LLC_REQ_ADD_GID_OFF + i * 16, 16);
 		return 0;
 	}
 	case SMCX_LLC_CONFIRM_RKEY:
@@ -405,10 +410,13 @@ static inline int smcx_llc__decode_body(const u8 *buf, size_t len,
 			c->rt[0].rkey = smcx_get_be32(buf + 5);
 			c->rt[0].vaddr = smcx_get_be64(buf + 9);
 			for (i = 1; i < n; i++)
-				smcx_llc__get_rtoken(buf + 4 + i * SMCX_LLC_RTOKEN_LEN,
+				smcx_llc__get_rtoken(buf + 4 +
+						     i * SMCX_LLC_RTOKEN_LEN,
 						     &c->rt[i]);
-			return smcx_rsvd_bytes(buf + 4 + n * SMCX_LLC_RTOKEN_LEN,
-					       40 - n * SMCX_LLC_RTOKEN_LEN, flags);
+			return smcx_rsvd_bytes(buf + 4 +
+					       n * SMCX_LLC_RTOKEN_LEN,
+					       40 - n * SMCX_LLC_RTOKEN_LEN,
+					       flags);
 		}
 		for (i = 0; i < n; i++)
 			smcx_llc__get_rtoken(buf + 5 + i * SMCX_LLC_RTOKEN_LEN,
@@ -537,7 +545,8 @@ static inline int smcx_llc_len(const struct smcx_llc_msg *m)
 		if (m->version != SMCX_LLC_V2 ||
 		    a->num_rkeys > SMCX_LLC_ADD_LINK_RKEYS_MAX_V2)
 			return -SMCX_WIRE_EINVAL;
-		return SMCX_LLC_ADD_LINK_RT_OFF + a->num_rkeys * SMCX_LLC_RT_LEN;
+		return SMCX_LLC_ADD_LINK_RT_OFF +
+		       a->num_rkeys * SMCX_LLC_RT_LEN;
 	}
 	case SMCX_LLC_CONFIRM_RKEY:
 	case SMCX_LLC_CONFIRM_RKEY_CONT:
@@ -622,8 +631,9 @@ static inline int smcx_llc_encode(const struct smcx_llc_msg *m, u8 *out,
 
 		out[4] = c->link_num;
 		out[5] = c->num_rkeys;
-		n = c->num_rkeys < SMCX_LLC_RKEYS_PER_CONT ? c->num_rkeys :
-							       SMCX_LLC_RKEYS_PER_CONT;
+		n = c->num_rkeys;
+		if (n > SMCX_LLC_RKEYS_PER_CONT)
+			n = SMCX_LLC_RKEYS_PER_CONT;
 		for (i = 0; i < n; i++)
 			smcx_llc_rt_put(out + 8, i, &c->rt[i]);
 		break;
@@ -648,13 +658,15 @@ static inline int smcx_llc_encode(const struct smcx_llc_msg *m, u8 *out,
 			n = SMCX_LLC_RKEYS_PER_MSG;
 		if (first) {
 			for (i = 1; i < n; i++)
-				smcx_llc__put_rtoken(out + 4 + i * SMCX_LLC_RTOKEN_LEN,
+				smcx_llc__put_rtoken(out + 4 +
+						     i * SMCX_LLC_RTOKEN_LEN,
 						     &c->rt[i]);
 			smcx_put_be32(out + 5, c->rt[0].rkey);
 			smcx_put_be64(out + 9, c->rt[0].vaddr);
 		} else {
 			for (i = 0; i < n; i++)
-				smcx_llc__put_rtoken(out + 5 + i * SMCX_LLC_RTOKEN_LEN,
+				smcx_llc__put_rtoken(out + 5 +
+						     i * SMCX_LLC_RTOKEN_LEN,
 						     &c->rt[i]);
 		}
 		out[4] = c->num_rkeys;
@@ -667,7 +679,8 @@ static inline int smcx_llc_encode(const struct smcx_llc_msg *m, u8 *out,
 		out[4] = m->u.delete_rkey.num_rkeys;
 		out[5] = m->u.delete_rkey.err_mask;
 		if (m->u.delete_rkey.rkeys)
-			memcpy(out + SMCX_LLC_DEL_RKEY_OFF, m->u.delete_rkey.rkeys,
+			memcpy(out + SMCX_LLC_DEL_RKEY_OFF,
+			       m->u.delete_rkey.rkeys,
 			       (size_t)m->u.delete_rkey.num_rkeys * 4);
 		break;
 	}

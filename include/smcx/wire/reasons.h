@@ -15,8 +15,8 @@
 #include "bytes.h"
 
 #define SMCX_DECL_MEM		0x01010000u /* insufficient memory */
-#define SMCX_DECL_TIMEOUT_CL	0x02010000u /* timeout waiting for CONFIRM_LINK */
-#define SMCX_DECL_TIMEOUT_AL	0x02020000u /* timeout waiting for ADD_LINK */
+#define SMCX_DECL_TIMEOUT_CL	0x02010000u /* CONFIRM_LINK timed out */
+#define SMCX_DECL_TIMEOUT_AL	0x02020000u /* ADD_LINK timed out */
 #define SMCX_DECL_CNFERR	0x03000000u /* configuration error */
 #define SMCX_DECL_PEERNOSMC	0x03010000u /* peer did not indicate SMC */
 #define SMCX_DECL_IPSEC		0x03020000u /* IPsec in use */
@@ -70,44 +70,66 @@ static inline const struct smcx_reason *smcx__decl_table(unsigned int *n)
 {
 	static const struct smcx_reason t[] = {
 		{ SMCX_DECL_MEM, "MEM", "insufficient memory resources" },
-		{ SMCX_DECL_TIMEOUT_CL, "TIMEOUT_CL", "timeout waiting for CONFIRM LINK" },
-		{ SMCX_DECL_TIMEOUT_AL, "TIMEOUT_AL", "timeout waiting for ADD LINK" },
+		{ SMCX_DECL_TIMEOUT_CL, "TIMEOUT_CL",
+		  "timeout waiting for CONFIRM LINK" },
+		{ SMCX_DECL_TIMEOUT_AL, "TIMEOUT_AL",
+		  "timeout waiting for ADD LINK" },
 		{ SMCX_DECL_CNFERR, "CNFERR", "configuration error" },
-		{ SMCX_DECL_PEERNOSMC, "PEERNOSMC", "peer did not indicate SMC" },
+		{ SMCX_DECL_PEERNOSMC, "PEERNOSMC",
+		  "peer did not indicate SMC" },
 		{ SMCX_DECL_IPSEC, "IPSEC", "IPsec in use" },
 		{ SMCX_DECL_NOSMCDEV, "NOSMCDEV", "no SMC device found" },
 		{ SMCX_DECL_NOSMCDDEV, "NOSMCDDEV", "no SMC-D device found" },
 		{ SMCX_DECL_NOSMCRDEV, "NOSMCRDEV", "no SMC-R device found" },
-		{ SMCX_DECL_NOISM2SUPP, "NOISM2SUPP", "hardware has no ISMv2 support" },
-		{ SMCX_DECL_NOV2EXT, "NOV2EXT", "peer sent no CLC v2 extension" },
-		{ SMCX_DECL_NOV2DEXT, "NOV2DEXT", "peer sent no SMC-Dv2 extension" },
+		{ SMCX_DECL_NOISM2SUPP, "NOISM2SUPP",
+		  "hardware has no ISMv2 support" },
+		{ SMCX_DECL_NOV2EXT, "NOV2EXT",
+		  "peer sent no CLC v2 extension" },
+		{ SMCX_DECL_NOV2DEXT, "NOV2DEXT",
+		  "peer sent no SMC-Dv2 extension" },
 		{ SMCX_DECL_NOSEID, "NOSEID", "peer sent no system EID" },
-		{ SMCX_DECL_NOSMCD2DEV, "NOSMCD2DEV", "no SMC-Dv2 device found" },
+		{ SMCX_DECL_NOSMCD2DEV, "NOSMCD2DEV",
+		  "no SMC-Dv2 device found" },
 		{ SMCX_DECL_NOUEID, "NOUEID", "peer sent no user EID" },
-		{ SMCX_DECL_RELEASEERR, "RELEASEERR", "release version negotiation failed" },
-		{ SMCX_DECL_MAXCONNERR, "MAXCONNERR", "max connections negotiation failed" },
-		{ SMCX_DECL_MAXLINKERR, "MAXLINKERR", "max links negotiation failed" },
-		{ SMCX_DECL_MODEUNSUPP, "MODEUNSUPP", "SMC modes do not match" },
-		{ SMCX_DECL_RMBE_EC, "RMBE_EC", "peer requires RMBE eyecatchers" },
-		{ SMCX_DECL_OPTUNSUPP, "OPTUNSUPP", "socket option not supported" },
-		{ SMCX_DECL_DIFFPREFIX, "DIFFPREFIX", "IP prefix / subnet mismatch" },
-		{ SMCX_DECL_GETVLANERR, "GETVLANERR", "cannot get VLAN id of IP device" },
-		{ SMCX_DECL_ISMVLANERR, "ISMVLANERR", "cannot register VLAN id on ISM" },
-		{ SMCX_DECL_NOACTLINK, "NOACTLINK", "no active SMC-R link in link group" },
-		{ SMCX_DECL_NOSRVLINK, "NOSRVLINK", "SMC-R link from server not found" },
+		{ SMCX_DECL_RELEASEERR, "RELEASEERR",
+		  "release version negotiation failed" },
+		{ SMCX_DECL_MAXCONNERR, "MAXCONNERR",
+		  "max connections negotiation failed" },
+		{ SMCX_DECL_MAXLINKERR, "MAXLINKERR",
+		  "max links negotiation failed" },
+		{ SMCX_DECL_MODEUNSUPP, "MODEUNSUPP",
+		  "SMC modes do not match" },
+		{ SMCX_DECL_RMBE_EC, "RMBE_EC",
+		  "peer requires RMBE eyecatchers" },
+		{ SMCX_DECL_OPTUNSUPP, "OPTUNSUPP",
+		  "socket option not supported" },
+		{ SMCX_DECL_DIFFPREFIX, "DIFFPREFIX",
+		  "IP prefix / subnet mismatch" },
+		{ SMCX_DECL_GETVLANERR, "GETVLANERR",
+		  "cannot get VLAN id of IP device" },
+		{ SMCX_DECL_ISMVLANERR, "ISMVLANERR",
+		  "cannot register VLAN id on ISM" },
+		{ SMCX_DECL_NOACTLINK, "NOACTLINK",
+		  "no active SMC-R link in link group" },
+		{ SMCX_DECL_NOSRVLINK, "NOSRVLINK",
+		  "SMC-R link from server not found" },
 		{ SMCX_DECL_VERSMISMAT, "VERSMISMAT", "SMC version mismatch" },
 		{ SMCX_DECL_MAX_DMB, "MAX_DMB", "SMC-D DMB limit exceeded" },
 		{ SMCX_DECL_NOROUTE, "NOROUTE", "SMC-Rv2: no route to peer" },
-		{ SMCX_DECL_NOINDIRECT, "NOINDIRECT", "SMC-Rv2: indirect route mismatch" },
+		{ SMCX_DECL_NOINDIRECT, "NOINDIRECT",
+		  "SMC-Rv2: indirect route mismatch" },
 		{ SMCX_DECL_SYNCERR, "SYNCERR", "synchronization error" },
-		{ SMCX_DECL_PEERDECL, "PEERDECL", "peer declined during handshake" },
+		{ SMCX_DECL_PEERDECL, "PEERDECL",
+		  "peer declined during handshake" },
 		{ SMCX_DECL_INTERR, "INTERR", "internal error" },
 		{ SMCX_DECL_ERR_RTOK, "ERR_RTOK", "rtoken handling failed" },
-		{ SMCX_DECL_ERR_RDYLNK, "ERR_RDYLNK", "link could not be made ready" },
-		{ SMCX_DECL_ERR_REGBUF, "ERR_REGBUF", "RDMA buffer registration failed" },
+		{ SMCX_DECL_ERR_RDYLNK, "ERR_RDYLNK",
+		  "link could not be made ready" },
+		{ SMCX_DECL_ERR_REGBUF, "ERR_REGBUF",
+		  "RDMA buffer registration failed" },
 	};
 
-	*n = sizeof(t) / sizeof(t[0]);
+	*n = ARRAY_SIZE(t);
 	return t;
 }
 
@@ -115,15 +137,19 @@ static inline const struct smcx_reason *smcx__llc_del_table(unsigned int *n)
 {
 	static const struct smcx_reason t[] = {
 		{ SMCX_LLC_DEL_LOST_PATH, "LOST_PATH", "lost path" },
-		{ SMCX_LLC_DEL_OP_INIT_TERM, "OP_INIT_TERM", "operator initiated termination" },
-		{ SMCX_LLC_DEL_PROG_INIT_TERM, "PROG_INIT_TERM", "program initiated termination" },
-		{ SMCX_LLC_DEL_PROT_VIOL, "PROT_VIOL", "LLC protocol violation" },
-		{ SMCX_LLC_DEL_NO_ASYM_NEEDED, "NO_ASYM_NEEDED", "asymmetric link not needed" },
+		{ SMCX_LLC_DEL_OP_INIT_TERM, "OP_INIT_TERM",
+		  "operator initiated termination" },
+		{ SMCX_LLC_DEL_PROG_INIT_TERM, "PROG_INIT_TERM",
+		  "program initiated termination" },
+		{ SMCX_LLC_DEL_PROT_VIOL, "PROT_VIOL",
+		  "LLC protocol violation" },
+		{ SMCX_LLC_DEL_NO_ASYM_NEEDED, "NO_ASYM_NEEDED",
+		  "asymmetric link not needed" },
 		{ SMCX_LLC_DEL_NOLNK, "NOLNK", "unknown link id" },
 		{ SMCX_LLC_DEL_NOLGR, "NOLGR", "unknown link group" },
 	};
 
-	*n = sizeof(t) / sizeof(t[0]);
+	*n = ARRAY_SIZE(t);
 	return t;
 }
 

@@ -16,16 +16,31 @@
 
 #include "../wire.h"
 
-#define SMCX__ST_CHECK(cond) do { if (!(cond)) return -SMCX_WIRE_ESELFTEST; } while (0)
+/*
+ * One function per step.  In the kernel a step stays out of line, so its
+ * locals get a frame of their own instead of adding up in the caller's.
+ * User space has the stack to spare: a step is a plain inline function
+ * there, which also keeps a translation unit that never runs the
+ * self-test free of unused-function warnings.
+ */
+#ifdef SMCX_KERNEL
+#define SMCX__ST_STEP	noinline_for_stack
+#else
+#define SMCX__ST_STEP	inline
+#endif
 
 /* CDC: every byte is fixed by the layout, compare the whole message */
-static SMCX_WIRE_NOINLINE int smcx__st_cdc(void)
+static SMCX__ST_STEP int smcx__st_cdc(void)
 {
 	static const u8 want[SMCX_CDC_LEN] = {
-		0xfe, 0x2c, 0x01, 0x02, 0x0a, 0x0b, 0x0c, 0x0d,	/* type len seq token */
-		0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x10, 0x00,	/* prod: wrap 3, 4096 */
-		0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x08, 0x00,	/* cons: wrap 2, 2048 */
-		0x90, 0x80,					/* flags */
+		/* type, len, seq, token */
+		0xfe, 0x2c, 0x01, 0x02, 0x0a, 0x0b, 0x0c, 0x0d,
+		/* prod: wrap 3, 4096 */
+		0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x10, 0x00,
+		/* cons: wrap 2, 2048 */
+		0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x08, 0x00,
+		/* flags */
+		0x90, 0x80,
 	};
 	struct smcx_cdc_msg m, d;
 	u8 out[SMCX_CDC_LEN];
@@ -43,22 +58,25 @@ static SMCX_WIRE_NOINLINE int smcx__st_cdc(void)
 	rc = smcx_cdc_encode(&m, out, sizeof(out));
 	if (rc < 0)
 		return rc;
-	SMCX__ST_CHECK(rc == SMCX_CDC_LEN && !memcmp(out, want, sizeof(want)));
+	if (!(rc == SMCX_CDC_LEN && !memcmp(out, want, sizeof(want))))
+		return -SMCX_WIRE_ESELFTEST;
 	rc = smcx_cdc_decode(out, sizeof(out), &d, 0);
 	if (rc)
 		return rc;
-	SMCX__ST_CHECK(d.seqno == m.seqno && d.token == m.token &&
-		       d.prod.wrap == 3 && d.prod.count == 4096 &&
-		       d.cons.wrap == 2 && d.cons.count == 2048 &&
-		       d.prod_flags == m.prod_flags && d.conn_flags == m.conn_flags);
+	if (!(d.seqno == m.seqno && d.token == m.token &&
+	      d.prod.wrap == 3 && d.prod.count == 4096 &&
+	      d.cons.wrap == 2 && d.cons.count == 2048 &&
+	      d.prod_flags == m.prod_flags && d.conn_flags == m.conn_flags))
+		return -SMCX_WIRE_ESELFTEST;
 	/* a length byte other than 44 is rejected */
 	out[1] = 43;
-	SMCX__ST_CHECK(smcx_cdc_decode(out, sizeof(out), &d, 0) == -SMCX_WIRE_ELEN);
+	if (smcx_cdc_decode(out, sizeof(out), &d, 0) != -SMCX_WIRE_ELEN)
+		return -SMCX_WIRE_ESELFTEST;
 	return 0;
 }
 
 /* LLC: a v1 CONFIRM_LINK and a v2 ADD_LINK carrying one rkey triple */
-static SMCX_WIRE_NOINLINE int smcx__st_llc(void)
+static SMCX__ST_STEP int smcx__st_llc(void)
 {
 	struct smcx_llc_msg m, d;
 	struct smcx_llc_rt rt, back;
@@ -75,15 +93,17 @@ static SMCX_WIRE_NOINLINE int smcx__st_llc(void)
 	rc = smcx_llc_encode(&m, out, sizeof(out));
 	if (rc < 0)
 		return rc;
-	SMCX__ST_CHECK(rc == SMCX_LLC_LEN && out[0] == 0x01 && out[1] == 44 &&
-		       out[3] == 0x03 && out[26] == 0x12 && out[28] == 0x56 &&
-		       out[29] == 1 && out[34] == 2);
+	if (!(rc == SMCX_LLC_LEN && out[0] == 0x01 && out[1] == 44 &&
+	      out[3] == 0x03 && out[26] == 0x12 && out[28] == 0x56 &&
+	      out[29] == 1 && out[34] == 2))
+		return -SMCX_WIRE_ESELFTEST;
 	rc = smcx_llc_decode(out, SMCX_LLC_LEN, &d, 0);
 	if (rc)
 		return rc;
-	SMCX__ST_CHECK(d.type == SMCX_LLC_CONFIRM_LINK &&
-		       d.u.confirm_link.qpn == 0x123456 &&
-		       d.u.confirm_link.max_links == 2);
+	if (!(d.type == SMCX_LLC_CONFIRM_LINK &&
+	      d.u.confirm_link.qpn == 0x123456 &&
+	      d.u.confirm_link.max_links == 2))
+		return -SMCX_WIRE_ESELFTEST;
 
 	memset(&m, 0, sizeof(m));
 	m.version = SMCX_LLC_V2;
@@ -101,32 +121,42 @@ static SMCX_WIRE_NOINLINE int smcx__st_llc(void)
 	rt.vaddr_new = 0x3333333344444444ull;
 	smcx_llc_rt_put(out + SMCX_LLC_ADD_LINK_RT_OFF, 0, &rt);
 	/* type 0x22, length 88 little-endian (mainline x86), v2_direct bit */
-	SMCX__ST_CHECK(rc == 88 && out[0] == 0x22 && out[1] == 88 && out[2] == 0 &&
-		       out[32] == 5 && out[44] == 0x80 && out[70] == 1 &&
-		       out[71] == 0 && out[72] == 0x11 && out[87] == 0x44);
+	if (!(rc == 88 && out[0] == 0x22 && out[1] == 88 && out[2] == 0 &&
+	      out[32] == 5 && out[44] == 0x80 && out[70] == 1 &&
+	      out[71] == 0 && out[72] == 0x11 && out[87] == 0x44))
+		return -SMCX_WIRE_ESELFTEST;
 	rc = smcx_llc_decode(out, 88, &d, 0);
 	if (rc)
 		return rc;
-	SMCX__ST_CHECK(d.u.add_link.has_ext && d.u.add_link.num_rkeys == 1);
+	if (!(d.u.add_link.has_ext && d.u.add_link.num_rkeys == 1))
+		return -SMCX_WIRE_ESELFTEST;
 	smcx_llc_rt_get(d.u.add_link.rkeys, 0, &back);
-	SMCX__ST_CHECK(back.rkey == rt.rkey && back.rkey_new == rt.rkey_new &&
-		       back.vaddr_new == rt.vaddr_new);
+	if (!(back.rkey == rt.rkey && back.rkey_new == rt.rkey_new &&
+	      back.vaddr_new == rt.vaddr_new))
+		return -SMCX_WIRE_ESELFTEST;
 	/* an unknown type (0x23: ADD_LINK_CONT has no v2 form) is reported */
 	out[0] = 0x23;
-	SMCX__ST_CHECK(smcx_llc_decode(out, 88, &d, 0) == -SMCX_WIRE_ETYPE);
+	if (smcx_llc_decode(out, 88, &d, 0) != -SMCX_WIRE_ETYPE)
+		return -SMCX_WIRE_ESELFTEST;
 	return 0;
 }
 
 /* CLC decline v2 "out of sync": every byte fixed by the layout */
-static SMCX_WIRE_NOINLINE int smcx__st_decline(void)
+static SMCX__ST_STEP int smcx__st_decline(void)
 {
 	static const u8 want[SMCX_CLC_DECL_V2_LEN] = {
-		0xe2, 0xd4, 0xc3, 0xd9, 0x04, 0x00, 0x2c, 0x28, /* SMCR 4 44 v2|fc */
-		1, 2, 3, 4, 5, 6, 7, 8,				 /* peer id */
-		0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0x00,	 /* SYNCERR, Linux */
-		0x03, 0x03, 0x00, 0x02, 0, 0, 0, 0,		 /* diag_v2[0..1] */
-		0, 0, 0, 0, 0, 0, 0, 0,				 /* diag_v2[2..3] */
-		0xe2, 0xd4, 0xc3, 0xd9,				 /* trailer */
+		/* SMCR, 4, 44, v2 | fc */
+		0xe2, 0xd4, 0xc3, 0xd9, 0x04, 0x00, 0x2c, 0x28,
+		/* peer id */
+		1, 2, 3, 4, 5, 6, 7, 8,
+		/* SYNCERR, Linux */
+		0x04, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0x00,
+		/* diag_v2[0..1] */
+		0x03, 0x03, 0x00, 0x02, 0, 0, 0, 0,
+		/* diag_v2[2..3] */
+		0, 0, 0, 0, 0, 0, 0, 0,
+		/* trailer */
+		0xe2, 0xd4, 0xc3, 0xd9,
 	};
 	struct smcx_clc_decline m, d;
 	u8 out[SMCX_CLC_DECL_V2_LEN];
@@ -146,21 +176,24 @@ static SMCX_WIRE_NOINLINE int smcx__st_decline(void)
 	rc = smcx_clc_encode_decline(&m, out, sizeof(out));
 	if (rc < 0)
 		return rc;
-	SMCX__ST_CHECK(rc == SMCX_CLC_DECL_V2_LEN && !memcmp(out, want, sizeof(want)));
+	if (!(rc == SMCX_CLC_DECL_V2_LEN && !memcmp(out, want, sizeof(want))))
+		return -SMCX_WIRE_ESELFTEST;
 	rc = smcx_clc_decode_decline(out, sizeof(out), &d, 0);
 	if (rc)
 		return rc;
-	SMCX__ST_CHECK(d.diag == SMCX_DECL_SYNCERR && d.os_type == 2 &&
-		       d.diag_v2[0] == SMCX_DECL_NOSMCRDEV &&
-		       smcx_clc_first_contact(&d.hdr));
+	if (!(d.diag == SMCX_DECL_SYNCERR && d.os_type == 2 &&
+	      d.diag_v2[0] == SMCX_DECL_NOSMCRDEV &&
+	      smcx_clc_first_contact(&d.hdr)))
+		return -SMCX_WIRE_ESELFTEST;
 	out[43] ^= 1;
-	SMCX__ST_CHECK(smcx_clc_decode_decline(out, sizeof(out), &d, 0) ==
-		       -SMCX_WIRE_ETRAILER);
+	if (smcx_clc_decode_decline(out, sizeof(out), &d, 0) !=
+	    -SMCX_WIRE_ETRAILER)
+		return -SMCX_WIRE_ESELFTEST;
 	return 0;
 }
 
 /* CLC accept v2 with first contact (160 bytes) round trip */
-static SMCX_WIRE_NOINLINE int smcx__st_accept(void)
+static SMCX__ST_STEP int smcx__st_accept(void)
 {
 	static u8 out[SMCX_CLC_ACC_V2_LEN + SMCX_CLC_FCE_V2X_LEN];
 	struct smcx_clc_accept m;
@@ -189,19 +222,21 @@ static SMCX_WIRE_NOINLINE int smcx__st_accept(void)
 	rc = smcx_clc_encode_accept(&m, SMCX_CLC_ACCEPT, out, sizeof(out));
 	if (rc < 0)
 		return rc;
-	SMCX__ST_CHECK(rc == 160 && out[6] == 160 && out[7] == 0x28 &&
-		       out[50] == 0x13 && out[104] == 0x80 && out[105] == 0x21 &&
-		       out[140] == 255 && out[141] == 2);
+	if (!(rc == 160 && out[6] == 160 && out[7] == 0x28 &&
+	      out[50] == 0x13 && out[104] == 0x80 && out[105] == 0x21 &&
+	      out[140] == 255 && out[141] == 2))
+		return -SMCX_WIRE_ESELFTEST;
 	rc = smcx_clc_decode_accept(out, sizeof(out), SMCX_CLC_ACCEPT, &m, 0);
 	if (rc)
 		return rc;
-	SMCX__ST_CHECK(m.fce_v2x && m.v2_direct && m.release == 1 &&
-		       m.psn == 0xabcdef && m.rmb_rkey == 0xdeadbeef);
+	if (!(m.fce_v2x && m.v2_direct && m.release == 1 &&
+	      m.psn == 0xabcdef && m.rmb_rkey == 0xdeadbeef))
+		return -SMCX_WIRE_ESELFTEST;
 	return 0;
 }
 
 /* CLC proposal v2 offering SMC-R v1 and v2, in static storage */
-static SMCX_WIRE_NOINLINE int smcx__st_proposal(void)
+static SMCX__ST_STEP int smcx__st_proposal(void)
 {
 	static struct {
 		struct smcx_clc_proposal m, d;
@@ -227,14 +262,16 @@ static SMCX_WIRE_NOINLINE int smcx__st_proposal(void)
 	if (rc < 0)
 		return rc;
 	/* 40 base + 40 SMC-D area + 8 ip area + 40 v2 ext + 32 EID + 4 */
-	SMCX__ST_CHECK(rc == 164 && s.out[7] == 0x20 && s.out[39] == 40 &&
-		       s.out[51] == 36 && s.out[88] == 1 && s.out[91] == 0x10);
+	if (!(rc == 164 && s.out[7] == 0x20 && s.out[39] == 40 &&
+	      s.out[51] == 36 && s.out[88] == 1 && s.out[91] == 0x10))
+		return -SMCX_WIRE_ESELFTEST;
 	rc = smcx_clc_decode_proposal(s.out, (size_t)rc, &s.d, 0);
 	if (rc)
 		return rc;
-	SMCX__ST_CHECK(s.d.ipv4_subnet == 0xc0a80000 && s.d.eid_cnt == 1 &&
-		       !memcmp(s.d.user_eid[0], s.m.user_eid[0], SMCX_EID_LEN) &&
-		       s.d.max_conns == 255 && s.d.release == 1);
+	if (!(s.d.ipv4_subnet == 0xc0a80000 && s.d.eid_cnt == 1 &&
+	      !memcmp(s.d.user_eid[0], s.m.user_eid[0], SMCX_EID_LEN) &&
+	      s.d.max_conns == 255 && s.d.release == 1))
+		return -SMCX_WIRE_ESELFTEST;
 	return 0;
 }
 

@@ -40,7 +40,7 @@
 #define SMCX_UAPI_LINUX_SMC_H
 
 #if defined(_LINUX_SMC_H_) || defined(_UAPI_LINUX_SMC_H_)
-#error "another <linux/smc.h> was included before smcx's uapi/linux/smc.h; include only smcx's"
+#error "another <linux/smc.h> was included first; use only smcx's copy"
 #endif
 
 /* ------------------------------------------------------------------------
@@ -103,7 +103,8 @@ enum {
 
 /* ------------------------------------------------------------------------
  * Family "SMC_GEN_NETLINK"
- * ------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------
+ */
 
 #define SMC_GENL_FAMILY_NAME		"SMC_GEN_NETLINK"
 #define SMC_GENL_FAMILY_VERSION		1
@@ -205,7 +206,7 @@ enum {
 	SMC_NLA_SYS_VER,		/* u8, highest SMC version (2) */
 	SMC_NLA_SYS_REL,		/* u8, release within that version */
 	SMC_NLA_SYS_IS_ISM_V2,		/* u8 bool, ISMv2 capable device */
-	SMC_NLA_SYS_LOCAL_HOST,		/* string, CLC host name (blank padded) */
+	SMC_NLA_SYS_LOCAL_HOST,		/* string, CLC host name (padded) */
 	SMC_NLA_SYS_SEID,		/* string, system EID (ISMv2 only) */
 	SMC_NLA_SYS_IS_SMCR_V2,		/* u8 bool, SMC-Rv2 supported */
 	__SMC_NLA_SYS_MAX,
@@ -218,7 +219,7 @@ enum {
 enum {
 	SMC_NLA_LGR_V2_VER,		/* u8, negotiated SMC version */
 	SMC_NLA_LGR_V2_REL,		/* u8, negotiated release */
-	SMC_NLA_LGR_V2_OS,		/* u8, peer OS (1 z/OS, 2 Linux, 3 AIX) */
+	SMC_NLA_LGR_V2_OS,		/* u8, OS: 1 z/OS, 2 Linux, 3 AIX */
 	SMC_NLA_LGR_V2_NEG_EID,		/* string, negotiated EID */
 	SMC_NLA_LGR_V2_PEER_HOST,	/* string, peer CLC host name */
 	__SMC_NLA_LGR_V2_MAX,

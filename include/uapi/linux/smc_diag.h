@@ -22,7 +22,7 @@
 #define SMCX_UAPI_LINUX_SMC_DIAG_H
 
 #if defined(_SMC_DIAG_H_) || defined(_UAPI_SMC_DIAG_H_)
-#error "another <linux/smc_diag.h> was included before smcx's uapi/linux/smc_diag.h; include only smcx's"
+#error "another <linux/smc_diag.h> was included first; use only smcx's copy"
 #endif
 
 #include <linux/types.h>
@@ -34,7 +34,7 @@ struct smc_diag_req {
 	__u8	diag_family;		/* AF_SMC */
 	__u8	pad[2];
 	__u8	diag_ext;		/* mask of 1 << (SMC_DIAG_* - 1) */
-	struct inet_diag_sockid	id;	/* unused by the kernel: always a dump */
+	struct inet_diag_sockid	id;	/* unused: always a dump */
 };
 
 /* Reply payload, one per socket.  Addresses, ports and cookie come from the
@@ -42,7 +42,7 @@ struct smc_diag_req {
  */
 struct smc_diag_msg {
 	__u8		diag_family;	/* AF_SMC */
-	__u8		diag_state;	/* SMC socket state (TCP-like numbers) */
+	__u8		diag_state;	/* SMC socket state (TCP's numbers) */
 	union {
 		__u8	diag_mode;	/* SMC_DIAG_MODE_* */
 		__u8	diag_fallback;	/* former name of diag_mode */
@@ -88,13 +88,13 @@ struct smc_diag_conninfo {
 	__u32			rmbe_size;	/* local receive buffer bytes */
 	__u32			peer_rmbe_size;	/* peer receive buffer bytes */
 	/* cursors into the local receive buffer */
-	struct smc_diag_cursor	rx_prod;	/* peer's producer, as received */
+	struct smc_diag_cursor	rx_prod;	/* peer's producer, received */
 	struct smc_diag_cursor	rx_cons;	/* our consumer */
 	/* cursors into the peer's receive buffer */
 	struct smc_diag_cursor	tx_prod;	/* our producer, as sent */
-	struct smc_diag_cursor	tx_cons;	/* peer's consumer, as received */
-	__u8			rx_prod_flags;	/* CDC producer flags received */
-	__u8			rx_conn_state_flags; /* CDC state flags received */
+	struct smc_diag_cursor	tx_cons;	/* peer's consumer, received */
+	__u8			rx_prod_flags;	/* producer flags received */
+	__u8			rx_conn_state_flags; /* state flags received */
 	__u8			tx_prod_flags;	/* CDC producer flags sent */
 	__u8			tx_conn_state_flags; /* CDC state flags sent */
 	/* cursors into the local send buffer */
