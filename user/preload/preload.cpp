@@ -64,8 +64,7 @@ __attribute__((constructor)) void smc_preload_init() {
     if (parse_mode(mode, m))
         cfg.mode = m;
     else
-        std::fprintf(stderr, "libsmc-preload: unknown SMC_PRELOAD_MODE '%s', using afsmc\n",
-                     mode);
+        std::fprintf(stderr, "libsmc-preload: unknown SMC_PRELOAD_MODE '%s', using afsmc\n", mode);
     int v;
     if (parse_size(std::getenv("SMC_SNDBUF"), v))
         cfg.sndbuf = v;
@@ -77,7 +76,7 @@ __attribute__((constructor)) void smc_preload_init() {
                       std::memory_order_release);
 }
 
-}  // namespace
+} // namespace
 
 extern "C" __attribute__((visibility("default"))) int socket(int domain, int type, int protocol) {
     const Call c{domain, type, protocol};
@@ -100,7 +99,6 @@ extern "C" __attribute__((visibility("default"))) int socket(int domain, int typ
         ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &cfg.rcvbuf, sizeof(cfg.rcvbuf));
     errno = saved;
     if (cfg.debug)
-        debug_line("libsmc-preload: socket(%d, %d, %d) -> SMC fd %d\n", domain, type, protocol,
-                   fd);
+        debug_line("libsmc-preload: socket(%d, %d, %d) -> SMC fd %d\n", domain, type, protocol, fd);
     return fd;
 }

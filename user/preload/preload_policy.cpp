@@ -15,7 +15,7 @@ bool same(const char* a, const char* b) noexcept {
     }
     return *a == *b;
 }
-}  // namespace
+} // namespace
 
 bool is_tcp(const Call& c) noexcept {
     if (c.domain != AF_INET && c.domain != AF_INET6)
@@ -37,8 +37,7 @@ bool parse_mode(const char* s, Mode& out) noexcept {
         out = Mode::afsmc;
         return true;
     }
-    if (same(s, "ipproto") || same(s, "ipproto_smc") || same(s, "IPPROTO_SMC") ||
-        same(s, "256")) {
+    if (same(s, "ipproto") || same(s, "ipproto_smc") || same(s, "IPPROTO_SMC") || same(s, "256")) {
         out = Mode::ipproto;
         return true;
     }
@@ -61,13 +60,25 @@ bool parse_size(const char* s, int& out) noexcept {
     switch (*p) {
     case '\0':
         break;
-    case 'k': case 'K': shift = 10; ++p; break;
-    case 'm': case 'M': shift = 20; ++p; break;
-    case 'g': case 'G': shift = 30; ++p; break;
+    case 'k':
+    case 'K':
+        shift = 10;
+        ++p;
+        break;
+    case 'm':
+    case 'M':
+        shift = 20;
+        ++p;
+        break;
+    case 'g':
+    case 'G':
+        shift = 30;
+        ++p;
+        break;
     default:
         return false;
     }
-    if (*p == 'i' || *p == 'B' || *p == 'b')  // KiB / KB
+    if (*p == 'i' || *p == 'B' || *p == 'b') // KiB / KB
         ++p;
     if (*p == 'B' || *p == 'b')
         ++p;
@@ -80,4 +91,4 @@ bool parse_size(const char* s, int& out) noexcept {
     return true;
 }
 
-}  // namespace smcx::preload
+} // namespace smcx::preload

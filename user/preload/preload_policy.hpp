@@ -9,10 +9,10 @@ namespace smcx::preload {
 
 enum class Mode { afsmc, ipproto };
 
-inline constexpr int af_smc = 43;          // AF_SMC
-inline constexpr int smcproto_smc = 0;     // SMCPROTO_SMC: IPv4 addresses
-inline constexpr int smcproto_smc6 = 1;    // SMCPROTO_SMC6: IPv6 addresses
-inline constexpr int ipproto_smc = 256;    // IPPROTO_SMC (Linux 6.11+)
+inline constexpr int af_smc = 43;       // AF_SMC
+inline constexpr int smcproto_smc = 0;  // SMCPROTO_SMC: IPv4 addresses
+inline constexpr int smcproto_smc6 = 1; // SMCPROTO_SMC6: IPv6 addresses
+inline constexpr int ipproto_smc = 256; // IPPROTO_SMC (Linux 6.11+)
 
 struct Call {
     int domain;
@@ -23,7 +23,7 @@ struct Call {
 // Configuration read once from the environment (see parse_*).
 struct Config {
     Mode mode = Mode::afsmc;
-    int sndbuf = 0;  // 0: leave the default
+    int sndbuf = 0; // 0: leave the default
     int rcvbuf = 0;
     bool debug = false;
 };
@@ -42,4 +42,4 @@ bool parse_mode(const char* s, Mode& out) noexcept;
 // malformed, zero, or above INT_MAX / 2 (what SO_*BUF accept).
 bool parse_size(const char* s, int& out) noexcept;
 
-}  // namespace smcx::preload
+} // namespace smcx::preload

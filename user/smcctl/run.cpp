@@ -40,7 +40,7 @@ bool is_file(const fs::path& p) {
     std::error_code ec;
     return fs::is_regular_file(p, ec);
 }
-}  // namespace
+} // namespace
 
 std::string usage() {
     return "Usage: smc_run [OPTIONS] PROGRAM [ARGS]\n"
@@ -67,7 +67,7 @@ Options parse(const std::vector<std::string>& argv) {
             break;
         auto value = [&](const std::string& opt) -> std::string {
             if (a.size() > 2)
-                return a.substr(2);  // -r64K
+                return a.substr(2); // -r64K
             if (i + 1 >= argv.size())
                 throw bad_usage("option " + opt + " needs a value");
             return argv[++i];
@@ -102,9 +102,9 @@ std::string find_library(const char* env_value, const std::string& self_dir) {
     if (env_value && *env_value)
         return is_file(env_value) ? std::string(env_value) : std::string();
     const fs::path self(self_dir);
-    for (const fs::path& p : {self / lib_name, self / ".." / "preload" / lib_name,
-                              self / ".." / "lib" / "smcx" / lib_name,
-                              fs::path(SMCX_PRELOAD_INSTALL_PATH)}) {
+    for (const fs::path& p :
+         {self / lib_name, self / ".." / "preload" / lib_name,
+          self / ".." / "lib" / "smcx" / lib_name, fs::path(SMCX_PRELOAD_INSTALL_PATH)}) {
         if (is_file(p))
             return fs::weakly_canonical(p).string();
     }
@@ -170,4 +170,4 @@ int main(const std::vector<std::string>& argv, std::ostream& out, std::ostream& 
     return e == ENOENT ? 127 : 126;
 }
 
-}  // namespace smcctl::smc_run
+} // namespace smcctl::smc_run

@@ -12,13 +12,13 @@
 namespace smcctl::smc_run {
 
 struct Options {
-    std::optional<std::string> sndbuf;  // -t SIZE, as given (validated)
-    std::optional<std::string> rcvbuf;  // -r SIZE
-    std::string mode = "afsmc";         // -m afsmc|ipproto
-    bool debug = false;                 // -d
-    bool version = false;               // -v
-    bool help = false;                  // -h
-    std::vector<std::string> program;   // PROGRAM ARGS...
+    std::optional<std::string> sndbuf; // -t SIZE, as given (validated)
+    std::optional<std::string> rcvbuf; // -r SIZE
+    std::string mode = "afsmc";        // -m afsmc|ipproto
+    bool debug = false;                // -d
+    bool version = false;              // -v
+    bool help = false;                 // -h
+    std::vector<std::string> program;  // PROGRAM ARGS...
 };
 
 struct bad_usage : std::runtime_error {
@@ -41,4 +41,4 @@ std::string ld_preload_value(const std::string& lib, const char* existing);
 // The whole personality: parse, set the environment, exec.  Returns only on error.
 int main(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
 
-}  // namespace smcctl::smc_run
+} // namespace smcctl::smc_run

@@ -11,19 +11,16 @@
 
 int smcx_c11_selftest(void)
 {
-	struct smcx_cdc_msg m;
-	uint8_t out[SMCX_CDC_LEN];
-	int rc;
+    struct smcx_cdc_msg m;
+    uint8_t out[SMCX_CDC_LEN];
+    int rc;
 
-	memset(&m, 0, sizeof(m));
-	m.seqno = 7;
-	rc = smcx_cdc_encode(&m, out, sizeof(out));
-	if (rc != SMCX_CDC_LEN)
-		return -SMCX_WIRE_ESELFTEST;
-	return smcx_wire_selftest();
+    memset(&m, 0, sizeof(m));
+    m.seqno = 7;
+    rc = smcx_cdc_encode(&m, out, sizeof(out));
+    if (rc != SMCX_CDC_LEN)
+        return -SMCX_WIRE_ESELFTEST;
+    return smcx_wire_selftest();
 }
 
-size_t smcx_c11_sizeof_proposal(void)
-{
-	return sizeof(struct smcx_clc_proposal);
-}
+size_t smcx_c11_sizeof_proposal(void) { return sizeof(struct smcx_clc_proposal); }

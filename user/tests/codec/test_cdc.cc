@@ -41,6 +41,7 @@ const Bytes CDC_DATA = cat({
 });
 
 // abnormal close at the wrap boundary: wrap 0xffff, urgent data present
+// clang-format off
 const Bytes CDC_ABORT = cat({
     {0xfe}, {0x2c},
     {0xff, 0xff},             // 2..3   sequence number wraps too
@@ -51,6 +52,7 @@ const Bytes CDC_ABORT = cat({
     {0x60},                   // 25     closed | abort
     zeros(18),
 });
+// clang-format on
 
 TEST(Cdc, DataMessage)
 {

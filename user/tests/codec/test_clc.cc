@@ -95,19 +95,19 @@ smcx_clc_proposal new_prop(uint8_t version, uint8_t t1, uint8_t t2)
 
 // v1, SMC-R only, IPv4: what an RFC 7609-only client sends (52 bytes)
 const Bytes PROP_V1_R = cat({
-    SMCR(),                  // 0..3   eyecatcher "SMCR"
-    {0x01},                  // 4      type: proposal
-    {0x00, 0x34},            // 5..6   length 52
-    {0x10},                  // 7      version 1 | typev2 0 | typev1 R
-    PEER_A,                  // 8..15  sender peer id
-    GID_A,                   // 16..31 client preferred GID
-    MAC_A,                   // 32..37 client preferred MAC
-    {0x00, 0x00},            // 38..39 ip area offset 0: ip area follows
+    SMCR(),                   // 0..3   eyecatcher "SMCR"
+    {0x01},                   // 4      type: proposal
+    {0x00, 0x34},             // 5..6   length 52
+    {0x10},                   // 7      version 1 | typev2 0 | typev1 R
+    PEER_A,                   // 8..15  sender peer id
+    GID_A,                    // 16..31 client preferred GID
+    MAC_A,                    // 32..37 client preferred MAC
+    {0x00, 0x00},             // 38..39 ip area offset 0: ip area follows
     {0xc0, 0xa8, 0x01, 0x00}, // 40..43 IPv4 subnet 192.168.1.0
-    {0x18},                  // 44     prefix length 24
-    {0x00, 0x00},            // 45..46 reserved
-    {0x00},                  // 47     IPv6 prefix count 0
-    SMCR(),                  // 48..51 trailer
+    {0x18},                   // 44     prefix length 24
+    {0x00, 0x00},             // 45..46 reserved
+    {0x00},                   // 47     IPv6 prefix count 0
+    SMCR(),                   // 48..51 trailer
 });
 
 TEST(ClcProposal, V1SmcrIpv4)
@@ -130,6 +130,7 @@ TEST(ClcProposal, V1SmcrIpv4)
 }
 
 // v1, SMC-R, two IPv6 prefixes (86 bytes)
+// clang-format off
 const Bytes PROP_V1_R6 = cat({
     SMCR(), {0x01}, {0x00, 0x56}, {0x10}, // 0..7   header, length 86
     PEER_A, GID_A, MAC_A,                 // 8..37
@@ -144,6 +145,7 @@ const Bytes PROP_V1_R6 = cat({
     {0x08},                               // 81     /8
     SMCR(),                               // 82..85 trailer
 });
+// clang-format on
 
 TEST(ClcProposal, V1SmcrIpv6Prefixes)
 {
@@ -157,6 +159,7 @@ TEST(ClcProposal, V1SmcrIpv6Prefixes)
 
 // v1 offering SMC-R and SMC-D: the SMC-D area sits between the ip area
 // offset and the ip area (92 bytes)
+// clang-format off
 const Bytes PROP_V1_B = cat({
     SMCR(), {0x01}, {0x00, 0x5c}, // 0..6   length 92
     {0x13},                       // 7      version 1 | typev1 B
@@ -168,6 +171,7 @@ const Bytes PROP_V1_B = cat({
     {0x08}, {0, 0}, {0x00},       // 84..87 /8, reserved, no IPv6
     SMCR(),                       // 88..91 trailer
 });
+// clang-format on
 
 TEST(ClcProposal, V1BothWithSmcdArea)
 {
@@ -180,6 +184,7 @@ TEST(ClcProposal, V1BothWithSmcdArea)
 
 // v2 as Linux 6.12 sends it when offering SMC-R v1 and SMC-Rv2, release 1,
 // no user EIDs (132 bytes)
+// clang-format off
 const Bytes PROP_V2_RR = cat({
     SMCR(), {0x01}, {0x00, 0x84}, // 0..6   length 132
     {0x20},                       // 7      version 2 | typev2 R | typev1 R
@@ -205,6 +210,7 @@ const Bytes PROP_V2_RR = cat({
     zeros(12),                    // 116..127 reserved
     SMCR(),                       // 128..131 trailer
 });
+// clang-format on
 
 TEST(ClcProposal, V2SmcrV1V2Mainline)
 {
@@ -233,6 +239,7 @@ TEST(ClcProposal, V2SmcrV1V2Mainline)
 
 // v2 only (typev1 N: no ip area), SMC-Rv2 and SMC-Dv2 (typev2 B), one user
 // EID, system EID offered, two ISM GID/CHID pairs (224 bytes)
+// clang-format off
 const Bytes PROP_V2_NB = cat({
     SMCR(), {0x01}, {0x00, 0xe0}, // 0..6   length 224
     {0x2e},                       // 7      version 2 | typev2 B (3<<2) | typev1 N
@@ -257,6 +264,7 @@ const Bytes PROP_V2_NB = cat({
     {0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x00, 0xff, 0x00}, // 210..219 GID, CHID
     SMCR(),                       // 220..223 trailer
 });
+// clang-format on
 
 TEST(ClcProposal, V2OnlyBothTypesWithEidsAndIsm)
 {
@@ -295,6 +303,7 @@ TEST(ClcProposal, V2OnlyBothTypesWithEidsAndIsm)
 // ---- Accept / Confirm -------------------------------------------------------
 
 // the SMC-R body shared by the accept/confirm vectors, offsets 8..63
+// clang-format off
 const Bytes ACC_BODY = cat({
     PEER_B,                   // 8..15  sender peer id
     GID_A,                    // 16..31 GID
@@ -309,6 +318,7 @@ const Bytes ACC_BODY = cat({
     {0x00},                   // 60     reserved
     {0x00, 0xaa, 0xbb},       // 61..63 initial PSN
 });
+// clang-format on
 
 void fill_acc_body(smcx_clc_accept &m)
 {
@@ -336,19 +346,23 @@ smcx_clc_accept new_acc(uint8_t version, uint8_t t2)
 }
 
 // v1 accept, first contact (68 bytes)
+// clang-format off
 const Bytes ACC_V1_FC = cat({
     SMCR(), {0x02}, {0x00, 0x44}, // 0..6   accept, length 68
     {0x18},                       // 7      version 1 | first contact (bit 3) | R
     ACC_BODY,                     // 8..63
     SMCR(),                       // 64..67 trailer
 });
+// clang-format on
 
 // v1 confirm, no first contact (68 bytes)
+// clang-format off
 const Bytes CONF_V1 = cat({
     SMCR(), {0x03}, {0x00, 0x44}, // 0..6   confirm, length 68
     {0x10},                       // 7      version 1 | R
     ACC_BODY, SMCR(),
 });
+// clang-format on
 
 TEST(ClcAccept, V1AcceptAndConfirm)
 {
@@ -371,6 +385,7 @@ TEST(ClcAccept, V1AcceptAndConfirm)
 }
 
 // v2 accept joining an existing link group: no first contact ext (108 bytes)
+// clang-format off
 const Bytes ACC_V2 = cat({
     SMCR(), {0x02}, {0x00, 0x6c}, // 0..6   length 108
     {0x20},                       // 7      version 2 | R
@@ -379,6 +394,7 @@ const Bytes ACC_V2 = cat({
     zeros(8),                     // 96..103 reserved
     SMCR(),                       // 104..107 trailer
 });
+// clang-format on
 
 TEST(ClcAccept, V2NoFirstContact)
 {
@@ -393,19 +409,20 @@ TEST(ClcAccept, V2NoFirstContact)
 Bytes fce_v2x(const char *host)
 {
     return cat({
-        {0x80},                  // +0  v2_direct | reserved
-        {0x21},                  // +1  OS type 2 (Linux) | release 1
-        {0x00, 0x00},            // +2..3 reserved
-        text_bytes(host, 32),    // +4..35 host name, blank padded
-        {0xff},                  // +36 max conns 255
-        {0x02},                  // +37 max links 2
-        {0x00, 0x01},            // +38..39 feature mask
+        {0x80},                   // +0  v2_direct | reserved
+        {0x21},                   // +1  OS type 2 (Linux) | release 1
+        {0x00, 0x00},             // +2..3 reserved
+        text_bytes(host, 32),     // +4..35 host name, blank padded
+        {0xff},                   // +36 max conns 255
+        {0x02},                   // +37 max links 2
+        {0x00, 0x01},             // +38..39 feature mask
         {0x00, 0x00, 0x00, 0x00}, // +40..43 vendor options
-        zeros(8),                // +44..51 reserved
+        zeros(8),                 // +44..51 reserved
     });
 }
 
 // v2 accept, first contact (160 bytes)
+// clang-format off
 const Bytes ACC_V2_FC = cat({
     SMCR(), {0x02}, {0x00, 0xa0}, // 0..6   length 160
     {0x28},                       // 7      version 2 | first contact | R
@@ -415,6 +432,7 @@ const Bytes ACC_V2_FC = cat({
     fce_v2x("alpha"),             // 104..155 first contact extension
     SMCR(),                       // 156..159 trailer
 });
+// clang-format on
 
 TEST(ClcAccept, V2FirstContactV2x)
 {
@@ -443,6 +461,7 @@ TEST(ClcAccept, V2FirstContactV2x)
 
 // v2 accept, first contact, from a release-0 peer (Linux < 6.5): 36-byte
 // extension without the v2.1 tail (144 bytes)
+// clang-format off
 const Bytes ACC_V2_FC_R0 = cat({
     SMCR(), {0x02}, {0x00, 0x90}, // 0..6   length 144
     {0x28},                       // 7
@@ -455,6 +474,7 @@ const Bytes ACC_V2_FC_R0 = cat({
     text_bytes("old", 32),        // 108..139 host name
     SMCR(),                       // 140..143 trailer
 });
+// clang-format on
 
 TEST(ClcAccept, V2FirstContactRelease0)
 {
@@ -471,6 +491,7 @@ TEST(ClcAccept, V2FirstContactRelease0)
 }
 
 // v2 confirm, first contact, with the client's two RoCE GIDs (196 bytes)
+// clang-format off
 const Bytes CONF_V2_FC = cat({
     SMCR(), {0x03}, {0x00, 0xc4}, // 0..6   confirm, length 196
     {0x28},                       // 7      version 2 | first contact | R
@@ -484,6 +505,7 @@ const Bytes CONF_V2_FC = cat({
     ROCE_B,                       // 176..191
     SMCR(),                       // 192..195 trailer
 });
+// clang-format on
 
 TEST(ClcConfirm, V2FirstContactGidList)
 {
@@ -496,6 +518,7 @@ TEST(ClcConfirm, V2FirstContactGidList)
 // ---- Decline ----------------------------------------------------------------
 
 // v1 decline: no SMC-R device (28 bytes)
+// clang-format off
 const Bytes DECL_V1 = cat({
     SMCR(), {0x04}, {0x00, 0x1c}, // 0..6   decline, length 28
     {0x10},                       // 7      version 1 | R
@@ -505,8 +528,10 @@ const Bytes DECL_V1 = cat({
     {0x00, 0x00, 0x00},           // 21..23 reserved
     SMCR(),                       // 24..27 trailer
 });
+// clang-format on
 
 // v2 decline, out of sync (first contact bit), four extra diagnoses (44 bytes)
+// clang-format off
 const Bytes DECL_V2 = cat({
     SMCR(), {0x04}, {0x00, 0x2c}, // 0..6   length 44
     {0x28},                       // 7      version 2 | out of sync | R
@@ -519,6 +544,7 @@ const Bytes DECL_V2 = cat({
     zeros(8),                     // 32..39 diag v2 [2..3]
     SMCR(),                       // 40..43 trailer
 });
+// clang-format on
 
 TEST(ClcDecline, V1AndV2)
 {
@@ -704,10 +730,10 @@ TEST(ClcReject, CountBeyondMessage)
 
 TEST(ClcReject, Offsets)
 {
-    EXPECT_WIRE(dprop(with(PROP_V1_R, 39, 8)), -SMCX_WIRE_EOFFSET);  // neither 0 nor 40
-    EXPECT_WIRE(dprop(with(PROP_V1_B, 39, 0)), -SMCX_WIRE_EOFFSET);  // SMC-D needs 40
-    EXPECT_WIRE(dprop(with(PROP_V2_RR, 39, 0)), -SMCX_WIRE_EOFFSET); // ip area needs 40
-    EXPECT_WIRE(dprop(with(PROP_V2_NB, 39, 40)), -SMCX_WIRE_EOFFSET); // no ip area: 0
+    EXPECT_WIRE(dprop(with(PROP_V1_R, 39, 8)), -SMCX_WIRE_EOFFSET);     // neither 0 nor 40
+    EXPECT_WIRE(dprop(with(PROP_V1_B, 39, 0)), -SMCX_WIRE_EOFFSET);     // SMC-D needs 40
+    EXPECT_WIRE(dprop(with(PROP_V2_RR, 39, 0)), -SMCX_WIRE_EOFFSET);    // ip area needs 40
+    EXPECT_WIRE(dprop(with(PROP_V2_NB, 39, 40)), -SMCX_WIRE_EOFFSET);   // no ip area: 0
     EXPECT_WIRE(dprop(with(PROP_V2_RR, 51, 0x25)), -SMCX_WIRE_EOFFSET); // v2 ext offset
     EXPECT_WIRE(dprop(with(PROP_V2_NB, 87, 0x41)), -SMCX_WIRE_EOFFSET); // SMC-Dv2 offset
     EXPECT_WIRE(dprop(with(PROP_V2_RR, 95, 0x20)), -SMCX_WIRE_EOFFSET); // no SMC-Dv2
@@ -781,8 +807,7 @@ TEST(ClcReject, ReservedNotZero)
                 if (!rc)
                     n = smcx_clc_encode_accept(&m, t, out.data(), out.size());
             }
-            EXPECT_EQ(rc, want) << c.what << " flags " << flags << ": "
-                                << smcx_wire_errname(rc);
+            EXPECT_EQ(rc, want) << c.what << " flags " << flags << ": " << smcx_wire_errname(rc);
             if (flags) {
                 // lax decode re-encodes to the canonical, zero-reserved form,
                 // which differs from the input in exactly one byte

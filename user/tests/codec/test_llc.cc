@@ -65,6 +65,7 @@ const Bytes CONFIRM_LINK_V1 = cat({
 });
 
 // CONFIRM_LINK response, v2 form, release 1 max conns
+// clang-format off
 const Bytes CONFIRM_LINK_V2 = cat({
     {0x21},                   // 0      v2 | CONFIRM_LINK
     {0x2c, 0x00},             // 1..2   length 44, little-endian
@@ -77,6 +78,7 @@ const Bytes CONFIRM_LINK_V2 = cat({
     {0xff},                   // 35     max conns 255
     zeros(8),                 // 36..43
 });
+// clang-format on
 
 TEST(Llc, ConfirmLink)
 {
@@ -103,6 +105,7 @@ TEST(Llc, ConfirmLink)
 }
 
 // ADD_LINK request, v1
+// clang-format off
 const Bytes ADD_LINK_V1 = cat({
     {0x02}, {0x2c}, {0x00}, {0x00}, // 0..3   v1 ADD_LINK, 44, -, request
     MAC_A,                          // 4..9   sender MAC
@@ -114,8 +117,10 @@ const Bytes ADD_LINK_V1 = cat({
     {0x12, 0x34, 0x56},             // 33..35 initial PSN
     zeros(8),                       // 36..43 reserved
 });
+// clang-format on
 
 // ADD_LINK reject response, v1: reason "no alternate path" in byte 2
+// clang-format off
 const Bytes ADD_LINK_V1_REJ = cat({
     {0x02}, {0x2c},
     {0x01},                         // 2      reserved | reject reason 1
@@ -123,8 +128,10 @@ const Bytes ADD_LINK_V1_REJ = cat({
     MAC_A, {0x00, 0x00}, GID_A, {0x00, 0x07, 0x77}, {0x02}, {0x05}, {0x12, 0x34, 0x56},
     zeros(8),
 });
+// clang-format on
 
 // ADD_LINK, v2 form with extension and two rkey triples (104 bytes)
+// clang-format off
 const Bytes ADD_LINK_V2 = cat({
     {0x22},                   // 0      v2 | ADD_LINK
     {0x68, 0x00},             // 1..2   length 104, little-endian
@@ -146,6 +153,7 @@ const Bytes ADD_LINK_V2 = cat({
     {0x00, 0x00, 0x20, 0x02}, // 92..95
     {0, 0, 0, 0x7f, 0, 0x20, 0, 0}, // 96..103
 });
+// clang-format on
 
 TEST(Llc, AddLink)
 {
@@ -200,6 +208,7 @@ TEST(Llc, AddLink)
 }
 
 // ADD_LINK_CONT, v1: 3 rkeys remaining, two carried here
+// clang-format off
 const Bytes ADD_LINK_CONT_V1 = cat({
     {0x03}, {0x2c}, {0x00}, {0x80}, // 0..3   ADD_LINK_CONT, response (client)
     {0x02},                         // 4      link number
@@ -209,6 +218,7 @@ const Bytes ADD_LINK_CONT_V1 = cat({
     {0, 0, 0, 3}, {0, 0, 0, 4}, {0, 0, 0, 0, 0, 0, 0x20, 0}, // 24..39 triple 2
     zeros(4),                       // 40..43 reserved
 });
+// clang-format on
 
 TEST(Llc, AddLinkCont)
 {
@@ -225,6 +235,7 @@ TEST(Llc, AddLinkCont)
 }
 
 // DELETE_LINK, v1: delete all links, orderly, operator initiated
+// clang-format off
 const Bytes DELETE_LINK_V1 = cat({
     {0x04}, {0x2c}, {0x00},
     {0x60},                   // 3      delete all | orderly
@@ -232,14 +243,17 @@ const Bytes DELETE_LINK_V1 = cat({
     {0x00, 0x02, 0x00, 0x00}, // 5..8   reason OP_INIT_TERM
     zeros(35),                // 9..43  reserved
 });
+// clang-format on
 
 // DELETE_LINK response, v2 form: link 2, lost path
+// clang-format off
 const Bytes DELETE_LINK_V2 = cat({
     {0x24}, {0x2c, 0x00}, {0x80}, // 0..3 v2 DELETE_LINK, 44, response
     {0x02},                       // 4    link number
     {0x00, 0x01, 0x00, 0x00},     // 5..8 LOST_PATH
     zeros(35),
 });
+// clang-format on
 
 TEST(Llc, DeleteLink)
 {
@@ -252,6 +266,7 @@ TEST(Llc, DeleteLink)
 }
 
 // REQ_ADD_LINK (v2 only): the client offers two GIDs (60 bytes)
+// clang-format off
 const Bytes REQ_ADD_LINK_V2 = cat({
     {0x25}, {0x3c, 0x00}, {0x00}, // 0..3   v2 REQ_ADD_LINK, length 60
     zeros(20),                    // 4..23  reserved
@@ -260,11 +275,14 @@ const Bytes REQ_ADD_LINK_V2 = cat({
     GID_A,                        // 28..43
     GID_B,                        // 44..59
 });
+// clang-format on
 
 // ... and the server's response: header only, padded to 44
+// clang-format off
 const Bytes REQ_ADD_LINK_V2_RESP = cat({
     {0x25}, {0x2c, 0x00}, {0x80}, zeros(40),
 });
+// clang-format on
 
 TEST(Llc, ReqAddLink)
 {
@@ -276,6 +294,7 @@ TEST(Llc, ReqAddLink)
 }
 
 // CONFIRM_RKEY, v1: this link's key plus keys for links 2 and 3
+// clang-format off
 const Bytes CONFIRM_RKEY_V1 = cat({
     {0x06}, {0x2c}, {0x00}, {0x00}, // 0..3
     {0x02},                         // 4      two other rkeys
@@ -289,8 +308,10 @@ const Bytes CONFIRM_RKEY_V1 = cat({
     {0, 0, 0, 0, 0x00, 0x30, 0, 0}, // 35..42
     {0x00},                         // 43     reserved
 });
+// clang-format on
 
 // negative CONFIRM_RKEY response, v2 form: retry later
+// clang-format off
 const Bytes CONFIRM_RKEY_V2_NEG = cat({
     {0x26}, {0x2c, 0x00},
     {0xb0},                         // 3      response | negative | retry
@@ -298,8 +319,10 @@ const Bytes CONFIRM_RKEY_V2_NEG = cat({
     {0x00, 0x00, 0xa0, 0x01}, {0, 0, 0, 0, 0x00, 0x10, 0, 0}, // 5..16
     zeros(27),                      // 17..43 unused entries, reserved
 });
+// clang-format on
 
 // CONFIRM_RKEY_CONT, v1 (RFC 7609; mainline never sends it)
+// clang-format off
 const Bytes CONFIRM_RKEY_CONT_V1 = cat({
     {0x08}, {0x2c}, {0x00}, {0x00},
     {0x01},                         // 4      one rkey remaining
@@ -308,6 +331,7 @@ const Bytes CONFIRM_RKEY_CONT_V1 = cat({
     {0, 0, 0, 0, 0x00, 0x40, 0, 0}, // 10..17
     zeros(26),                      // 18..43 unused entries
 });
+// clang-format on
 
 TEST(Llc, ConfirmRkey)
 {
@@ -335,16 +359,20 @@ TEST(Llc, ConfirmRkey)
 }
 
 // TEST_LINK request v1 and response v2: user data is echoed
+// clang-format off
 const Bytes TEST_LINK_V1 = cat({
     {0x07}, {0x2c}, {0x00}, {0x00},
     {'p', 'i', 'n', 'g', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x2a}, // 4..19 user data
     zeros(24),                                                  // 20..43 reserved
 });
+// clang-format on
+// clang-format off
 const Bytes TEST_LINK_V2_RESP = cat({
     {0x27}, {0x2c, 0x00}, {0x80},
     {'p', 'i', 'n', 'g', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x2a},
     zeros(24),
 });
+// clang-format on
 
 TEST(Llc, TestLink)
 {
@@ -355,6 +383,7 @@ TEST(Llc, TestLink)
 }
 
 // DELETE_RKEY, v1: three rkeys
+// clang-format off
 const Bytes DELETE_RKEY_V1 = cat({
     {0x09}, {0x2c}, {0x00}, {0x00},
     {0x03},                   // 4      count
@@ -364,22 +393,27 @@ const Bytes DELETE_RKEY_V1 = cat({
     zeros(20),                // 20..39 unused slots
     zeros(4),                 // 40..43 reserved
 });
+// clang-format on
 
 // negative response: the second rkey was unknown (mask bit 7 - 1)
+// clang-format off
 const Bytes DELETE_RKEY_V1_NEG = cat({
     {0x09}, {0x2c}, {0x00}, {0xa0}, // 3 response | negative
     {0x03}, {0x40}, {0x00, 0x00},   // 4..7 count, error mask 0x40
     {0, 0, 0xb0, 1}, {0, 0, 0xb0, 2}, {0, 0, 0xb0, 3},
     zeros(24),
 });
+// clang-format on
 
 // DELETE_RKEY, v2 form: ten rkeys do not fit in 44 bytes (48 bytes)
 Bytes delete_rkey_v2()
 {
+    // clang-format off
     Bytes v = cat({
         {0x29}, {0x30, 0x00}, {0x00}, // 0..3 v2 DELETE_RKEY, length 48
         {0x0a}, {0x00}, {0x00, 0x00}, // 4..7 ten rkeys
     });
+    // clang-format on
     for (uint8_t i = 1; i <= 10; i++) // 8..47
         v.insert(v.end(), {0x00, 0x00, 0xc0, i});
     return v;

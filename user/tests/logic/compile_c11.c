@@ -11,46 +11,40 @@
 
 #include "compile_c11.h"
 
-uint64_t smcx_logic_c11_to_count(uint64_t last, uint32_t size, uint16_t wrap,
-				 uint32_t count)
-{
-	struct smcx_cdc_cursor c;
+uint64_t smcx_logic_c11_to_count(uint64_t last, uint32_t size, uint16_t wrap, uint32_t count) {
+    struct smcx_cdc_cursor c;
 
-	c.wrap = wrap;
-	c.count = count;
-	return smcx_curs_to_count(last, size, &c);
+    c.wrap = wrap;
+    c.count = count;
+    return smcx_curs_to_count(last, size, &c);
 }
 
-int smcx_logic_c11_check(void)
-{
-	struct smcx_cdc_cursor c;
-	uint8_t eid[SMCX_NAME_EID_LEN];
-	char pnetid[SMCX_NAME_PNETID_MAX + 1];
-	bool pend = true;
-	uint8_t flags = 0;
-	struct smcx_v2x n;
-	bool skip;
+int smcx_logic_c11_check(void) {
+    struct smcx_cdc_cursor c;
+    uint8_t eid[SMCX_NAME_EID_LEN];
+    char pnetid[SMCX_NAME_PNETID_MAX + 1];
+    bool pend = true;
+    uint8_t flags = 0;
+    struct smcx_v2x n;
+    bool skip;
 
-	smcx_curs_from_count(65536ull * 16384 + 5, 16384, &c);
-	if (c.wrap != 0 || c.count != 5)
-		return 1;
-	if (smcx_ring_chunk(16380, 16384, 10) != 4)
-		return 2;
-	if (smcx_urg_tx_limit(&pend, 0, 9, 100, &flags) != 10 || pend ||
-	    flags != (SMCX_CDC_PF_URG_PENDING | SMCX_CDC_PF_URG_PRESENT))
-		return 3;
-	if (smcx_urg_rx_limit(SMCX_URG_VALID, 7, 7, 3, false, false, &skip) != 3 ||
-	    !skip)
-		return 4;
-	if (smcx_ueid_normalize("ab", 2, eid, NULL) || eid[0] != 'A' ||
-	    eid[31] != ' ' || !smcx_ueid_valid(eid))
-		return 5;
-	if (smcx_pnetid_normalize("net1", 4, pnetid, NULL) ||
-	    strcmp(pnetid, "NET1"))
-		return 6;
-	if (smcx_v2x_srv(&n, 1, 255, 2, 16, 1) || n.max_conns != 16 ||
-	    n.max_links != 1 || smcx_v2x_confirm_check(&n, 1, 16, 1) ||
-	    smcx_v2x_clnt(&n, 1, 15, 2) != SMCX_DECL_MAXCONNERR)
-		return 7;
-	return 0;
+    smcx_curs_from_count(65536ull * 16384 + 5, 16384, &c);
+    if (c.wrap != 0 || c.count != 5)
+        return 1;
+    if (smcx_ring_chunk(16380, 16384, 10) != 4)
+        return 2;
+    if (smcx_urg_tx_limit(&pend, 0, 9, 100, &flags) != 10 || pend ||
+        flags != (SMCX_CDC_PF_URG_PENDING | SMCX_CDC_PF_URG_PRESENT))
+        return 3;
+    if (smcx_urg_rx_limit(SMCX_URG_VALID, 7, 7, 3, false, false, &skip) != 3 || !skip)
+        return 4;
+    if (smcx_ueid_normalize("ab", 2, eid, NULL) || eid[0] != 'A' || eid[31] != ' ' ||
+        !smcx_ueid_valid(eid))
+        return 5;
+    if (smcx_pnetid_normalize("net1", 4, pnetid, NULL) || strcmp(pnetid, "NET1"))
+        return 6;
+    if (smcx_v2x_srv(&n, 1, 255, 2, 16, 1) || n.max_conns != 16 || n.max_links != 1 ||
+        smcx_v2x_confirm_check(&n, 1, 16, 1) || smcx_v2x_clnt(&n, 1, 15, 2) != SMCX_DECL_MAXCONNERR)
+        return 7;
+    return 0;
 }

@@ -11,8 +11,7 @@ extern "C" {
 /* 0 when the C11 build of the headers computes the expected values */
 int smcx_logic_c11_check(void);
 /* smcx_curs_to_count() compiled as C11, to compare with the C++ build */
-uint64_t smcx_logic_c11_to_count(uint64_t last, uint32_t size, uint16_t wrap,
-				 uint32_t count);
+uint64_t smcx_logic_c11_to_count(uint64_t last, uint32_t size, uint16_t wrap, uint32_t count);
 
 #ifdef __cplusplus
 }

@@ -19,23 +19,20 @@ struct Neg {
 };
 
 Neg srv(std::uint8_t rel, std::uint8_t conns, std::uint8_t links, unsigned my_conns = 255,
-        unsigned my_links = 2)
-{
+        unsigned my_links = 2) {
     Neg r{};
     r.reason = smcx_v2x_srv(&r.n, rel, conns, links, my_conns, my_links);
     return r;
 }
 
-Neg clnt(std::uint8_t rel, std::uint8_t conns, std::uint8_t links)
-{
+Neg clnt(std::uint8_t rel, std::uint8_t conns, std::uint8_t links) {
     Neg r{};
     r.reason = smcx_v2x_clnt(&r.n, rel, conns, links);
     return r;
 }
 
-void expect(const Neg &got, std::uint32_t reason, std::uint8_t rel, std::uint8_t conns,
-            std::uint8_t links)
-{
+void expect(const Neg& got, std::uint32_t reason, std::uint8_t rel, std::uint8_t conns,
+            std::uint8_t links) {
     EXPECT_EQ(got.reason, reason);
     if (reason)
         return;
@@ -46,8 +43,7 @@ void expect(const Neg &got, std::uint32_t reason, std::uint8_t rel, std::uint8_t
 
 } // namespace
 
-TEST(V2xServer, TakesTheLowerOfProposalAndSysctl)
-{
+TEST(V2xServer, TakesTheLowerOfProposalAndSysctl) {
     expect(srv(1, 255, 2), 0, 1, 255, 2);
     expect(srv(1, 255, 2, 16, 1), 0, 1, 16, 1);
     expect(srv(1, 100, 1, 200, 2), 0, 1, 100, 1);
@@ -56,16 +52,14 @@ TEST(V2xServer, TakesTheLowerOfProposalAndSysctl)
     expect(srv(1, 255, 9, 255, 2), 0, 1, 255, 2);
 }
 
-TEST(V2xServer, ReleaseIsTheLowerOne)
-{
+TEST(V2xServer, ReleaseIsTheLowerOne) {
     expect(srv(3, 40, 2), 0, 1, 40, 2);
     // release 0: the v2.0 counts, whatever the bytes and the sysctls say
     expect(srv(0, 0, 0, 16, 1), 0, 0, 255, 2);
     expect(srv(0, 20, 1, 16, 1), 0, 0, 255, 2);
 }
 
-TEST(V2xServer, CountsBelowTheMinimumAreDeclined)
-{
+TEST(V2xServer, CountsBelowTheMinimumAreDeclined) {
     expect(srv(1, 15, 2), SMCX_DECL_MAXCONNERR, 0, 0, 0);
     expect(srv(1, 0, 2), SMCX_DECL_MAXCONNERR, 0, 0, 0);
     expect(srv(1, 255, 0), SMCX_DECL_MAXLINKERR, 0, 0, 0);
@@ -73,8 +67,7 @@ TEST(V2xServer, CountsBelowTheMinimumAreDeclined)
     expect(srv(1, 0, 0), SMCX_DECL_MAXCONNERR, 0, 0, 0);
 }
 
-TEST(V2xClient, AdoptsTheAcceptsValues)
-{
+TEST(V2xClient, AdoptsTheAcceptsValues) {
     expect(clnt(1, 16, 1), 0, 1, 16, 1);
     expect(clnt(1, 255, 2), 0, 1, 255, 2);
     expect(clnt(1, 100, 2), 0, 1, 100, 2);
@@ -83,8 +76,7 @@ TEST(V2xClient, AdoptsTheAcceptsValues)
     expect(clnt(0, 7, 9), 0, 0, 255, 2);
 }
 
-TEST(V2xClient, RefusesWhatItCannotUse)
-{
+TEST(V2xClient, RefusesWhatItCannotUse) {
     expect(clnt(2, 255, 2), SMCX_DECL_RELEASEERR, 0, 0, 0);
     expect(clnt(1, 15, 2), SMCX_DECL_MAXCONNERR, 0, 0, 0);
     expect(clnt(1, 0, 2), SMCX_DECL_MAXCONNERR, 0, 0, 0);
@@ -92,8 +84,7 @@ TEST(V2xClient, RefusesWhatItCannotUse)
     expect(clnt(1, 255, 3), SMCX_DECL_MAXLINKERR, 0, 0, 0);
 }
 
-TEST(V2xConfirm, MustRepeatTheAccept)
-{
+TEST(V2xConfirm, MustRepeatTheAccept) {
     smcx_v2x n{1, 16, 1};
     EXPECT_EQ(smcx_v2x_confirm_check(&n, 1, 16, 1), 0u);
     EXPECT_EQ(smcx_v2x_confirm_check(&n, 0, 16, 1), SMCX_DECL_RELEASEERR);
@@ -107,8 +98,7 @@ TEST(V2xConfirm, MustRepeatTheAccept)
     EXPECT_EQ(smcx_v2x_confirm_check(&old, 1, 255, 2), SMCX_DECL_RELEASEERR);
 }
 
-TEST(V2xWire, CountBytesAreZeroBelowRelease1)
-{
+TEST(V2xWire, CountBytesAreZeroBelowRelease1) {
     smcx_v2x n{1, 20, 1};
     EXPECT_EQ(smcx_v2x_fce_conns(&n), 20);
     EXPECT_EQ(smcx_v2x_fce_links(&n), 1);
@@ -123,8 +113,7 @@ TEST(V2xWire, CountBytesAreZeroBelowRelease1)
 
 // Server negotiates, the values travel in an encoded Accept, the client
 // adopts them from the decoded bytes and repeats them in its Confirm.
-TEST(V2xWire, RoundTripThroughTheCodec)
-{
+TEST(V2xWire, RoundTripThroughTheCodec) {
     for (std::uint8_t rel : {std::uint8_t{0}, std::uint8_t{1}}) {
         Neg s = srv(rel, 255, 2, 24, 1);
         ASSERT_EQ(s.reason, 0u);
@@ -144,9 +133,9 @@ TEST(V2xWire, RoundTripThroughTheCodec)
         int len = smcx_clc_encode_accept(&a, SMCX_CLC_ACCEPT, buf.data(), buf.size());
         ASSERT_GT(len, 0);
         smcx_clc_accept d{};
-        ASSERT_EQ(smcx_clc_decode_accept(buf.data(), static_cast<size_t>(len), SMCX_CLC_ACCEPT,
-                                         &d, 0),
-                  0);
+        ASSERT_EQ(
+            smcx_clc_decode_accept(buf.data(), static_cast<size_t>(len), SMCX_CLC_ACCEPT, &d, 0),
+            0);
         Neg c = clnt(d.release, d.max_conns, d.max_links);
         EXPECT_EQ(c.reason, 0u);
         EXPECT_EQ(c.n.release, s.n.release);

@@ -21,7 +21,7 @@ TEST(Policy, ConvertsOnlyInetTcpStreams) {
     EXPECT_TRUE(is_tcp({AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0}));
     EXPECT_FALSE(is_tcp({AF_INET, SOCK_DGRAM, 0}));
     EXPECT_FALSE(is_tcp({AF_INET, SOCK_STREAM, IPPROTO_SCTP}));
-    EXPECT_FALSE(is_tcp({AF_INET, SOCK_STREAM, 262}));  // MPTCP
+    EXPECT_FALSE(is_tcp({AF_INET, SOCK_STREAM, 262})); // MPTCP
     EXPECT_FALSE(is_tcp({AF_UNIX, SOCK_STREAM, 0}));
     EXPECT_FALSE(is_tcp({af_smc, SOCK_STREAM, 0}));
     EXPECT_FALSE(is_tcp({AF_INET, SOCK_STREAM, ipproto_smc}));
