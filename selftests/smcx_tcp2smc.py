@@ -13,7 +13,6 @@
 - toward a host without SMC: PEERNOSMC, and no slower than TCP;
 - unload with tcp2smc=1 leaves plain TCP and no smc.ko behind.
 """
-import time
 
 import scenarios
 
