@@ -67,16 +67,30 @@ fuzz:
 fuzz-long:
 	scripts/fuzz $(FUZZ_LONG_SECONDS)
 
+# The style gate (README, "Tests"; scripts/style): checkpatch --strict on
+# kernel/ and include/, clang-format on user/, shellcheck on scripts/,
+# pyflakes on selftests/, a W=1 build of the module in $(BUILD)/w1.  Any
+# finding fails it; style-<part> runs one part.
+STYLE_TARGETS = style-checkpatch style-format style-shell style-python style-w1
+.PHONY: style $(STYLE_TARGETS)
+
+style:
+	KDIR=$(KDIR) BUILD=$(BUILD) JOBS=$(JOBS) scripts/style
+
+$(STYLE_TARGETS):
+	KDIR=$(KDIR) BUILD=$(BUILD) JOBS=$(JOBS) scripts/style $(@:style-%=%)
+
 selftest: all
 	LAB_KERNEL=$(LAB_KERNEL) selftests/run --tier $(TIER) $(T)
 
-# The test command: install what is missing, build, unit tests, bounded fuzz
-# runs, the Debian packages (lintian; the lab test smcx_package installs
-# them), then the lab suite.  Sub-makes so that setup runs before anything
-# evaluates the kernel header location.
+# The test command: install what is missing, build, the style gate, unit
+# tests, bounded fuzz runs, the Debian packages (lintian; the lab test
+# smcx_package installs them), then the lab suite.  Sub-makes so that setup
+# runs before anything evaluates the kernel header location.
 check:
 	scripts/setup
 	$(MAKE) all
+	$(MAKE) style
 	$(MAKE) unit
 	$(MAKE) fuzz
 	$(MAKE) deb
