@@ -27,7 +27,7 @@
 #include <smcx/cursor.h>
 #include <smcx/urg.h>
 
-#include "debugfs.h"
+#include "obj.h"
 #include "sock.h"
 #include "smcr.h"
 #include "sysctl.h"

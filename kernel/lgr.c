@@ -14,7 +14,7 @@
 #include <rdma/ib_cache.h>
 #include <net/genetlink.h>
 
-#include "debugfs.h"
+#include "obj.h"
 #include "netlink.h"
 #include "sock.h"
 #include "smcr.h"

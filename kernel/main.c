@@ -30,6 +30,7 @@
 #include "ib.h"
 #include "inet.h"
 #include "netlink.h"
+#include "obj.h"
 #include "pnet.h"
 #include "smcr.h"
 #include "sock.h"
@@ -48,9 +49,12 @@ static int __init smcx_init(void)
 		       smcx_wire_strerror(rc));
 		return -EINVAL;
 	}
-	rc = smcx_debugfs_init();
+	rc = smcx_obj_init();
 	if (rc)
 		return rc;
+	rc = smcx_debugfs_init();
+	if (rc)
+		goto err_obj;
 	rc = smcx_stats_init();
 	if (rc)
 		goto err_debugfs;
@@ -122,6 +126,8 @@ err_stats:
 	smcx_stats_exit();
 err_debugfs:
 	smcx_debugfs_exit();
+err_obj:
+	smcx_obj_exit();
 	return rc;
 }
 
@@ -146,8 +152,8 @@ static void __exit smcx_exit(void)
 	smcx_sysctl_exit();
 	smcx_stats_exit();
 	rcu_barrier();
-	smcx_obj_check_leaks();
 	smcx_debugfs_exit();
+	smcx_obj_exit();
 	pr_info("smcx " SMCX_VERSION " unloaded\n");
 }
 

@@ -34,6 +34,7 @@
 
 #include "ib.h"
 #include "netlink.h"
+#include "obj.h"
 #include "pnet.h"
 #include "stats.h"
 #include "sysctl.h"
@@ -604,15 +605,14 @@ DEFINE_SHOW_ATTRIBUTE(smcx_nl_config);
 
 static void smcx_nl_debugfs_init(void)
 {
-	struct dentry *dir = debugfs_lookup(KBUILD_MODNAME, NULL);
+	struct dentry *dir = smcx_debugfs_dir();
 
-	if (IS_ERR_OR_NULL(dir))
+	if (!dir)
 		return;
 	smcx_nl_dbg = debugfs_create_file("config", 0444, dir, NULL,
 					  &smcx_nl_config_fops);
 	if (IS_ERR(smcx_nl_dbg))
 		smcx_nl_dbg = NULL;
-	dput(dir);
 }
 
 int smcx_nl_init(void)
