@@ -12,10 +12,8 @@
 #include <linux/gfp.h>
 #include <linux/unaligned.h>
 #include <rdma/ib_cache.h>
-#include <net/genetlink.h>
 
 #include "obj.h"
-#include "netlink.h"
 #include "sock.h"
 #include "smcr.h"
 
@@ -1046,222 +1044,37 @@ static int smcx_lgr_ib_event(struct notifier_block *nb, unsigned long ev,
 	return NOTIFY_OK;
 }
 
-long smcx_lgr_count(int kind)
+/*
+ * Call @fn for each listed link group, in list order, under the list's
+ * mutex, so each stays alive and listed while @fn runs; stop at the first
+ * non-zero return and pass it on.  For the views (nl_lgr.c).
+ */
+int smcx_lgr_for_each(int (*fn)(struct smcx_lgr *lgr, void *arg), void *arg)
 {
 	struct smcx_lgr *lgr;
-	long n = 0;
-
-	mutex_lock(&smcx_lgrs_mutex);
-	list_for_each_entry(lgr, &smcx_lgrs, list)
-		n++;
-	mutex_unlock(&smcx_lgrs_mutex);
-	return n;
-}
-
-/* -- netlink: link group and link dumps, in mainline's attribute nesting -- */
-
-static int smcx_nl_gid(struct sk_buff *skb, int attr, const u8 *gid)
-{
-	char buf[40];
-
-	snprintf(buf, sizeof(buf), "%04x:%04x:%04x:%04x:%04x:%04x:%04x:%04x",
-		 get_unaligned_be16(gid), get_unaligned_be16(gid + 2),
-		 get_unaligned_be16(gid + 4), get_unaligned_be16(gid + 6),
-		 get_unaligned_be16(gid + 8), get_unaligned_be16(gid + 10),
-		 get_unaligned_be16(gid + 12), get_unaligned_be16(gid + 14));
-	return nla_put_string(skb, attr, buf);
-}
-
-/* a fixed-size text field as a NUL-terminated string */
-static int smcx_nl_text(struct sk_buff *skb, int attr, const u8 *p, size_t n)
-{
-	char buf[40];
-
-	n = min(n, sizeof(buf) - 1);
-	memcpy(buf, p, n);
-	buf[n] = 0;
-	return nla_put_string(skb, attr, buf);
-}
-
-static int smcx_nl_put_lgr(struct sk_buff *skb, struct netlink_callback *cb,
-			   struct smcx_lgr *lgr)
-{
-	struct nlattr *a, *v2;
-	void *hdr;
-
-	hdr = smcx_nl_dump_hdr(skb, cb, SMC_NETLINK_GET_LGR_SMCR);
-	if (!hdr)
-		return -EMSGSIZE;
-	a = nla_nest_start(skb, SMC_GEN_LGR_SMCR);
-	if (!a)
-		goto cancel;
-	if (nla_put_u32(skb, SMC_NLA_LGR_R_ID, get_unaligned((u32 *)lgr->id)) ||
-	    nla_put_u32(skb, SMC_NLA_LGR_R_CONNS_NUM, lgr->conns_num) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_R_ROLE, lgr->role == SMCX_SRV ? 1 : 0) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_R_TYPE, 1 /* single link */) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_R_BUF_TYPE, 0 /* physically contiguous */) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_R_VLAN_ID, 0) ||
-	    nla_put_u64_64bit(skb, SMC_NLA_LGR_R_NET_COOKIE,
-			      lgr->net->net_cookie,
-			      SMC_NLA_LGR_R_PAD) ||
-	    nla_put_string(skb, SMC_NLA_LGR_R_PNETID, ""))
-		goto cancel_nest;
-	v2 = nla_nest_start(skb, SMC_NLA_LGR_R_V2_COMMON);
-	if (!v2)
-		goto cancel_nest;
-	if (nla_put_u8(skb, SMC_NLA_LGR_V2_VER, lgr->version) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_V2_REL, lgr->v2x.release) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_V2_OS, lgr->peer_os) ||
-	    smcx_nl_text(skb, SMC_NLA_LGR_V2_NEG_EID, lgr->neg_eid,
-			 SMCX_EID_LEN) ||
-	    smcx_nl_text(skb, SMC_NLA_LGR_V2_PEER_HOST, lgr->peer_host,
-			 SMCX_HOSTNAME_LEN)) {
-		nla_nest_cancel(skb, v2);
-		goto cancel_nest;
-	}
-	nla_nest_end(skb, v2);
-	v2 = nla_nest_start(skb, SMC_NLA_LGR_R_V2);
-	if (!v2)
-		goto cancel_nest;
-	if (nla_put_u8(skb, SMC_NLA_LGR_R_V2_DIRECT, lgr->v2_direct) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_R_V2_MAX_CONNS, lgr->v2x.max_conns) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_R_V2_MAX_LINKS, lgr->v2x.max_links)) {
-		nla_nest_cancel(skb, v2);
-		goto cancel_nest;
-	}
-	nla_nest_end(skb, v2);
-	nla_nest_end(skb, a);
-	genlmsg_end(skb, hdr);
-	return 0;
-cancel_nest:
-	nla_nest_cancel(skb, a);
-cancel:
-	genlmsg_cancel(skb, hdr);
-	return -EMSGSIZE;
-}
-
-static int smcx_nl_put_link(struct sk_buff *skb, struct netlink_callback *cb,
-			    struct smcx_lgr *lgr)
-{
-	struct smcx_link *lnk = &lgr->lnk;
-	struct net_device *ndev;
-	struct nlattr *a;
-	void *hdr;
-	int ifindex = 0;
-
-	ndev = ib_device_get_netdev(lnk->ibdev, lnk->port);
-	if (ndev) {
-		ifindex = ndev->ifindex;
-		dev_put(ndev);
-	}
-	hdr = smcx_nl_dump_hdr(skb, cb, SMC_NETLINK_GET_LINK_SMCR);
-	if (!hdr)
-		return -EMSGSIZE;
-	a = nla_nest_start(skb, SMC_GEN_LINK_SMCR);
-	if (!a)
-		goto cancel;
-	if (nla_put_u8(skb, SMC_NLA_LINK_ID, lnk->link_id) ||
-	    nla_put_u32(skb, SMC_NLA_LINK_STATE,
-			lnk->state == SMCX_LNK_ACTIVE ? 3 /* ACTIVE */ :
-			lnk->state == SMCX_LNK_INIT ? 2 /* ACTIVATING */ :
-						      1 /* INACTIVE */) ||
-	    nla_put_u32(skb, SMC_NLA_LINK_CONN_CNT, lgr->conns_num) ||
-	    nla_put_u8(skb, SMC_NLA_LINK_IB_PORT, lnk->port) ||
-	    nla_put_string(skb, SMC_NLA_LINK_IB_DEV,
-			   dev_name(&lnk->ibdev->dev)) ||
-	    nla_put_u32(skb, SMC_NLA_LINK_NET_DEV, ifindex) ||
-	    nla_put_u32(skb, SMC_NLA_LINK_UID,
-			get_unaligned((u32 *)lnk->link_uid)) ||
-	    nla_put_u32(skb, SMC_NLA_LINK_PEER_UID,
-			get_unaligned((u32 *)lnk->peer_link_uid)) ||
-	    smcx_nl_gid(skb, SMC_NLA_LINK_GID, lnk->gid) ||
-	    smcx_nl_gid(skb, SMC_NLA_LINK_PEER_GID, lnk->peer_gid))
-		goto cancel_nest;
-	nla_nest_end(skb, a);
-	genlmsg_end(skb, hdr);
-	return 0;
-cancel_nest:
-	nla_nest_cancel(skb, a);
-cancel:
-	genlmsg_cancel(skb, hdr);
-	return -EMSGSIZE;
-}
-
-/* cb->args[0]: link groups fully dumped so far (resume position) */
-static int smcx_nl_dump(struct sk_buff *skb, struct netlink_callback *cb,
-			bool links)
-{
-	struct net *net = sock_net(skb->sk);
-	struct smcx_lgr *lgr;
-	long i = 0, from = cb->args[0];
+	int rc = 0;
 
 	mutex_lock(&smcx_lgrs_mutex);
 	list_for_each_entry(lgr, &smcx_lgrs, list) {
-		int mark = skb->len;
-
-		if (lgr->dead || !net_eq(lgr->net, net))
-			continue;
-		if (i++ < from)
-			continue;
-		if (smcx_nl_put_lgr(skb, cb, lgr) ||
-		    (links && smcx_nl_put_link(skb, cb, lgr))) {
-			nlmsg_trim(skb, skb->data + mark);
-			i--;
+		rc = fn(lgr, arg);
+		if (rc)
 			break;
-		}
 	}
 	mutex_unlock(&smcx_lgrs_mutex);
-	cb->args[0] = i;
-	return skb->len;
+	return rc;
 }
-
-static int smcx_nl_dump_lgr(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	return smcx_nl_dump(skb, cb, false);
-}
-
-static int smcx_nl_dump_link(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	return smcx_nl_dump(skb, cb, true);
-}
-
-static bool smcx_nl_dev_critical(const struct smcx_ibdev *dev)
-{
-	struct smcx_lgr *lgr;
-	bool crit = false;
-
-	/* every link group has one link: critical where one uses @dev */
-	mutex_lock(&smcx_lgrs_mutex);
-	list_for_each_entry(lgr, &smcx_lgrs, list)
-		if (lgr->dev == dev && !lgr->dead)
-			crit = true;
-	mutex_unlock(&smcx_lgrs_mutex);
-	return crit;
-}
-
-static const struct smcx_nl_lgr_ops smcx_lgr_nl_ops = {
-	.dump_lgr = smcx_nl_dump_lgr,
-	.dump_link = smcx_nl_dump_link,
-	.dev_critical = smcx_nl_dev_critical,
-};
 
 int smcx_lgr_init(void)
 {
-	int rc;
-
 	get_random_bytes(smcx_systemid, 2);
 	smcx_systemid[2] = 0x02;	/* locally administered, random */
 	get_random_bytes(smcx_systemid + 3, 5);
 	smcx_lgr_ib_nb.notifier_call = smcx_lgr_ib_event;
-	rc = smcx_ib_notifier_register(&smcx_lgr_ib_nb);
-	if (!rc)
-		smcx_nl_lgr_ops_set(&smcx_lgr_nl_ops);
-	return rc;
+	return smcx_ib_notifier_register(&smcx_lgr_ib_nb);
 }
 
 void smcx_lgr_exit(void)
 {
-	smcx_nl_lgr_ops_set(NULL);
 	smcx_ib_notifier_unregister(&smcx_lgr_ib_nb);
 	smcx_lgr_terminate_all(NULL);
 }

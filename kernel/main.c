@@ -72,12 +72,9 @@ static int __init smcx_init(void)
 	rc = smcx_ueid_init();
 	if (rc)
 		goto err_pnet;
-	rc = smcx_nl_init();
-	if (rc)
-		goto err_ueid;
 	rc = smcx_lgr_init();
 	if (rc)
-		goto err_nl;
+		goto err_ueid;
 	rc = smcx_sock_init();
 	if (rc)
 		goto err_lgr;
@@ -97,10 +94,19 @@ static int __init smcx_init(void)
 	rc = smcx_tcp2smc_init();
 	if (rc)
 		goto err_inet;
+	/*
+	 * The netlink family last: its handlers call the layers below
+	 * directly, so it comes up after them and goes first.
+	 */
+	rc = smcx_nl_init();
+	if (rc)
+		goto err_tcp2smc;
 
 	pr_info("smcx " SMCX_VERSION " loaded\n");
 	return 0;
 
+err_tcp2smc:
+	smcx_tcp2smc_exit();
 err_inet:
 	smcx_inet_exit();
 err_af:
@@ -112,8 +118,6 @@ err_sock:
 	smcx_sock_exit();
 err_lgr:
 	smcx_lgr_exit();
-err_nl:
-	smcx_nl_exit();
 err_ueid:
 	smcx_ueid_exit();
 err_pnet:
@@ -133,6 +137,7 @@ err_obj:
 
 static void __exit smcx_exit(void)
 {
+	smcx_nl_exit();
 	smcx_tcp2smc_exit();
 	smcx_inet_exit();
 	smcx_af_exit();
@@ -145,7 +150,6 @@ static void __exit smcx_exit(void)
 	smcx_diag_exit();
 	smcx_sock_exit();
 	smcx_lgr_exit();
-	smcx_nl_exit();
 	smcx_ueid_exit();
 	smcx_pnet_exit();
 	smcx_ib_exit();

@@ -23,7 +23,6 @@
 #include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/pci.h>
-#include <linux/rwsem.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/utsname.h>
@@ -44,10 +43,6 @@ static struct genl_family smcx_gen_family;
 
 static u8 smcx_host[SMC_MAX_HOSTNAME_LEN];
 
-/* the link-group layer's dumpers; the rwsem lets set(NULL) wait for users */
-static DECLARE_RWSEM(smcx_nl_lgr_sem);
-static const struct smcx_nl_lgr_ops *smcx_nl_lgr_ops;
-
 static struct dentry *smcx_nl_dbg;
 
 void *smcx_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb,
@@ -55,13 +50,6 @@ void *smcx_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb,
 {
 	return genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			   &smcx_gen_family, NLM_F_MULTI, cmd);
-}
-
-void smcx_nl_lgr_ops_set(const struct smcx_nl_lgr_ops *ops)
-{
-	down_write(&smcx_nl_lgr_sem);
-	smcx_nl_lgr_ops = ops;
-	up_write(&smcx_nl_lgr_sem);
 }
 
 void smcx_hostname(u8 out[SMC_MAX_HOSTNAME_LEN])
@@ -155,7 +143,6 @@ static int smcx_nl_fill_pci(struct sk_buff *skb, struct smcx_ibdev *d)
 static int smcx_nl_fill_dev(struct sk_buff *skb, struct netlink_callback *cb,
 			    struct smcx_ibdev *d)
 {
-	bool crit = false;
 	struct nlattr *nest;
 	unsigned int i;
 	void *hdr;
@@ -166,11 +153,7 @@ static int smcx_nl_fill_dev(struct sk_buff *skb, struct netlink_callback *cb,
 	nest = nla_nest_start(skb, SMC_GEN_DEV_SMCR);
 	if (!nest)
 		goto cancel;
-	down_read(&smcx_nl_lgr_sem);
-	if (smcx_nl_lgr_ops && smcx_nl_lgr_ops->dev_critical)
-		crit = smcx_nl_lgr_ops->dev_critical(d);
-	up_read(&smcx_nl_lgr_sem);
-	if (nla_put_u8(skb, SMC_NLA_DEV_IS_CRIT, crit) ||
+	if (nla_put_u8(skb, SMC_NLA_DEV_IS_CRIT, smcx_nl_dev_critical(d)) ||
 	    smcx_nl_fill_pci(skb, d) ||
 	    nla_put_string(skb, SMC_NLA_DEV_IB_NAME, smcx_ibdev_name(d)))
 		goto cancel;
@@ -202,30 +185,6 @@ static int smcx_nl_dev_smcr(struct sk_buff *skb, struct netlink_callback *cb)
 	if (rc && !skb->len)
 		return rc;
 	return skb->len;
-}
-
-/* -- link groups: the link-group layer's, empty until it hooks in ----------- */
-
-static int smcx_nl_lgr_smcr(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	int rc = 0;
-
-	down_read(&smcx_nl_lgr_sem);
-	if (smcx_nl_lgr_ops && smcx_nl_lgr_ops->dump_lgr)
-		rc = smcx_nl_lgr_ops->dump_lgr(skb, cb);
-	up_read(&smcx_nl_lgr_sem);
-	return rc;
-}
-
-static int smcx_nl_link_smcr(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	int rc = 0;
-
-	down_read(&smcx_nl_lgr_sem);
-	if (smcx_nl_lgr_ops && smcx_nl_lgr_ops->dump_link)
-		rc = smcx_nl_lgr_ops->dump_link(skb, cb);
-	up_read(&smcx_nl_lgr_sem);
-	return rc;
 }
 
 /* SMC-D (ISM) is not implemented: no link groups, no devices */
@@ -528,8 +487,8 @@ static int smcx_nl_hs_set(struct sk_buff *skb, struct genl_info *info)
 static const struct genl_ops smcx_gen_ops[] = {
 	/* reads: anyone */
 	{ .cmd = SMC_NETLINK_GET_SYS_INFO,	.dumpit = smcx_nl_sys_info },
-	{ .cmd = SMC_NETLINK_GET_LGR_SMCR,	.dumpit = smcx_nl_lgr_smcr },
-	{ .cmd = SMC_NETLINK_GET_LINK_SMCR,	.dumpit = smcx_nl_link_smcr },
+	{ .cmd = SMC_NETLINK_GET_LGR_SMCR,	.dumpit = smcx_nl_dump_lgr },
+	{ .cmd = SMC_NETLINK_GET_LINK_SMCR,	.dumpit = smcx_nl_dump_link },
 	{ .cmd = SMC_NETLINK_GET_LGR_SMCD,	.dumpit = smcx_nl_empty },
 	{ .cmd = SMC_NETLINK_GET_DEV_SMCD,	.dumpit = smcx_nl_empty },
 	{ .cmd = SMC_NETLINK_GET_DEV_SMCR,	.dumpit = smcx_nl_dev_smcr },

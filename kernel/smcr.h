@@ -255,7 +255,7 @@ u64 smcx_urg_tx_cap(struct smcx_conn *conn, u64 n, u8 *prod_flags);
 /* lgr.c */
 int smcx_lgr_init(void);
 void smcx_lgr_exit(void);
-long smcx_lgr_count(int kind);
+int smcx_lgr_for_each(int (*fn)(struct smcx_lgr *lgr, void *arg), void *arg);
 struct smcx_lgr *smcx_lgr_find(int role, struct smcx_ibdev *dev, u32 port,
 			       const u8 *peer_gid, const u8 *peer_systemid,
 			       u32 peer_qpn);
