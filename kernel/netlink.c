@@ -426,6 +426,33 @@ out:
 	return rc;
 }
 
+/* -- DUMP_UEID: the user EID table, one entry per message ------------------ */
+
+/* a snapshot of the table (ueid.c); cb->args[0]: entries sent so far */
+static int smcx_nl_dump_ueid(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	u8 eids[SMC_MAX_UEID][SMC_MAX_EID_LEN];
+	char str[SMC_MAX_EID_LEN + 1];
+	int n = smcx_ueid_get(eids);
+	long i = cb->args[0];
+	void *hdr;
+
+	for (; i < n; i++) {
+		hdr = smcx_nl_dump_hdr(skb, cb, SMC_NETLINK_DUMP_UEID);
+		if (!hdr)
+			break;
+		memcpy(str, eids[i], SMC_MAX_EID_LEN);
+		str[SMC_MAX_EID_LEN] = '\0';
+		if (nla_put_string(skb, SMC_NLA_EID_TABLE_ENTRY, str)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	cb->args[0] = i;
+	return skb->len;
+}
+
 /* -- SEID: no ISMv2 hardware, hence no system EID ------------------------------ */
 
 static int smcx_nl_dump_seid(struct sk_buff *skb, struct netlink_callback *cb)
@@ -494,7 +521,7 @@ static const struct genl_ops smcx_gen_ops[] = {
 	{ .cmd = SMC_NETLINK_GET_DEV_SMCR,	.dumpit = smcx_nl_dev_smcr },
 	{ .cmd = SMC_NETLINK_GET_STATS,		.dumpit = smcx_nl_stats },
 	{ .cmd = SMC_NETLINK_GET_FBACK_STATS,	.dumpit = smcx_nl_fback },
-	{ .cmd = SMC_NETLINK_DUMP_UEID,		.dumpit = smcx_ueid_nl_dump },
+	{ .cmd = SMC_NETLINK_DUMP_UEID,		.dumpit = smcx_nl_dump_ueid },
 	{ .cmd = SMC_NETLINK_DUMP_SEID,		.dumpit = smcx_nl_dump_seid },
 	{ .cmd = SMC_NETLINK_DUMP_HS_LIMITATION, .dumpit = smcx_nl_dump_hs },
 	/* global state: initial user namespace's CAP_NET_ADMIN */
