@@ -494,7 +494,9 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 	long timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	int rc = 0;
 
-	smcx_stats_tx_call(smc, len);
+	smcx_stats_tx_call(sock_net(sk), len,
+			   conn->sndbuf ? conn->sndbuf->size : 0,
+			   READ_ONCE(conn->peer_rmbe_size));
 	while (copied < len) {
 		u64 space, n, pos;
 		u32 ssz, off, l;
@@ -596,7 +598,8 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 
 	if (flags & MSG_OOB)
 		return smcx_urg_recv(smc, msg, len, flags);
-	smcx_stats_rx_call(smc, len, smcx_rx_avail(conn));
+	smcx_stats_rx_call(sock_net(sk), len, conn->rmb ? conn->rmb->size : 0,
+			   smcx_rx_avail(conn));
 	/* len 0 makes one pass: 0, or EAGAIN / an error as for len 1 */
 	while (copied < len || !len) {
 		u64 avail = smcx_rx_avail(conn), n, pos;
