@@ -40,128 +40,18 @@
 #include <smcx/v2x.h>
 #include <smcx/wire.h>
 
+#include "buf.h"
 #include "ib.h"
+#include "link.h"
+#include "wr.h"
 
 struct seq_file;
 struct smcx_sock;
 
-#define SMCX_WR_SLOTS		16	/* signalled sends in flight per link */
-#define SMCX_WR_ALL_FREE	((1UL << SMCX_WR_SLOTS) - 1)	/* tx_free, idle */
-#define SMCX_WR_SLOT_LEN	64	/* CDC and the LLC messages we send */
-#define SMCX_RX_SLOTS		48
-#define SMCX_RX_BUFLEN		SMCX_LLC_V2_MAX_LEN	/* v2 LLC up to 8 KiB */
-#define SMCX_BUF_DEFAULT	(64 * 1024)	/* mainline 6.12 wmem/rmem */
-#define SMCX_BUF_MIN		(16 * 1024)
-#define SMCX_BUF_MAX		(512 * 1024)
 #define SMCX_LLC_WAIT		(2 * HZ)	/* mainline SMC_LLC_WAIT_TIME */
-#define SMCX_REG_WAIT		(10 * HZ)	/* one REG_MR on a busy link */
-/*
- * A signalled send not completed after this long means the peer is gone:
- * rxe retransmits forever when retry_cnt is 7 (which SMC-R uses, as
- * mainline), so no error completion would ever end the link.
- */
-#define SMCX_TX_STALL		(15 * HZ)
 
 extern int smcx_smcr_enabled;		/* module parameter smcr */
 extern u8 smcx_systemid[SMCX_PEERID_LEN];
-
-struct smcx_buf {
-	struct list_head list;		/* lgr->bufs */
-	void *cpu;
-	dma_addr_t dma;
-	u32 size;
-	bool rmb;
-	bool used;
-	bool mapped;
-	bool reg;			/* REG_MR done on the link */
-	bool rkey_conf;			/* peer confirmed the rkey (LLC) */
-	struct ib_mr *mr;		/* RMB only */
-	/*
-	 * Each RMB's REG_MR completes into its own buffer, so a late
-	 * completion can never be taken for another buffer's (the link
-	 * group ends when one is late).  Under the link's reg_mutex.
-	 */
-	struct ib_cqe reg_cqe;
-	struct completion reg_done;
-	int reg_status;
-	bool reg_pending;		/* posted, completion not yet seen */
-};
-
-struct smcx_tx_slot {
-	struct ib_cqe cqe;
-	struct smcx_link *lnk;
-	struct smcx_sock *smc;		/* CDC with data: sock reference */
-	u64 tx_upto;			/* send buffer bytes this CDC covers */
-	unsigned long taken;		/* jiffies: out of tx_free since */
-	u8 *buf;
-	u64 dma;
-};
-
-struct smcx_rx_slot {
-	struct ib_cqe cqe;
-	struct smcx_link *lnk;
-	u8 *buf;
-	u64 dma;
-};
-
-enum smcx_link_state {
-	SMCX_LNK_INIT,
-	SMCX_LNK_ACTIVE,
-	SMCX_LNK_DEAD,
-};
-
-struct smcx_link {
-	struct smcx_lgr *lgr;
-	struct ib_device *ibdev;
-	struct ib_pd *pd;
-	struct ib_cq *cq;
-	struct ib_qp *qp;
-	u32 port;
-	u32 gid_index;
-	u8 gid[SMCX_GID_LEN];
-	u8 mac[ETH_ALEN];
-	enum ib_mtu mtu;		/* our port's active MTU */
-	enum ib_mtu path_mtu;
-	u32 psn;
-	u8 link_id;
-	u8 link_uid[SMCX_LLC_LGR_ID_LEN];
-	u8 peer_link_uid[SMCX_LLC_LGR_ID_LEN];
-	u32 peer_qpn;
-	u32 peer_psn;
-	u8 peer_mtu;
-	u8 peer_gid[SMCX_GID_LEN];
-	u8 peer_mac[ETH_ALEN];
-	int state;			/* enum smcx_link_state */
-	bool linked;			/* smcx_ibdev_link_add done */
-
-	/* send slots: bounded, a bitmap of free ones */
-	spinlock_t tx_lock;
-	unsigned long tx_free;		/* bit i: slot i free */
-	bool tx_quiesce;		/* a REG_MR wants the queue idle */
-	wait_queue_head_t tx_wait;
-	struct smcx_tx_slot tx[SMCX_WR_SLOTS];
-	u8 *tx_bufs;
-	u64 tx_dma;
-	struct smcx_rx_slot rx[SMCX_RX_SLOTS];
-
-	struct ib_cqe write_cqe;		/* unsignalled RDMA WRITEs (errors) */
-	/* REG_MR */
-	struct mutex reg_mutex;
-
-	/*
-	 * LLC: one awaited message (response, or CONFIRM_LINK request).  Our
-	 * requests run one at a time (llc_flow, mainline's local flow), so
-	 * the one mailbox never holds a response somebody else waits for.
-	 */
-	struct mutex llc_flow;
-	spinlock_t llc_lock;
-	wait_queue_head_t llc_wait;
-	u8 llc_want;			/* type awaited, 0 none */
-	bool llc_got;
-	struct smcx_llc_msg llc_in;
-	struct list_head llc_queue;	/* requests for llc_work */
-	struct work_struct llc_work;
-};
 
 struct smcx_lgr {
 	struct list_head list;		/* smcx_lgrs */
@@ -263,20 +153,11 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 				 struct smcx_ib_choice *choice,
 				 const struct smcx_v2x *v2x);
 void smcx_lgr_put(struct smcx_lgr *lgr);
-int smcx_link_ready(struct smcx_link *lnk);
 int smcx_lgr_conn_add(struct smcx_lgr *lgr, struct smcx_sock *smc);
 void smcx_lgr_conn_del(struct smcx_sock *smc);
 struct smcx_sock *smcx_lgr_conn_get(struct smcx_lgr *lgr, u32 token);
-struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, u32 size, bool rmb);
-void smcx_buf_put(struct smcx_lgr *lgr, struct smcx_buf *buf);
-int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *buf);
 void smcx_lgr_terminate(struct smcx_lgr *lgr);
 void smcx_lgr_terminate_async(struct smcx_lgr *lgr, const char *why);
-struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait);
-void smcx_wr_slot_put(struct smcx_tx_slot *slot);
-int smcx_wr_send(struct smcx_tx_slot *slot, u32 len, struct ib_send_wr *first);
-u8 smcx_compress_bufsize(u32 size);
-u32 smcx_uncompress_bufsize(u8 c);
 
 /* llc.c */
 int smcx_llc_send(struct smcx_link *lnk, struct smcx_llc_msg *m, bool wait);
