@@ -187,7 +187,8 @@ void smcx_conn_show(struct seq_file *m, struct smcx_conn *conn)
 
 /* cursor arithmetic (wire pair <-> byte count): include/smcx/cursor.h */
 
-void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
+/* wr.c's receive handler of SMCX_WR_KIND_CDC (registered by smcx_conn_init) */
+static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 {
 	struct smcx_cdc_msg m;
 	struct smcx_sock *smc;
@@ -272,9 +273,10 @@ void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	sock_put(&smc->sk);
 }
 
-void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
+/* a CDC's send slot completed (its done callback, set by smcx_tx_push) */
+static void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
 {
-	struct smcx_sock *smc = slot->smc;
+	struct smcx_sock *smc = slot->owner;
 	struct smcx_conn *conn;
 
 	if (!smc)
@@ -287,7 +289,7 @@ void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
 		conn->aborted = true;
 	spin_unlock_bh(&conn->lock);
 	smcx_conn_wake(smc, EPOLLOUT | EPOLLWRNORM);
-	slot->smc = NULL;
+	slot->owner = NULL;
 	sock_put(&smc->sk);
 }
 
@@ -393,11 +395,13 @@ static int smcx_tx_push(struct smcx_sock *smc, bool force)
 		}
 		spin_unlock_bh(&conn->lock);
 		sock_hold(&smc->sk);
-		slot->smc = smc;
+		slot->done = smcx_cdc_tx_done;
+		slot->owner = smc;
 		slot->tx_upto = conn->tx_sent;
 		len = smcx_cdc_encode(&m, slot->buf, SMCX_WR_SLOT_LEN);
 		if (len < 0 || smcx_wr_send(slot, len, nwr ? &wr[0].wr : NULL)) {
-			slot->smc = NULL;
+			slot->done = NULL;
+			slot->owner = NULL;
 			sock_put(&smc->sk);
 			smcx_wr_slot_put(slot);
 			WRITE_ONCE(conn->aborted, true);
@@ -872,4 +876,10 @@ static void smcx_close_work(struct work_struct *work)
 	}
 	smcx_conn_free(smc);
 	sock_put(&smc->sk);
+}
+
+/* module init, before any link exists: CDC messages come to smcx_cdc_rx() */
+int smcx_conn_init(void)
+{
+	return smcx_wr_rx_register(SMCX_WR_KIND_CDC, smcx_cdc_rx);
 }

@@ -72,9 +72,16 @@ static int __init smcx_init(void)
 	rc = smcx_ueid_init();
 	if (rc)
 		goto err_pnet;
+	/* the data path's message kinds, before any link can exist */
+	rc = smcx_llc_init();
+	if (rc)
+		goto err_ueid;
 	rc = smcx_lgr_init();
 	if (rc)
 		goto err_ueid;
+	rc = smcx_conn_init();
+	if (rc)
+		goto err_lgr;
 	rc = smcx_sock_init();
 	if (rc)
 		goto err_lgr;

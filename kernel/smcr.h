@@ -160,10 +160,10 @@ void smcx_lgr_terminate(struct smcx_lgr *lgr);
 void smcx_lgr_terminate_async(struct smcx_lgr *lgr, const char *why);
 
 /* llc.c */
+int smcx_llc_init(void);
 int smcx_llc_send(struct smcx_link *lnk, struct smcx_llc_msg *m, bool wait);
 int smcx_llc_wait(struct smcx_link *lnk, u8 type, long timeo,
 		  struct smcx_llc_msg *out);
-void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len);
 void smcx_llc_work(struct work_struct *work);
 void smcx_llc_init_msg(struct smcx_link *lnk, struct smcx_llc_msg *m, u8 type);
 int smcx_llc_confirm_link_srv(struct smcx_link *lnk);
@@ -173,12 +173,11 @@ int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b);
 void smcx_llc_flush(struct smcx_link *lnk);
 
 /* conn.c */
+int smcx_conn_init(void);
 int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr);
 void smcx_conn_free(struct smcx_sock *smc);
 void smcx_conn_destruct(struct smcx_sock *smc);
 void smcx_conn_show(struct seq_file *m, struct smcx_conn *conn);
-void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len);
-void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok);
 void smcx_conn_abort(struct smcx_sock *smc);
 int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len);
 int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,

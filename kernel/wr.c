@@ -7,9 +7,29 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cache.h>
 #include <linux/slab.h>
 
 #include "smcr.h"
+
+#define SMCX_WR_KINDS		(SMCX_WR_KIND_LLC + 1)
+
+/* receive handlers by message kind; filled at module init, then read-only */
+static void (*smcx_wr_rx_handlers[SMCX_WR_KINDS])(struct smcx_link *lnk,
+						  const u8 *buf, u32 len)
+	__ro_after_init;
+
+int smcx_wr_rx_register(int kind,
+			void (*fn)(struct smcx_link *lnk, const u8 *buf,
+				   u32 len))
+{
+	if (kind <= SMCX_WR_KIND_UNKNOWN || kind >= SMCX_WR_KINDS || !fn)
+		return -EINVAL;
+	if (smcx_wr_rx_handlers[kind])
+		return -EBUSY;
+	smcx_wr_rx_handlers[kind] = fn;
+	return 0;
+}
 
 static void smcx_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -20,7 +40,8 @@ static void smcx_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	if (!ok && wc->status != IB_WC_WR_FLUSH_ERR)
 		pr_info("send completion: %s\n", ib_wc_status_msg(wc->status));
-	smcx_cdc_tx_done(slot, ok);
+	if (slot->done)
+		slot->done(slot, ok);
 	smcx_wr_slot_put(slot);
 	if (!ok && lnk->state != SMCX_LNK_DEAD)
 		smcx_lgr_terminate_async(lnk->lgr, "send completion error");
@@ -56,7 +77,8 @@ struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait)
 				       10 * HZ) == 0)
 			return NULL;
 	}
-	slot->smc = NULL;
+	slot->done = NULL;
+	slot->owner = NULL;
 	slot->tx_upto = 0;
 	WRITE_ONCE(slot->taken, jiffies);
 	memset(slot->buf, 0, SMCX_WR_SLOT_LEN);
@@ -172,6 +194,7 @@ static void smcx_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct smcx_rx_slot *rs = container_of(wc->wr_cqe, struct smcx_rx_slot,
 					       cqe);
 	struct smcx_link *lnk = rs->lnk;
+	void (*fn)(struct smcx_link *lnk, const u8 *buf, u32 len);
 
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
@@ -184,16 +207,9 @@ static void smcx_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	ib_dma_sync_single_for_cpu(lnk->ibdev, rs->dma, wc->byte_len,
 				   DMA_FROM_DEVICE);
 	if (wc->byte_len >= 1) {
-		switch (smcx_wr_kind(rs->buf[0])) {
-		case SMCX_WR_KIND_CDC:
-			smcx_cdc_rx(lnk, rs->buf, wc->byte_len);
-			break;
-		case SMCX_WR_KIND_LLC:
-			smcx_llc_rx(lnk, rs->buf, wc->byte_len);
-			break;
-		default:
-			break;
-		}
+		fn = smcx_wr_rx_handlers[smcx_wr_kind(rs->buf[0])];
+		if (fn)
+			fn(lnk, rs->buf, wc->byte_len);
 	}
 	ib_dma_sync_single_for_device(lnk->ibdev, rs->dma, SMCX_RX_BUFLEN,
 				      DMA_FROM_DEVICE);

@@ -6,6 +6,10 @@
  * into the slot's buffer and posts it, optionally behind RDMA WRITEs; the
  * slot comes back when the SEND completes.  Completions run in softirq
  * (IB_POLL_SOFTIRQ) and never sleep.
+ *
+ * wr.c knows no message kind: a received message goes to the handler its
+ * kind (smcx_wr_kind() of its first byte) registered, and a send slot's
+ * completion to the callback its sender set on it.
  */
 #ifndef SMCX_WR_H
 #define SMCX_WR_H
@@ -16,7 +20,6 @@
 #include <smcx/wire.h>
 
 struct smcx_link;
-struct smcx_sock;
 
 #define SMCX_WR_SLOTS		16	/* signalled sends in flight per link */
 #define SMCX_WR_ALL_FREE	((1UL << SMCX_WR_SLOTS) - 1)	/* tx_free, idle */
@@ -34,7 +37,13 @@ struct smcx_sock;
 struct smcx_tx_slot {
 	struct ib_cqe cqe;
 	struct smcx_link *lnk;
-	struct smcx_sock *smc;		/* CDC with data: sock reference */
+	/*
+	 * Set by the sender after smcx_wr_slot_get(), which clears them:
+	 * called once the SEND completed (@ok: successfully) or was flushed,
+	 * in softirq, before the slot is free again.  NULL: nothing to do.
+	 */
+	void (*done)(struct smcx_tx_slot *slot, bool ok);
+	void *owner;			/* the sender's (CDC: sock reference) */
 	u64 tx_upto;			/* send buffer bytes this CDC covers */
 	unsigned long taken;		/* jiffies: out of tx_free since */
 	u8 *buf;
@@ -47,6 +56,19 @@ struct smcx_rx_slot {
 	u8 *buf;
 	u64 dma;
 };
+
+/*
+ * The receive handler of a message kind (SMCX_WR_KIND_CDC, _LLC): called
+ * in softirq with the message's @len bytes (at least one), which stay
+ * valid only during the call.  Each kind registers once, from its layer's
+ * init at module load, before any link exists; the table is read-only
+ * after module init (__ro_after_init), so completions read it without a
+ * lock.  A message of a kind nobody registered is dropped.  0, -EINVAL
+ * (no such kind, no handler) or -EBUSY (the kind has one).
+ */
+int smcx_wr_rx_register(int kind,
+			void (*fn)(struct smcx_link *lnk, const u8 *buf,
+				   u32 len));
 
 /*
  * A free send slot of @lnk (its buffer zeroed), waiting up to 10 s for one
