@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The SMC-R data path: link groups, links, buffers (lgr.c), LLC (llc.c),
- * connections with CDC, send, receive and close (conn.c).
+ * connections with CDC, send, receive and close (conn.h).
  * See docs/kernel-datapath.md.
  *
  * Shape (first increment, behind the module parameter smcr=1):
@@ -41,6 +41,7 @@
 #include <smcx/wire.h>
 
 #include "buf.h"
+#include "conn.h"
 #include "ib.h"
 #include "link.h"
 #include "wr.h"
@@ -82,66 +83,6 @@ struct smcx_lgr {
 	struct smcx_link lnk;
 };
 
-/* per connection, allocated with the smcx sock's SMC-R state */
-struct smcx_conn {
-	struct smcx_lgr *lgr;		/* reference held */
-	u32 token;			/* our alert token (lgr->conns key) */
-	u32 peer_token;
-	struct smcx_buf *sndbuf;
-	struct smcx_buf *rmb;
-	u32 peer_rmbe_size;
-	u32 peer_rkey;
-	u64 peer_rmb_addr;
-	u32 rmbe_update_limit;
-
-	spinlock_t lock;		/* cursors and flags below (BH) */
-	u16 tx_seq;
-	/* send side, monotonic byte counts of the send buffer */
-	u64 tx_prep;			/* copied in by sendmsg */
-	u64 tx_sent;			/* RDMA-written to the peer */
-	u64 tx_fin;			/* completed: send buffer reusable */
-	u64 peer_cons;			/* peer has consumed this much */
-	/* receive side */
-	u64 rx_cons;			/* consumed by the application */
-	u64 rx_prod;			/* announced by the peer */
-	u64 rx_cons_sent;		/* last consumer cursor sent */
-	bool peer_write_blocked;
-	bool peer_done_writing;
-	bool peer_closed;
-	bool peer_abort;
-	bool local_done_writing;	/* CDC with done writing sent */
-	bool local_closed;		/* CDC with conn closed sent */
-	bool aborted;			/* link gone or abort */
-	bool registered;		/* in lgr->conns */
-	bool released;			/* application closed the socket */
-	bool closed_sent;		/* ... and that CDC was posted */
-	bool local_abort;		/* send the abort flag */
-	bool abort_owed;		/* peer aborted: answer with ours */
-	bool reset;			/* sent to a closed peer: TCP's RST */
-	/* urgent data (urg.c), under lock */
-	u8 urg_state;			/* SMCX_URG_* */
-	u8 urg_byte;			/* the received urgent byte */
-	u64 urg_pos;			/* its position in the receive stream */
-	bool urg_tx_pend;		/* MSG_OOB byte not yet announced */
-	u64 urg_tx_pos;			/* its position in the send stream */
-	struct smcx_sock *owner;
-	struct mutex tx_mutex;		/* serialises pushes */
-	struct work_struct tx_work;
-	struct delayed_work close_work;
-};
-
-/*
- * urg.c: urgent data (MSG_OOB), TCP's semantics on the CDC urgent flags;
- * the states (SMCX_URG_*) and the arithmetic are in include/smcx/urg.h
- */
-__poll_t smcx_urg_rx(struct smcx_conn *conn, u8 prod_flags, u64 new_prod);
-int smcx_urg_recv(struct smcx_sock *smc, struct msghdr *msg, size_t len,
-		  int flags);
-u64 smcx_urg_inq(struct smcx_sock *smc, u64 avail);
-bool smcx_urg_atmark(struct smcx_conn *conn);
-u64 smcx_urg_poll_target(struct smcx_sock *smc, u64 target);
-u64 smcx_urg_tx_cap(struct smcx_conn *conn, u64 n, u8 *prod_flags);
-
 /* lgr.c */
 int smcx_lgr_init(void);
 void smcx_lgr_exit(void);
@@ -171,21 +112,5 @@ int smcx_llc_confirm_link_clnt(struct smcx_link *lnk);
 int smcx_llc_add_link_srv(struct smcx_link *lnk);
 int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b);
 void smcx_llc_flush(struct smcx_link *lnk);
-
-/* conn.c */
-int smcx_conn_init(void);
-int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr);
-void smcx_conn_free(struct smcx_sock *smc);
-void smcx_conn_destruct(struct smcx_sock *smc);
-void smcx_conn_show(struct seq_file *m, struct smcx_conn *conn);
-void smcx_conn_abort(struct smcx_sock *smc);
-int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len);
-int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
-		      int flags);
-__poll_t smcx_conn_poll(struct smcx_sock *smc);
-int smcx_conn_shutdown(struct smcx_sock *smc, int how);
-void smcx_conn_release(struct smcx_sock *smc);
-int smcx_conn_ioctl(struct smcx_sock *smc, unsigned int cmd,
-		    unsigned long arg);
 
 #endif /* SMCX_SMCR_H */
