@@ -69,8 +69,13 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 		conn->peer_closed = true;
 		conn->peer_done_writing = true;
 	}
+	if (m.conn_flags & (SMCX_CDC_CF_DONE_WRITING | SMCX_CDC_CF_CONN_CLOSED))
+		smcx_close_event(conn, SMCX_CLOSE_EV_PEER_DONE);
+	if (m.conn_flags & SMCX_CDC_CF_CONN_CLOSED)
+		smcx_close_event(conn, SMCX_CLOSE_EV_PEER_CLOSED);
 	if ((m.conn_flags & SMCX_CDC_CF_CONN_ABORT) && !conn->peer_abort) {
 		conn->peer_abort = true;
+		smcx_close_event(conn, SMCX_CLOSE_EV_PEER_ABORT);
 		/* TCP's reset: the error is reported once (sock_error) */
 		if (!READ_ONCE(smc->sk.sk_err))
 			WRITE_ONCE(smc->sk.sk_err, ECONNRESET);

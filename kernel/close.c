@@ -31,6 +31,27 @@ void smcx_close_kick(struct smcx_sock *smc, unsigned long delay)
 		sock_put(&smc->sk);	/* was pending: that queueing's ref */
 }
 
+/*
+ * Move the close state on @ev (the rule: include/smcx/state.h), beside the
+ * flag the caller just set; conn->lock held.  Only sock_diag reads the
+ * state: the flags drive the protocol.
+ */
+void smcx_close_event(struct smcx_conn *conn, enum smcx_close_ev ev)
+{
+	lockdep_assert_held(&conn->lock);
+	WRITE_ONCE(conn->state, smcx_close_next(conn->state, ev, conn->released,
+						conn->peer_closed));
+}
+
+/* smcx_close_event() for process context, taking conn->lock */
+static void smcx_close_event_bh(struct smcx_conn *conn,
+				enum smcx_close_ev ev)
+{
+	spin_lock_bh(&conn->lock);
+	smcx_close_event(conn, ev);
+	spin_unlock_bh(&conn->lock);
+}
+
 /* link down or peer gone: wake everyone with ECONNRESET */
 void smcx_conn_abort(struct smcx_sock *smc)
 {
@@ -38,6 +59,7 @@ void smcx_conn_abort(struct smcx_sock *smc)
 
 	spin_lock_bh(&conn->lock);
 	conn->aborted = true;
+	smcx_close_event(conn, SMCX_CLOSE_EV_GONE);
 	if (!smc->sk.sk_err)
 		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
 	spin_unlock_bh(&conn->lock);
@@ -63,6 +85,7 @@ int smcx_conn_shutdown(struct smcx_sock *smc, int how)
 	if (((how + 1) & SEND_SHUTDOWN) && !conn->local_done_writing) {
 		sk->sk_shutdown |= SEND_SHUTDOWN;
 		conn->local_done_writing = true;
+		smcx_close_event_bh(conn, SMCX_CLOSE_EV_SHUT_WR);
 		mutex_lock(&conn->tx_mutex);
 		smcx_tx_push(smc, true);
 		mutex_unlock(&conn->tx_mutex);
@@ -111,6 +134,9 @@ void smcx_conn_release(struct smcx_sock *smc)
 			kernel_sock_shutdown(smc->clcsock, SHUT_RDWR);
 		conn->local_done_writing = true;
 		conn->local_closed = true;
+		smcx_close_event_bh(conn, conn->local_abort ?
+					  SMCX_CLOSE_EV_ABORT :
+					  SMCX_CLOSE_EV_CLOSE);
 		mutex_lock(&conn->tx_mutex);
 		smcx_tx_push(smc, true);
 		mutex_unlock(&conn->tx_mutex);
@@ -124,6 +150,8 @@ void smcx_conn_release(struct smcx_sock *smc)
 	}
 	spin_lock_bh(&conn->lock);
 	conn->released = true;
+	/* a dead connection sent nothing above; a second CLOSE changes nothing */
+	smcx_close_event(conn, SMCX_CLOSE_EV_CLOSE);
 	spin_unlock_bh(&conn->lock);
 	release_sock(sk);
 	if (smcx_conn_dead(conn) || conn->peer_closed || !conn->lgr ||
@@ -142,10 +170,12 @@ void smcx_close_work(struct work_struct *work)
 	if (conn->lgr && !conn->peer_closed && !smcx_conn_dead(conn)) {
 		/* the peer never closed: abort it */
 		conn->local_abort = true;
+		smcx_close_event_bh(conn, SMCX_CLOSE_EV_ABORT);
 		mutex_lock(&conn->tx_mutex);
 		smcx_tx_push(smc, true);
 		mutex_unlock(&conn->tx_mutex);
 	}
 	smcx_conn_free(smc);
+	smcx_close_event_bh(conn, SMCX_CLOSE_EV_GONE);
 	sock_put(&smc->sk);
 }

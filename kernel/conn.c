@@ -86,6 +86,7 @@ int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 		INIT_WORK(&conn->tx_work, smcx_tx_work);
 		INIT_DELAYED_WORK(&conn->close_work, smcx_close_work);
 		conn->owner = smc;
+		conn->state = SMCX_ACTIVE;
 		smc->conn = conn;
 	}
 	conn->lgr = lgr;		/* takes the caller's reference */

@@ -28,6 +28,8 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+#include <smcx/state.h>
+
 struct msghdr;
 struct seq_file;
 struct smcx_buf;
@@ -71,6 +73,12 @@ struct smcx_conn {
 	bool local_abort;		/* send the abort flag */
 	bool abort_owed;		/* peer aborted: answer with ours */
 	bool reset;			/* sent to a closed peer: TCP's RST */
+	/*
+	 * The close protocol's state (enum smcx_state: SMCX_ACTIVE from
+	 * creation, the close states, SMCX_CLOSED), moved by
+	 * smcx_close_event() beside the flags above; sock_diag reports it.
+	 */
+	u8 state;
 	/* urgent data (urg.c), under lock */
 	u8 urg_state;			/* SMCX_URG_* */
 	u8 urg_byte;			/* the received urgent byte */
@@ -117,6 +125,7 @@ int smcx_conn_ioctl(struct smcx_sock *smc, unsigned int cmd,
 		    unsigned long arg);
 
 /* close.c */
+void smcx_close_event(struct smcx_conn *conn, enum smcx_close_ev ev);
 void smcx_close_kick(struct smcx_sock *smc, unsigned long delay);
 void smcx_close_work(struct work_struct *work);
 void smcx_conn_abort(struct smcx_sock *smc);
