@@ -24,15 +24,17 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	struct smcx_cdc_msg m;
 	struct smcx_sock *smc;
 	struct smcx_conn *conn;
+	struct sock *sk;
 	__poll_t ev = 0;
 	bool push = false, finish = false;
 	u64 v;
 
 	if (smcx_cdc_decode(buf, len, &m, SMCX_WIRE_LAX_RSVD))
 		return;
-	smc = smcx_lgr_conn_get(lnk->lgr, m.token);
-	if (!smc)
+	sk = smcx_lgr_conn_get(lnk->lgr, m.token);
+	if (!sk)
 		return;
+	smc = smcx_sk(sk);
 	conn = smc->conn;
 	spin_lock_bh(&conn->lock);
 	if (conn->rmb) {

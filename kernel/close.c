@@ -68,6 +68,18 @@ void smcx_conn_abort(struct smcx_sock *smc)
 		smcx_close_kick(smc, 0);
 }
 
+/* lgr.c's upcall: the link group of @sk's connection is going */
+static void smcx_close_lgr_gone(struct sock *sk)
+{
+	smcx_conn_abort(smcx_sk(sk));
+}
+
+/* module init: the link group layer aborts connections through us */
+void smcx_close_init(void)
+{
+	smcx_lgr_set_conn_abort(smcx_close_lgr_gone);
+}
+
 int smcx_conn_shutdown(struct smcx_sock *smc, int how)
 {
 	struct smcx_conn *conn = smc->conn;

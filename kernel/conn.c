@@ -90,11 +90,12 @@ int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 		smc->conn = conn;
 	}
 	conn->lgr = lgr;		/* takes the caller's reference */
-	rc = smcx_lgr_conn_add(lgr, smc);
-	if (rc) {
+	rc = smcx_lgr_conn_add(lgr, &smc->sk);
+	if (rc < 0) {
 		conn->lgr = NULL;	/* ... or leaves it */
 		return rc;
 	}
+	conn->token = rc;
 	conn->sndbuf = smcx_buf_get(lgr, smcx_buf_size(sock_net(&smc->sk), false),
 				    false);
 	conn->rmb = smcx_buf_get(lgr, smcx_buf_size(sock_net(&smc->sk), true),
@@ -116,7 +117,7 @@ void smcx_conn_free(struct smcx_sock *smc)
 	if (!conn || !conn->lgr)
 		return;
 	lgr = conn->lgr;
-	smcx_lgr_conn_del(smc);
+	smcx_lgr_conn_del(lgr, &smc->sk, conn->token);
 	cancel_work_sync(&conn->tx_work);
 	mutex_lock(&conn->tx_mutex);
 	if (conn->sndbuf)
@@ -169,5 +170,6 @@ void smcx_conn_show(struct seq_file *m, struct smcx_conn *conn)
 /* module init of the connection layer, before any link exists */
 int smcx_conn_init(void)
 {
+	smcx_close_init();
 	return smcx_cdc_init();
 }

@@ -67,7 +67,6 @@ struct smcx_conn {
 	bool local_done_writing;	/* CDC with done writing sent */
 	bool local_closed;		/* CDC with conn closed sent */
 	bool aborted;			/* link gone or abort */
-	bool registered;		/* in lgr->conns */
 	bool released;			/* application closed the socket */
 	bool closed_sent;		/* ... and that CDC was posted */
 	bool local_abort;		/* send the abort flag */
@@ -125,6 +124,7 @@ int smcx_conn_ioctl(struct smcx_sock *smc, unsigned int cmd,
 		    unsigned long arg);
 
 /* close.c */
+void smcx_close_init(void);
 void smcx_close_event(struct smcx_conn *conn, enum smcx_close_ev ev);
 void smcx_close_kick(struct smcx_sock *smc, unsigned long delay);
 void smcx_close_work(struct work_struct *work);

@@ -12,11 +12,12 @@
 #include <linux/slab.h>
 #include <linux/gfp.h>
 #include <linux/unaligned.h>
+#include <net/sock.h>
 #include <rdma/ib_cache.h>
 
 #include "obj.h"
-#include "sock.h"
 #include "smcr.h"
+#include "stats.h"
 
 int smcx_smcr_enabled = 1;
 module_param_named(smcr, smcx_smcr_enabled, int, 0644);
@@ -44,6 +45,14 @@ static LIST_HEAD(smcx_lgrs);
 static DEFINE_MUTEX(smcx_lgrs_mutex);
 static struct notifier_block smcx_lgr_ib_nb;
 
+/* the connection layer's upcall (smcx_lgr_set_conn_abort()) */
+static void (*smcx_lgr_conn_abort)(struct sock *sk) __ro_after_init;
+
+void smcx_lgr_set_conn_abort(void (*fn)(struct sock *sk))
+{
+	smcx_lgr_conn_abort = fn;
+}
+
 static void smcx_lgr_release(struct kref *ref)
 {
 	struct smcx_lgr *lgr = container_of(ref, struct smcx_lgr, ref);
@@ -68,7 +77,7 @@ void smcx_lgr_put(struct smcx_lgr *lgr)
 /* abort every connection, take the link down; once, process context */
 static void __smcx_lgr_terminate(struct smcx_lgr *lgr, bool from_linger)
 {
-	struct smcx_sock *smc;
+	struct sock *sk;
 	int id;
 
 	mutex_lock(&smcx_lgrs_mutex);
@@ -116,14 +125,14 @@ static void __smcx_lgr_terminate(struct smcx_lgr *lgr, bool from_linger)
 	 */
 	for (id = 0;; id++) {
 		spin_lock_bh(&lgr->conns_lock);
-		smc = idr_get_next(&lgr->conns, &id);
-		if (smc)
-			sock_hold(&smc->sk);
+		sk = idr_get_next(&lgr->conns, &id);
+		if (sk)
+			sock_hold(sk);
 		spin_unlock_bh(&lgr->conns_lock);
-		if (!smc)
+		if (!sk)
 			break;
-		smcx_conn_abort(smc);
-		sock_put(&smc->sk);
+		smcx_lgr_conn_abort(sk);
+		sock_put(sk);
 	}
 	smcx_link_clear(&lgr->lnk);
 	smcx_ibdev_put(lgr->dev);
@@ -284,8 +293,11 @@ struct smcx_lgr *smcx_lgr_find(int role, struct smcx_ibdev *dev, u32 port,
 	return found;
 }
 
-/* register a connection: token, count, link group reference */
-int smcx_lgr_conn_add(struct smcx_lgr *lgr, struct smcx_sock *smc)
+/*
+ * Register the connection of @sk: its token (> 0, returned), the count,
+ * and a reference on @sk held by the table.  -ENOSPC: full or dead.
+ */
+int smcx_lgr_conn_add(struct smcx_lgr *lgr, struct sock *sk)
 {
 	int id;
 
@@ -296,21 +308,19 @@ int smcx_lgr_conn_add(struct smcx_lgr *lgr, struct smcx_sock *smc)
 	}
 	idr_preload(GFP_KERNEL);
 	spin_lock_bh(&lgr->conns_lock);
-	id = idr_alloc_cyclic(&lgr->conns, smc, 1, INT_MAX, GFP_NOWAIT);
+	id = idr_alloc_cyclic(&lgr->conns, sk, 1, INT_MAX, GFP_NOWAIT);
 	spin_unlock_bh(&lgr->conns_lock);
 	idr_preload_end();
 	if (id < 0) {
 		mutex_unlock(&lgr->mutex);
 		return id;
 	}
-	sock_hold(&smc->sk);		/* the table's */
-	smc->conn->token = id;
-	smc->conn->registered = true;
+	sock_hold(sk);			/* the table's */
 	lgr->conns_num++;
 	cancel_delayed_work(&lgr->linger);
 	mutex_unlock(&lgr->mutex);
 	smcx_lgr_publish(lgr);
-	return 0;
+	return id;
 }
 
 static unsigned int smcx_lgr_linger(const struct smcx_lgr *lgr)
@@ -322,40 +332,42 @@ static unsigned int smcx_lgr_linger(const struct smcx_lgr *lgr)
 	return ms;
 }
 
-void smcx_lgr_conn_del(struct smcx_sock *smc)
+/*
+ * Unregister the connection of @sk with @token; nothing if the table does
+ * not hold @sk there (never added, or removed already).
+ */
+void smcx_lgr_conn_del(struct smcx_lgr *lgr, struct sock *sk, u32 token)
 {
-	struct smcx_conn *conn = smc->conn;
-	struct smcx_lgr *lgr = conn->lgr;
 	bool idle = false;
 
 	mutex_lock(&lgr->mutex);
-	if (!conn->registered) {
+	spin_lock_bh(&lgr->conns_lock);
+	if (token > INT_MAX || idr_find(&lgr->conns, token) != sk) {
+		spin_unlock_bh(&lgr->conns_lock);
 		mutex_unlock(&lgr->mutex);
 		return;
 	}
-	spin_lock_bh(&lgr->conns_lock);
-	idr_remove(&lgr->conns, conn->token);
-	conn->registered = false;
+	idr_remove(&lgr->conns, token);
 	spin_unlock_bh(&lgr->conns_lock);
 	idle = !--lgr->conns_num && !lgr->dead;
 	if (idle)
 		mod_delayed_work(system_wq, &lgr->linger,
 				 msecs_to_jiffies(smcx_lgr_linger(lgr)));
 	mutex_unlock(&lgr->mutex);
-	sock_put(&smc->sk);		/* the table's */
+	sock_put(sk);			/* the table's */
 }
 
-/* BH: the connection of @token, sock referenced, or NULL */
-struct smcx_sock *smcx_lgr_conn_get(struct smcx_lgr *lgr, u32 token)
+/* BH: the socket of @token's connection, referenced, or NULL */
+struct sock *smcx_lgr_conn_get(struct smcx_lgr *lgr, u32 token)
 {
-	struct smcx_sock *smc;
+	struct sock *sk;
 
 	spin_lock_bh(&lgr->conns_lock);
-	smc = token <= INT_MAX ? idr_find(&lgr->conns, token) : NULL;
-	if (smc)
-		sock_hold(&smc->sk);
+	sk = token <= INT_MAX ? idr_find(&lgr->conns, token) : NULL;
+	if (sk)
+		sock_hold(sk);
 	spin_unlock_bh(&lgr->conns_lock);
-	return smc;
+	return sk;
 }
 
 /* terminate all link groups (or those on @dev) and wait for them */

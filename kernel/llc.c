@@ -21,7 +21,6 @@
 
 #include <linux/slab.h>
 
-#include "sock.h"
 #include "smcr.h"
 
 struct smcx_llc_qentry {

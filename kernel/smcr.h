@@ -47,7 +47,7 @@
 #include "wr.h"
 
 struct seq_file;
-struct smcx_sock;
+struct sock;
 
 #define SMCX_LLC_WAIT		(2 * HZ)	/* mainline SMC_LLC_WAIT_TIME */
 
@@ -75,7 +75,7 @@ struct smcx_lgr {
 	unsigned long term_logged;	/* bit 0: the reason was logged */
 	unsigned int conns_num;
 	spinlock_t conns_lock;
-	struct idr conns;		/* token -> struct smcx_sock */
+	struct idr conns;		/* token -> the connection's struct sock */
 	struct list_head bufs;
 	struct delayed_work linger;
 	struct delayed_work watchdog;	/* sends that never complete */
@@ -94,9 +94,22 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 				 struct smcx_ib_choice *choice,
 				 const struct smcx_v2x *v2x);
 void smcx_lgr_put(struct smcx_lgr *lgr);
-int smcx_lgr_conn_add(struct smcx_lgr *lgr, struct smcx_sock *smc);
-void smcx_lgr_conn_del(struct smcx_sock *smc);
-struct smcx_sock *smcx_lgr_conn_get(struct smcx_lgr *lgr, u32 token);
+/*
+ * The token table: each connection is known by its socket, on which the
+ * table holds a reference while the connection is in it.
+ */
+int smcx_lgr_conn_add(struct smcx_lgr *lgr, struct sock *sk);
+void smcx_lgr_conn_del(struct smcx_lgr *lgr, struct sock *sk, u32 token);
+struct sock *smcx_lgr_conn_get(struct smcx_lgr *lgr, u32 token);
+/*
+ * The one upcall of the link group layer, set by the connection layer
+ * (smcx_conn_init()) at module init, before any link group exists, and
+ * read-only afterwards: terminate calls @fn once for each connection
+ * still in the group, in process context, with a reference on its
+ * socket @sk; @fn fails the connection (it sends nothing: the link is
+ * going).
+ */
+void smcx_lgr_set_conn_abort(void (*fn)(struct sock *sk));
 void smcx_lgr_terminate(struct smcx_lgr *lgr);
 void smcx_lgr_terminate_async(struct smcx_lgr *lgr, const char *why);
 
