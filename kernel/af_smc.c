@@ -369,7 +369,8 @@ again:
 	if (!rc && smcx_is_tfo_connect(level, optname, optval, optlen) &&
 	    sk->sk_state == SMCX_INIT && smc->hs == SMCX_HS_NONE)
 		smcx_fallback_now(smc, sock, SMCX_DECL_OPTUNSUPP);
-	smcx_stats_sockopt(smc, level, optname, optval, optlen, rc);
+	smcx_stats_sockopt(sock_net(sk), smc->smcr, level, optname, optval,
+			   optlen, rc);
 	release_sock(sk);
 	if (!rc && level == SOL_SOCKET)
 		sock_setsockopt(sock, level, optname, optval, optlen);
@@ -437,7 +438,7 @@ again:
 			return rc;
 		goto again;
 	}
-	smcx_stats_urg(smc, msg->msg_flags);
+	smcx_stats_urg(sock_net(sk), smc->smcr, msg->msg_flags);
 	if (smc->smcr) {
 		rc = smcx_conn_sendmsg(smc, msg, len);
 		release_sock(sk);
@@ -588,7 +589,7 @@ again:
 			return rc;
 		goto again;
 	}
-	smcx_stats_splice(smc);
+	smcx_stats_splice(sock_net(sk), smc->smcr);
 	release_sock(sk);
 	/* fell back meanwhile: smcx_recvmsg takes the TCP path then */
 	return smcx_splice_copy(sock, pipe, len, flags);

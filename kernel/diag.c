@@ -13,8 +13,10 @@
  *   - addresses, ports, interface: from the CLC (TCP) socket;
  *   - inode and uid: of the application's socket (the smcx sock keeps
  *     pointing at it after a fallback graft); 0 before accept();
- *   - state: the smcx sock's; once grafted onto TCP, the TCP sock's state
- *     told in SMC numbers (listen, init, active, closed);
+ *   - state: the smcx sock's; for an active SMC-R connection the state
+ *     of its close protocol (ACTIVE, PEERCLOSEWAIT1, ..., as mainline's
+ *     sk_state); once grafted onto TCP, the TCP sock's state told in SMC
+ *     numbers (listen, init, active, closed);
  *   - mode: FALLBACK_TCP once the connection is TCP, else SMCR;
  *   - CONNINFO and LGRINFO: only for a connection running over SMC-R.
  *
@@ -60,8 +62,15 @@ static struct sock *smcx_diag_tcpsk(struct smcx_sock *smc)
 
 static u8 smcx_diag_state(struct smcx_sock *smc, struct sock *tcpsk)
 {
-	if (!READ_ONCE(smc->grafted) || !tcpsk)
-		return READ_ONCE(smc->sk.sk_state);
+	struct smcx_conn *conn = READ_ONCE(smc->conn);
+	u8 state = READ_ONCE(smc->sk.sk_state);
+
+	if (!READ_ONCE(smc->grafted) || !tcpsk) {
+		/* an SMC-R connection: where its close protocol is */
+		if (state == SMCX_ACTIVE && READ_ONCE(smc->smcr) && conn)
+			return READ_ONCE(conn->state);
+		return state;
+	}
 	switch (READ_ONCE(tcpsk->sk_state)) {
 	case TCP_LISTEN:
 		return SMCX_LISTEN;

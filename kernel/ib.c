@@ -31,6 +31,7 @@
 #include <rdma/ib_cache.h>
 
 #include "ib.h"
+#include "obj.h"
 #include "pnet.h"
 
 static LIST_HEAD(smcx_ib_devices);
@@ -627,14 +628,14 @@ static const struct file_operations smcx_ib_route_fops = {
 };
 
 /*
- * The files go into the module's debugfs directory, which debugfs.c owns
- * and creates before we run (main.c's order); without it we go without.
+ * The files go into the module's debugfs directory, which obj.c owns and
+ * creates before we run (main.c's order); without it we go without.
  */
 static void smcx_ib_debugfs_init(void)
 {
-	struct dentry *dir = debugfs_lookup(KBUILD_MODNAME, NULL);
+	struct dentry *dir = smcx_debugfs_dir();
 
-	if (IS_ERR_OR_NULL(dir))
+	if (!dir)
 		return;
 	smcx_ib_dbg = debugfs_create_file("devices", 0444, dir, NULL,
 					  &smcx_ib_devices_fops);
@@ -644,7 +645,6 @@ static void smcx_ib_debugfs_init(void)
 						&smcx_ib_route_fops);
 	if (IS_ERR(smcx_ib_dbg_route))
 		smcx_ib_dbg_route = NULL;
-	dput(dir);
 }
 
 int smcx_ib_init(void)

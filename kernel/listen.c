@@ -40,7 +40,7 @@
 #include <smcx/wire.h>
 
 #include "clc.h"
-#include "debugfs.h"
+#include "obj.h"
 #include "smcr.h"
 #include "sock.h"
 

@@ -21,7 +21,6 @@
 
 #include <linux/slab.h>
 
-#include "sock.h"
 #include "smcr.h"
 
 struct smcx_llc_qentry {
@@ -121,7 +120,8 @@ int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b)
 	return 0;
 }
 
-void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
+/* wr.c's receive handler of SMCX_WR_KIND_LLC (registered by smcx_llc_init) */
+static void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 {
 	struct smcx_llc_qentry *qe;
 	struct smcx_llc_msg m;
@@ -322,4 +322,10 @@ int smcx_llc_add_link_srv(struct smcx_link *lnk)
 	if (!rc && !(m.flags & SMCX_LLC_FLAG_ADD_LNK_REJ))
 		pr_debug("peer accepted a second link; not followed up\n");
 	return 0;		/* a missing answer costs only the wait */
+}
+
+/* module init, before any link exists: LLC messages come to smcx_llc_rx() */
+int smcx_llc_init(void)
+{
+	return smcx_wr_rx_register(SMCX_WR_KIND_LLC, smcx_llc_rx);
 }

@@ -30,6 +30,7 @@
 #include "ib.h"
 #include "inet.h"
 #include "netlink.h"
+#include "obj.h"
 #include "pnet.h"
 #include "smcr.h"
 #include "sock.h"
@@ -48,9 +49,12 @@ static int __init smcx_init(void)
 		       smcx_wire_strerror(rc));
 		return -EINVAL;
 	}
-	rc = smcx_debugfs_init();
+	rc = smcx_obj_init();
 	if (rc)
 		return rc;
+	rc = smcx_debugfs_init();
+	if (rc)
+		goto err_obj;
 	rc = smcx_stats_init();
 	if (rc)
 		goto err_debugfs;
@@ -68,12 +72,16 @@ static int __init smcx_init(void)
 	rc = smcx_ueid_init();
 	if (rc)
 		goto err_pnet;
-	rc = smcx_nl_init();
+	/* the data path's message kinds, before any link can exist */
+	rc = smcx_llc_init();
 	if (rc)
 		goto err_ueid;
 	rc = smcx_lgr_init();
 	if (rc)
-		goto err_nl;
+		goto err_ueid;
+	rc = smcx_conn_init();
+	if (rc)
+		goto err_lgr;
 	rc = smcx_sock_init();
 	if (rc)
 		goto err_lgr;
@@ -93,10 +101,19 @@ static int __init smcx_init(void)
 	rc = smcx_tcp2smc_init();
 	if (rc)
 		goto err_inet;
+	/*
+	 * The netlink family last: its handlers call the layers below
+	 * directly, so it comes up after them and goes first.
+	 */
+	rc = smcx_nl_init();
+	if (rc)
+		goto err_tcp2smc;
 
 	pr_info("smcx " SMCX_VERSION " loaded\n");
 	return 0;
 
+err_tcp2smc:
+	smcx_tcp2smc_exit();
 err_inet:
 	smcx_inet_exit();
 err_af:
@@ -108,8 +125,6 @@ err_sock:
 	smcx_sock_exit();
 err_lgr:
 	smcx_lgr_exit();
-err_nl:
-	smcx_nl_exit();
 err_ueid:
 	smcx_ueid_exit();
 err_pnet:
@@ -122,11 +137,14 @@ err_stats:
 	smcx_stats_exit();
 err_debugfs:
 	smcx_debugfs_exit();
+err_obj:
+	smcx_obj_exit();
 	return rc;
 }
 
 static void __exit smcx_exit(void)
 {
+	smcx_nl_exit();
 	smcx_tcp2smc_exit();
 	smcx_inet_exit();
 	smcx_af_exit();
@@ -139,15 +157,14 @@ static void __exit smcx_exit(void)
 	smcx_diag_exit();
 	smcx_sock_exit();
 	smcx_lgr_exit();
-	smcx_nl_exit();
 	smcx_ueid_exit();
 	smcx_pnet_exit();
 	smcx_ib_exit();
 	smcx_sysctl_exit();
 	smcx_stats_exit();
 	rcu_barrier();
-	smcx_obj_check_leaks();
 	smcx_debugfs_exit();
+	smcx_obj_exit();
 	pr_info("smcx " SMCX_VERSION " unloaded\n");
 }
 

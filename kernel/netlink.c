@@ -23,7 +23,6 @@
 #include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/pci.h>
-#include <linux/rwsem.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/utsname.h>
@@ -34,6 +33,7 @@
 
 #include "ib.h"
 #include "netlink.h"
+#include "obj.h"
 #include "pnet.h"
 #include "stats.h"
 #include "sysctl.h"
@@ -43,10 +43,6 @@ static struct genl_family smcx_gen_family;
 
 static u8 smcx_host[SMC_MAX_HOSTNAME_LEN];
 
-/* the link-group layer's dumpers; the rwsem lets set(NULL) wait for users */
-static DECLARE_RWSEM(smcx_nl_lgr_sem);
-static const struct smcx_nl_lgr_ops *smcx_nl_lgr_ops;
-
 static struct dentry *smcx_nl_dbg;
 
 void *smcx_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb,
@@ -54,13 +50,6 @@ void *smcx_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb,
 {
 	return genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			   &smcx_gen_family, NLM_F_MULTI, cmd);
-}
-
-void smcx_nl_lgr_ops_set(const struct smcx_nl_lgr_ops *ops)
-{
-	down_write(&smcx_nl_lgr_sem);
-	smcx_nl_lgr_ops = ops;
-	up_write(&smcx_nl_lgr_sem);
 }
 
 void smcx_hostname(u8 out[SMC_MAX_HOSTNAME_LEN])
@@ -154,7 +143,6 @@ static int smcx_nl_fill_pci(struct sk_buff *skb, struct smcx_ibdev *d)
 static int smcx_nl_fill_dev(struct sk_buff *skb, struct netlink_callback *cb,
 			    struct smcx_ibdev *d)
 {
-	bool crit = false;
 	struct nlattr *nest;
 	unsigned int i;
 	void *hdr;
@@ -165,11 +153,7 @@ static int smcx_nl_fill_dev(struct sk_buff *skb, struct netlink_callback *cb,
 	nest = nla_nest_start(skb, SMC_GEN_DEV_SMCR);
 	if (!nest)
 		goto cancel;
-	down_read(&smcx_nl_lgr_sem);
-	if (smcx_nl_lgr_ops && smcx_nl_lgr_ops->dev_critical)
-		crit = smcx_nl_lgr_ops->dev_critical(d);
-	up_read(&smcx_nl_lgr_sem);
-	if (nla_put_u8(skb, SMC_NLA_DEV_IS_CRIT, crit) ||
+	if (nla_put_u8(skb, SMC_NLA_DEV_IS_CRIT, smcx_nl_dev_critical(d)) ||
 	    smcx_nl_fill_pci(skb, d) ||
 	    nla_put_string(skb, SMC_NLA_DEV_IB_NAME, smcx_ibdev_name(d)))
 		goto cancel;
@@ -201,30 +185,6 @@ static int smcx_nl_dev_smcr(struct sk_buff *skb, struct netlink_callback *cb)
 	if (rc && !skb->len)
 		return rc;
 	return skb->len;
-}
-
-/* -- link groups: the link-group layer's, empty until it hooks in ----------- */
-
-static int smcx_nl_lgr_smcr(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	int rc = 0;
-
-	down_read(&smcx_nl_lgr_sem);
-	if (smcx_nl_lgr_ops && smcx_nl_lgr_ops->dump_lgr)
-		rc = smcx_nl_lgr_ops->dump_lgr(skb, cb);
-	up_read(&smcx_nl_lgr_sem);
-	return rc;
-}
-
-static int smcx_nl_link_smcr(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	int rc = 0;
-
-	down_read(&smcx_nl_lgr_sem);
-	if (smcx_nl_lgr_ops && smcx_nl_lgr_ops->dump_link)
-		rc = smcx_nl_lgr_ops->dump_link(skb, cb);
-	up_read(&smcx_nl_lgr_sem);
-	return rc;
 }
 
 /* SMC-D (ISM) is not implemented: no link groups, no devices */
@@ -466,6 +426,33 @@ out:
 	return rc;
 }
 
+/* -- DUMP_UEID: the user EID table, one entry per message ------------------ */
+
+/* a snapshot of the table (ueid.c); cb->args[0]: entries sent so far */
+static int smcx_nl_dump_ueid(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	u8 eids[SMC_MAX_UEID][SMC_MAX_EID_LEN];
+	char str[SMC_MAX_EID_LEN + 1];
+	int n = smcx_ueid_get(eids);
+	long i = cb->args[0];
+	void *hdr;
+
+	for (; i < n; i++) {
+		hdr = smcx_nl_dump_hdr(skb, cb, SMC_NETLINK_DUMP_UEID);
+		if (!hdr)
+			break;
+		memcpy(str, eids[i], SMC_MAX_EID_LEN);
+		str[SMC_MAX_EID_LEN] = '\0';
+		if (nla_put_string(skb, SMC_NLA_EID_TABLE_ENTRY, str)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	cb->args[0] = i;
+	return skb->len;
+}
+
 /* -- SEID: no ISMv2 hardware, hence no system EID ------------------------------ */
 
 static int smcx_nl_dump_seid(struct sk_buff *skb, struct netlink_callback *cb)
@@ -527,14 +514,14 @@ static int smcx_nl_hs_set(struct sk_buff *skb, struct genl_info *info)
 static const struct genl_ops smcx_gen_ops[] = {
 	/* reads: anyone */
 	{ .cmd = SMC_NETLINK_GET_SYS_INFO,	.dumpit = smcx_nl_sys_info },
-	{ .cmd = SMC_NETLINK_GET_LGR_SMCR,	.dumpit = smcx_nl_lgr_smcr },
-	{ .cmd = SMC_NETLINK_GET_LINK_SMCR,	.dumpit = smcx_nl_link_smcr },
+	{ .cmd = SMC_NETLINK_GET_LGR_SMCR,	.dumpit = smcx_nl_dump_lgr },
+	{ .cmd = SMC_NETLINK_GET_LINK_SMCR,	.dumpit = smcx_nl_dump_link },
 	{ .cmd = SMC_NETLINK_GET_LGR_SMCD,	.dumpit = smcx_nl_empty },
 	{ .cmd = SMC_NETLINK_GET_DEV_SMCD,	.dumpit = smcx_nl_empty },
 	{ .cmd = SMC_NETLINK_GET_DEV_SMCR,	.dumpit = smcx_nl_dev_smcr },
 	{ .cmd = SMC_NETLINK_GET_STATS,		.dumpit = smcx_nl_stats },
 	{ .cmd = SMC_NETLINK_GET_FBACK_STATS,	.dumpit = smcx_nl_fback },
-	{ .cmd = SMC_NETLINK_DUMP_UEID,		.dumpit = smcx_ueid_nl_dump },
+	{ .cmd = SMC_NETLINK_DUMP_UEID,		.dumpit = smcx_nl_dump_ueid },
 	{ .cmd = SMC_NETLINK_DUMP_SEID,		.dumpit = smcx_nl_dump_seid },
 	{ .cmd = SMC_NETLINK_DUMP_HS_LIMITATION, .dumpit = smcx_nl_dump_hs },
 	/* global state: initial user namespace's CAP_NET_ADMIN */
@@ -604,15 +591,14 @@ DEFINE_SHOW_ATTRIBUTE(smcx_nl_config);
 
 static void smcx_nl_debugfs_init(void)
 {
-	struct dentry *dir = debugfs_lookup(KBUILD_MODNAME, NULL);
+	struct dentry *dir = smcx_debugfs_dir();
 
-	if (IS_ERR_OR_NULL(dir))
+	if (!dir)
 		return;
 	smcx_nl_dbg = debugfs_create_file("config", 0444, dir, NULL,
 					  &smcx_nl_config_fops);
 	if (IS_ERR(smcx_nl_dbg))
 		smcx_nl_dbg = NULL;
-	dput(dir);
 }
 
 int smcx_nl_init(void)

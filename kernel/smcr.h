@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The SMC-R data path: link groups, links, buffers (lgr.c), LLC (llc.c),
- * connections with CDC, send, receive and close (conn.c).
+ * connections with CDC, send, receive and close (conn.h).
  * See docs/kernel-datapath.md.
  *
  * Shape (first increment, behind the module parameter smcr=1):
@@ -40,128 +40,19 @@
 #include <smcx/v2x.h>
 #include <smcx/wire.h>
 
+#include "buf.h"
+#include "conn.h"
 #include "ib.h"
+#include "link.h"
+#include "wr.h"
 
 struct seq_file;
-struct smcx_sock;
+struct sock;
 
-#define SMCX_WR_SLOTS		16	/* signalled sends in flight per link */
-#define SMCX_WR_ALL_FREE	((1UL << SMCX_WR_SLOTS) - 1)	/* tx_free, idle */
-#define SMCX_WR_SLOT_LEN	64	/* CDC and the LLC messages we send */
-#define SMCX_RX_SLOTS		48
-#define SMCX_RX_BUFLEN		SMCX_LLC_V2_MAX_LEN	/* v2 LLC up to 8 KiB */
-#define SMCX_BUF_DEFAULT	(64 * 1024)	/* mainline 6.12 wmem/rmem */
-#define SMCX_BUF_MIN		(16 * 1024)
-#define SMCX_BUF_MAX		(512 * 1024)
 #define SMCX_LLC_WAIT		(2 * HZ)	/* mainline SMC_LLC_WAIT_TIME */
-#define SMCX_REG_WAIT		(10 * HZ)	/* one REG_MR on a busy link */
-/*
- * A signalled send not completed after this long means the peer is gone:
- * rxe retransmits forever when retry_cnt is 7 (which SMC-R uses, as
- * mainline), so no error completion would ever end the link.
- */
-#define SMCX_TX_STALL		(15 * HZ)
 
 extern int smcx_smcr_enabled;		/* module parameter smcr */
 extern u8 smcx_systemid[SMCX_PEERID_LEN];
-
-struct smcx_buf {
-	struct list_head list;		/* lgr->bufs */
-	void *cpu;
-	dma_addr_t dma;
-	u32 size;
-	bool rmb;
-	bool used;
-	bool mapped;
-	bool reg;			/* REG_MR done on the link */
-	bool rkey_conf;			/* peer confirmed the rkey (LLC) */
-	struct ib_mr *mr;		/* RMB only */
-	/*
-	 * Each RMB's REG_MR completes into its own buffer, so a late
-	 * completion can never be taken for another buffer's (the link
-	 * group ends when one is late).  Under the link's reg_mutex.
-	 */
-	struct ib_cqe reg_cqe;
-	struct completion reg_done;
-	int reg_status;
-	bool reg_pending;		/* posted, completion not yet seen */
-};
-
-struct smcx_tx_slot {
-	struct ib_cqe cqe;
-	struct smcx_link *lnk;
-	struct smcx_sock *smc;		/* CDC with data: sock reference */
-	u64 tx_upto;			/* send buffer bytes this CDC covers */
-	unsigned long taken;		/* jiffies: out of tx_free since */
-	u8 *buf;
-	u64 dma;
-};
-
-struct smcx_rx_slot {
-	struct ib_cqe cqe;
-	struct smcx_link *lnk;
-	u8 *buf;
-	u64 dma;
-};
-
-enum smcx_link_state {
-	SMCX_LNK_INIT,
-	SMCX_LNK_ACTIVE,
-	SMCX_LNK_DEAD,
-};
-
-struct smcx_link {
-	struct smcx_lgr *lgr;
-	struct ib_device *ibdev;
-	struct ib_pd *pd;
-	struct ib_cq *cq;
-	struct ib_qp *qp;
-	u32 port;
-	u32 gid_index;
-	u8 gid[SMCX_GID_LEN];
-	u8 mac[ETH_ALEN];
-	enum ib_mtu mtu;		/* our port's active MTU */
-	enum ib_mtu path_mtu;
-	u32 psn;
-	u8 link_id;
-	u8 link_uid[SMCX_LLC_LGR_ID_LEN];
-	u8 peer_link_uid[SMCX_LLC_LGR_ID_LEN];
-	u32 peer_qpn;
-	u32 peer_psn;
-	u8 peer_mtu;
-	u8 peer_gid[SMCX_GID_LEN];
-	u8 peer_mac[ETH_ALEN];
-	int state;			/* enum smcx_link_state */
-	bool linked;			/* smcx_ibdev_link_add done */
-
-	/* send slots: bounded, a bitmap of free ones */
-	spinlock_t tx_lock;
-	unsigned long tx_free;		/* bit i: slot i free */
-	bool tx_quiesce;		/* a REG_MR wants the queue idle */
-	wait_queue_head_t tx_wait;
-	struct smcx_tx_slot tx[SMCX_WR_SLOTS];
-	u8 *tx_bufs;
-	u64 tx_dma;
-	struct smcx_rx_slot rx[SMCX_RX_SLOTS];
-
-	struct ib_cqe write_cqe;		/* unsignalled RDMA WRITEs (errors) */
-	/* REG_MR */
-	struct mutex reg_mutex;
-
-	/*
-	 * LLC: one awaited message (response, or CONFIRM_LINK request).  Our
-	 * requests run one at a time (llc_flow, mainline's local flow), so
-	 * the one mailbox never holds a response somebody else waits for.
-	 */
-	struct mutex llc_flow;
-	spinlock_t llc_lock;
-	wait_queue_head_t llc_wait;
-	u8 llc_want;			/* type awaited, 0 none */
-	bool llc_got;
-	struct smcx_llc_msg llc_in;
-	struct list_head llc_queue;	/* requests for llc_work */
-	struct work_struct llc_work;
-};
 
 struct smcx_lgr {
 	struct list_head list;		/* smcx_lgrs */
@@ -184,7 +75,7 @@ struct smcx_lgr {
 	unsigned long term_logged;	/* bit 0: the reason was logged */
 	unsigned int conns_num;
 	spinlock_t conns_lock;
-	struct idr conns;		/* token -> struct smcx_sock */
+	struct idr conns;		/* token -> the connection's struct sock */
 	struct list_head bufs;
 	struct delayed_work linger;
 	struct delayed_work watchdog;	/* sends that never complete */
@@ -192,70 +83,10 @@ struct smcx_lgr {
 	struct smcx_link lnk;
 };
 
-/* per connection, allocated with the smcx sock's SMC-R state */
-struct smcx_conn {
-	struct smcx_lgr *lgr;		/* reference held */
-	u32 token;			/* our alert token (lgr->conns key) */
-	u32 peer_token;
-	struct smcx_buf *sndbuf;
-	struct smcx_buf *rmb;
-	u32 peer_rmbe_size;
-	u32 peer_rkey;
-	u64 peer_rmb_addr;
-	u32 rmbe_update_limit;
-
-	spinlock_t lock;		/* cursors and flags below (BH) */
-	u16 tx_seq;
-	/* send side, monotonic byte counts of the send buffer */
-	u64 tx_prep;			/* copied in by sendmsg */
-	u64 tx_sent;			/* RDMA-written to the peer */
-	u64 tx_fin;			/* completed: send buffer reusable */
-	u64 peer_cons;			/* peer has consumed this much */
-	/* receive side */
-	u64 rx_cons;			/* consumed by the application */
-	u64 rx_prod;			/* announced by the peer */
-	u64 rx_cons_sent;		/* last consumer cursor sent */
-	bool peer_write_blocked;
-	bool peer_done_writing;
-	bool peer_closed;
-	bool peer_abort;
-	bool local_done_writing;	/* CDC with done writing sent */
-	bool local_closed;		/* CDC with conn closed sent */
-	bool aborted;			/* link gone or abort */
-	bool registered;		/* in lgr->conns */
-	bool released;			/* application closed the socket */
-	bool closed_sent;		/* ... and that CDC was posted */
-	bool local_abort;		/* send the abort flag */
-	bool abort_owed;		/* peer aborted: answer with ours */
-	bool reset;			/* sent to a closed peer: TCP's RST */
-	/* urgent data (urg.c), under lock */
-	u8 urg_state;			/* SMCX_URG_* */
-	u8 urg_byte;			/* the received urgent byte */
-	u64 urg_pos;			/* its position in the receive stream */
-	bool urg_tx_pend;		/* MSG_OOB byte not yet announced */
-	u64 urg_tx_pos;			/* its position in the send stream */
-	struct smcx_sock *owner;
-	struct mutex tx_mutex;		/* serialises pushes */
-	struct work_struct tx_work;
-	struct delayed_work close_work;
-};
-
-/*
- * urg.c: urgent data (MSG_OOB), TCP's semantics on the CDC urgent flags;
- * the states (SMCX_URG_*) and the arithmetic are in include/smcx/urg.h
- */
-__poll_t smcx_urg_rx(struct smcx_conn *conn, u8 prod_flags, u64 new_prod);
-int smcx_urg_recv(struct smcx_sock *smc, struct msghdr *msg, size_t len,
-		  int flags);
-u64 smcx_urg_inq(struct smcx_sock *smc, u64 avail);
-bool smcx_urg_atmark(struct smcx_conn *conn);
-u64 smcx_urg_poll_target(struct smcx_sock *smc, u64 target);
-u64 smcx_urg_tx_cap(struct smcx_conn *conn, u64 n, u8 *prod_flags);
-
 /* lgr.c */
 int smcx_lgr_init(void);
 void smcx_lgr_exit(void);
-long smcx_lgr_count(int kind);
+int smcx_lgr_for_each(int (*fn)(struct smcx_lgr *lgr, void *arg), void *arg);
 struct smcx_lgr *smcx_lgr_find(int role, struct smcx_ibdev *dev, u32 port,
 			       const u8 *peer_gid, const u8 *peer_systemid,
 			       u32 peer_qpn);
@@ -263,26 +94,30 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 				 struct smcx_ib_choice *choice,
 				 const struct smcx_v2x *v2x);
 void smcx_lgr_put(struct smcx_lgr *lgr);
-int smcx_link_ready(struct smcx_link *lnk);
-int smcx_lgr_conn_add(struct smcx_lgr *lgr, struct smcx_sock *smc);
-void smcx_lgr_conn_del(struct smcx_sock *smc);
-struct smcx_sock *smcx_lgr_conn_get(struct smcx_lgr *lgr, u32 token);
-struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, u32 size, bool rmb);
-void smcx_buf_put(struct smcx_lgr *lgr, struct smcx_buf *buf);
-int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *buf);
+/*
+ * The token table: each connection is known by its socket, on which the
+ * table holds a reference while the connection is in it.
+ */
+int smcx_lgr_conn_add(struct smcx_lgr *lgr, struct sock *sk);
+void smcx_lgr_conn_del(struct smcx_lgr *lgr, struct sock *sk, u32 token);
+struct sock *smcx_lgr_conn_get(struct smcx_lgr *lgr, u32 token);
+/*
+ * The one upcall of the link group layer, set by the connection layer
+ * (smcx_conn_init()) at module init, before any link group exists, and
+ * read-only afterwards: terminate calls @fn once for each connection
+ * still in the group, in process context, with a reference on its
+ * socket @sk; @fn fails the connection (it sends nothing: the link is
+ * going).
+ */
+void smcx_lgr_set_conn_abort(void (*fn)(struct sock *sk));
 void smcx_lgr_terminate(struct smcx_lgr *lgr);
 void smcx_lgr_terminate_async(struct smcx_lgr *lgr, const char *why);
-struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait);
-void smcx_wr_slot_put(struct smcx_tx_slot *slot);
-int smcx_wr_send(struct smcx_tx_slot *slot, u32 len, struct ib_send_wr *first);
-u8 smcx_compress_bufsize(u32 size);
-u32 smcx_uncompress_bufsize(u8 c);
 
 /* llc.c */
+int smcx_llc_init(void);
 int smcx_llc_send(struct smcx_link *lnk, struct smcx_llc_msg *m, bool wait);
 int smcx_llc_wait(struct smcx_link *lnk, u8 type, long timeo,
 		  struct smcx_llc_msg *out);
-void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len);
 void smcx_llc_work(struct work_struct *work);
 void smcx_llc_init_msg(struct smcx_link *lnk, struct smcx_llc_msg *m, u8 type);
 int smcx_llc_confirm_link_srv(struct smcx_link *lnk);
@@ -290,22 +125,5 @@ int smcx_llc_confirm_link_clnt(struct smcx_link *lnk);
 int smcx_llc_add_link_srv(struct smcx_link *lnk);
 int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b);
 void smcx_llc_flush(struct smcx_link *lnk);
-
-/* conn.c */
-int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr);
-void smcx_conn_free(struct smcx_sock *smc);
-void smcx_conn_destruct(struct smcx_sock *smc);
-void smcx_conn_show(struct seq_file *m, struct smcx_conn *conn);
-void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len);
-void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok);
-void smcx_conn_abort(struct smcx_sock *smc);
-int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len);
-int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
-		      int flags);
-__poll_t smcx_conn_poll(struct smcx_sock *smc);
-int smcx_conn_shutdown(struct smcx_sock *smc, int how);
-void smcx_conn_release(struct smcx_sock *smc);
-int smcx_conn_ioctl(struct smcx_sock *smc, unsigned int cmd,
-		    unsigned long arg);
 
 #endif /* SMCX_SMCR_H */

@@ -21,7 +21,7 @@
 #include <net/inet_common.h>
 #include <net/tcp.h>
 
-#include "debugfs.h"
+#include "obj.h"
 #include "smcr.h"
 #include "sock.h"
 #include "sysctl.h"

@@ -44,6 +44,9 @@
 #include <net/inet_sock.h>
 #include <net/sock.h>
 
+/* sk_state: SMCX_ACTIVE, _INIT, _CLOSED, _LISTEN (mainline's numbers) */
+#include <smcx/state.h>
+
 struct seq_file;
 
 #include "stats.h"
@@ -62,13 +65,6 @@ struct seq_file;
 #define IPPROTO_SMC		256
 #endif
 
-/* sk_state of an smcx sock: the numbers mainline uses (and smc_diag shows) */
-enum smcx_state {
-	SMCX_ACTIVE	= 1,	/* connected (as SMC or as TCP) */
-	SMCX_INIT	= 2,	/* fresh, bound, or connecting */
-	SMCX_CLOSED	= 7,
-	SMCX_LISTEN	= 10,
-};
 
 /* handshake progress, under the smcx sock lock */
 enum smcx_hs {

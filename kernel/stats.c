@@ -17,8 +17,6 @@
 
 #include <smcx/wire.h>
 
-#include "smcr.h"
-#include "sock.h"
 #include "stats.h"
 
 struct smcx_net {
@@ -118,12 +116,10 @@ void smcx_stats_rx(struct net *net, size_t len, size_t bytes)
 	smcx_stats_call(net, SMCX_RX, len, bytes);
 }
 
-void smcx_stats_tx_call(const struct smcx_sock *smc, size_t len)
+void smcx_stats_tx_call(struct net *net, size_t len, u32 sndbuf,
+			u32 peer_rmb)
 {
-	const struct smcx_conn *conn = smc->conn;
-	struct smcx_stats __percpu *s = smcx_net_stats(sock_net(&smc->sk));
-	u32 sndbuf = conn->sndbuf ? conn->sndbuf->size : 0;
-	u32 peer_rmb = READ_ONCE(conn->peer_rmbe_size);
+	struct smcx_stats __percpu *s = smcx_net_stats(net);
 
 	if (sndbuf && len > sndbuf)
 		this_cpu_inc(s->buf[SMCX_TX].size_small);
@@ -131,11 +127,9 @@ void smcx_stats_tx_call(const struct smcx_sock *smc, size_t len)
 		this_cpu_inc(s->buf[SMCX_TX].size_small_peer);
 }
 
-void smcx_stats_rx_call(const struct smcx_sock *smc, size_t len, u64 avail)
+void smcx_stats_rx_call(struct net *net, size_t len, u32 rmb, u64 avail)
 {
-	const struct smcx_conn *conn = smc->conn;
-	struct smcx_stats __percpu *s = smcx_net_stats(sock_net(&smc->sk));
-	u32 rmb = conn->rmb ? conn->rmb->size : 0;
+	struct smcx_stats __percpu *s = smcx_net_stats(net);
 
 	if (!rmb)
 		return;
@@ -175,16 +169,16 @@ void smcx_stats_buf_put(struct net *net, bool rmb, u32 size)
 		     (u64)size);
 }
 
-void smcx_stats_splice(const struct smcx_sock *smc)
+void smcx_stats_splice(struct net *net, bool smcr)
 {
-	if (smc->smcr)
-		this_cpu_inc(smcx_net_stats(sock_net(&smc->sk))->splice_cnt);
+	if (smcr)
+		this_cpu_inc(smcx_net_stats(net)->splice_cnt);
 }
 
-void smcx_stats_urg(const struct smcx_sock *smc, int msg_flags)
+void smcx_stats_urg(struct net *net, bool smcr, int msg_flags)
 {
-	if (smc->smcr && (msg_flags & MSG_OOB))
-		this_cpu_inc(smcx_net_stats(sock_net(&smc->sk))->urg_data_cnt);
+	if (smcr && (msg_flags & MSG_OOB))
+		this_cpu_inc(smcx_net_stats(net)->urg_data_cnt);
 }
 
 /*
@@ -192,13 +186,12 @@ void smcx_stats_urg(const struct smcx_sock *smc, int msg_flags)
  * when it is released, the two settings that push queued data out; only on a
  * connection that runs over SMC-R and only when TCP took the option.
  */
-void smcx_stats_sockopt(const struct smcx_sock *smc, int level, int optname,
+void smcx_stats_sockopt(struct net *net, bool smcr, int level, int optname,
 			sockptr_t optval, unsigned int optlen, int rc)
 {
-	struct net *net = sock_net(&smc->sk);
 	int val;
 
-	if (!smc->smcr || rc || level != SOL_TCP ||
+	if (!smcr || rc || level != SOL_TCP ||
 	    (optname != TCP_NODELAY && optname != TCP_CORK) ||
 	    optlen < sizeof(int) || copy_from_sockptr(&val, optval, sizeof(val)))
 		return;

@@ -14,7 +14,6 @@
 #include <linux/types.h>
 
 struct net;
-struct smcx_sock;
 
 enum smcx_role {
 	SMCX_CLNT,
@@ -91,10 +90,14 @@ void smcx_stats_fallback(struct net *net, enum smcx_role role, u32 reason);
  */
 void smcx_stats_tx(struct net *net, size_t len, size_t bytes);
 void smcx_stats_rx(struct net *net, size_t len, size_t bytes);
-/* a send call of @len bytes: larger than our send buffer, the peer's RMB? */
-void smcx_stats_tx_call(const struct smcx_sock *smc, size_t len);
-/* a receive call of @len bytes finding @avail bytes in the RMB */
-void smcx_stats_rx_call(const struct smcx_sock *smc, size_t len, u64 avail);
+/*
+ * A send call of @len bytes: larger than our send buffer @sndbuf, the
+ * peer's RMB @peer_rmb (each 0 while unknown)?
+ */
+void smcx_stats_tx_call(struct net *net, size_t len, u32 sndbuf,
+			u32 peer_rmb);
+/* a receive call of @len bytes finding @avail bytes in the RMB (0: none) */
+void smcx_stats_rx_call(struct net *net, size_t len, u32 rmb, u64 avail);
 /* a send call waits for room in its send buffer */
 void smcx_stats_tx_full(struct net *net);
 /* a push found @pending bytes to write and @space room in the peer's RMB */
@@ -102,10 +105,10 @@ void smcx_stats_tx_push(struct net *net, u64 pending, u64 space);
 /* a connection took a buffer (@reused from the pool), or gave it back */
 void smcx_stats_buf_get(struct net *net, bool rmb, u32 size, bool reused);
 void smcx_stats_buf_put(struct net *net, bool rmb, u32 size);
-/* socket calls; counted only when the socket runs over SMC-R */
-void smcx_stats_splice(const struct smcx_sock *smc);
-void smcx_stats_urg(const struct smcx_sock *smc, int msg_flags);
-void smcx_stats_sockopt(const struct smcx_sock *smc, int level, int optname,
+/* socket calls; counted only when the socket runs over SMC-R (@smcr) */
+void smcx_stats_splice(struct net *net, bool smcr);
+void smcx_stats_urg(struct net *net, bool smcr, int msg_flags);
+void smcx_stats_sockopt(struct net *net, bool smcr, int level, int optname,
 			sockptr_t optval, unsigned int optlen, int rc);
 
 /* bucket of @size in a size histogram */

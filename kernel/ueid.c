@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The user EID table and its SMC_GEN_NETLINK commands (see ueid.h).
+ * The user EID table and its SMC_GEN_NETLINK commands (see ueid.h); the
+ * table's dump is netlink.c's, from smcx_ueid_get().
  *
  * Wire and ABI facts:
  *   - an EID travels in CLC messages as 32 bytes, blank padded, no NUL;
@@ -26,7 +27,6 @@
 
 #include <smcx/names.h>
 
-#include "netlink.h"
 #include "ueid.h"
 
 static char *ueid = SMCX_UEID_DEFAULT;
@@ -180,30 +180,6 @@ int smcx_ueid_nl_flush(struct sk_buff *skb, struct genl_info *info)
 {
 	smcx_ueid_remove(NULL);
 	return 0;
-}
-
-int smcx_ueid_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	char str[SMC_MAX_EID_LEN + 1];
-	long i = cb->args[0];
-	void *hdr;
-
-	spin_lock_bh(&smcx_ueid_lock);
-	for (; i < smcx_ueid_n; i++) {
-		hdr = smcx_nl_dump_hdr(skb, cb, SMC_NETLINK_DUMP_UEID);
-		if (!hdr)
-			break;
-		memcpy(str, smcx_ueids[i], SMC_MAX_EID_LEN);
-		str[SMC_MAX_EID_LEN] = '\0';
-		if (nla_put_string(skb, SMC_NLA_EID_TABLE_ENTRY, str)) {
-			genlmsg_cancel(skb, hdr);
-			break;
-		}
-		genlmsg_end(skb, hdr);
-	}
-	spin_unlock_bh(&smcx_ueid_lock);
-	cb->args[0] = i;
-	return skb->len;
 }
 
 /* -- the load-time default --------------------------------------------------- */

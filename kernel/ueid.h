@@ -24,7 +24,6 @@
 
 struct sk_buff;
 struct genl_info;
-struct netlink_callback;
 struct nla_policy;
 
 /* copy the table into @eids (table order); returns the number of entries */
@@ -36,7 +35,6 @@ int smcx_ueid_count(void);
 
 /* SMC_GEN_NETLINK handlers (the op table is in netlink.c) */
 extern const struct nla_policy smcx_ueid_policy[SMC_NLA_EID_TABLE_MAX + 1];
-int smcx_ueid_nl_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int smcx_ueid_nl_add(struct sk_buff *skb, struct genl_info *info);
 int smcx_ueid_nl_remove(struct sk_buff *skb, struct genl_info *info);
 int smcx_ueid_nl_flush(struct sk_buff *skb, struct genl_info *info);

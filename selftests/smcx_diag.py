@@ -9,6 +9,11 @@ with the peer's GID and the roles, -d the buffer sizes and the cursors
 after the payload; smcr -j stats counts the SMC-Rv2 successes and the
 payload bytes and calls both ways.  JSON and text must agree.
 
+Close states (smcr=1): an SMC-R connection half closed step by step shows
+mainline's close states in smcss on both hosts: the client's shutdown(WR)
+makes it PEERCLW1 and the server APPLCLW1; the server's makes them PEERCLW2
+and APPLCLW2; once the server closed, the client is APPLFINCLW.
+
 IPv6 and dump size, on alpha alone over ::1 (no RDMA device on lo: the
 connections fall back, the sockets stay AF_SMC): SMCPROTO_SMC6 sockets
 appear in smcss with their IPv6 addresses; with MANY connections held (twice
@@ -141,6 +146,89 @@ def smcr_case(t):
             % (js["smcr"]["tx"]["cnt"], js["smcr"]["rx"]["cnt"]))
 
 
+# One side of a half-closed connection (IPPROTO_SMC, which Python can
+# address): connect or accept, exchange one byte, then shutdown(SHUT_WR)
+# once TAG.shut exists and close once TAG.close exists (each wait bounded).
+HALFCLOSE = r'''
+import os, socket, sys, time
+role, addr, port, tag = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+def wait(name):
+    end = time.time() + 300
+    while not os.path.exists(tag + "." + name):
+        if time.time() > end:
+            raise SystemExit("halfclose %s: no %s.%s" % (role, tag, name))
+        time.sleep(0.1)
+if role == "server":
+    ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind(("0.0.0.0", port))
+    ls.listen(1)
+    c, _ = ls.accept()
+    ls.close()
+else:
+    c = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
+    c.settimeout(60)
+    c.connect((addr, port))
+c.settimeout(300)
+c.sendall(b"x")
+got = c.recv(1)
+wait("shut")
+c.shutdown(socket.SHUT_WR)
+wait("close")
+c.close()
+print("halfclose %s: ok %r" % (role, got))
+'''
+
+
+def conn_states(t, h, port):
+    """(state, mode) of @h's connections on @port (listeners left out)."""
+    return [(s["state"], s["mode"]) for s in smcss_json(t, h, "-a", port)
+            if s["state"] != "LISTEN"]
+
+
+def close_states_case(t):
+    a, b, port = t.alpha, t.beta, PORT + 4
+    tags = {a.name: "/tmp/diag-hc-cli", b.name: "/tmp/diag-hc-srv"}
+    for h in (a, b):
+        h.run("rm -f %s.shut %s.close" % (tags[h.name], tags[h.name]))
+    tool = "python3 -c %s" % shlex_quote(HALFCLOSE)
+
+    def seen():
+        return {h.name: conn_states(t, h, port) for h in (a, b)}
+
+    def expect(want, what):
+        """Wait until alpha and beta show @want, then assert it."""
+        scenarios.wait_for(lambda: seen() == want, timeout=30, step=0.5)
+        t.eq(seen(), want, what)
+
+    srv = b.bg("%s server 0 %d %s" % (tool, port, tags[b.name]))
+    cli, results = None, []
+    try:
+        b.wait_port(port)
+        cli = a.bg("%s client %s %d %s" % (tool, b.ip, port, tags[a.name]))
+
+        expect({a.name: [("ACTIVE", "SMCR")], b.name: [("ACTIVE", "SMCR")]},
+               "both ends ACTIVE over SMC-R")
+        a.run("touch %s.shut" % tags[a.name])
+        expect({a.name: [("PEERCLW1", "SMCR")], b.name: [("APPLCLW1", "SMCR")]},
+               "client shutdown(WR): client PEERCLW1, server APPLCLW1")
+        b.run("touch %s.shut" % tags[b.name])
+        expect({a.name: [("PEERCLW2", "SMCR")], b.name: [("APPLCLW2", "SMCR")]},
+               "server shutdown(WR) too: client PEERCLW2, server APPLCLW2")
+        b.run("touch %s.close" % tags[b.name])
+        expect({a.name: [("APPLFINCLW", "SMCR")], b.name: []},
+               "server closed: client APPLFINCLW, the server's socket gone")
+        a.run("touch %s.close" % tags[a.name])
+        expect({a.name: [], b.name: []}, "client closed: no socket left")
+    finally:
+        for h in (a, b):
+            h.run("touch %s.shut %s.close" % (tags[h.name], tags[h.name]), check=False)
+        results = [p.wait(timeout=120, check=False) for p in (cli, srv) if p]
+    for r in results:
+        t.check(r.rc == 0 and "ok" in r.out,
+                "halfclose: rc %d %s" % (r.rc, (r.out + r.err).strip()[-400:]))
+
+
 MANY = 300
 
 # One SOCK_DIAG_BY_FAMILY dump for AF_SMC, read with a large buffer: each
@@ -234,6 +322,8 @@ def run(t):
     load_all(t, "smcr=1")
     with t.subtest("smcr=1: SMC-R connection in smcss -R/-d and smcr stats"):
         smcr_case(t)
+    with t.subtest("smcr=1: close states of a half-closed SMC-R connection in smcss"):
+        close_states_case(t)
     with t.subtest("IPv6 (SMCPROTO_SMC6 over ::1) and a multipart dump of %d sockets"
                    % (2 * MANY)):
         ipv6_many_case(t)

@@ -14,7 +14,7 @@
  * cursor.  What the application sees follows Linux TCP: the mark is the
  * urgent byte's position, reads stop there, SIOCATMARK is true there,
  * and without SO_OOBINLINE the byte is skipped by normal reads (kernel
- * urg.c and conn.c hold the state; this header only computes).
+ * urg.c and rx.c hold the state; this header only computes).
  *
  * Header-only C that compiles in the kernel (SMCX_KERNEL), C11 and C++20.
  */

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include <smcx/state.h>
+
 #include "format.hpp"
 #include "json.hpp"
 #include "names.hpp"
@@ -12,10 +14,10 @@ namespace smcctl {
 
 namespace {
 
-// Socket states (the SMC state machine; numbers shared with TCP where they overlap).
-constexpr std::uint8_t st_active = 1;
-constexpr std::uint8_t st_init = 2;
-constexpr std::uint8_t st_listen = 10;
+// Socket states: Linux's enum smc_state numbers, which smcx reports too (smcx/state.h).
+constexpr std::uint8_t st_active = SMCX_ACTIVE;
+constexpr std::uint8_t st_init = SMCX_INIT;
+constexpr std::uint8_t st_listen = SMCX_LISTEN;
 
 // smc-tools' width of an "address:port" cell before it is truncated.
 constexpr std::size_t endpoint_short = 23;
@@ -128,25 +130,25 @@ std::string smc_state_name(std::uint8_t state) {
         return "ACTIVE";
     case st_init:
         return "INIT";
-    case 7:
+    case SMCX_CLOSED:
         return "CLOSED";
     case st_listen:
         return "LISTEN";
-    case 20:
+    case SMCX_PEERCLOSEWAIT1:
         return "PEERCLW1";
-    case 21:
+    case SMCX_PEERCLOSEWAIT2:
         return "PEERCLW2";
-    case 22:
+    case SMCX_APPCLOSEWAIT1:
         return "APPLCLW1";
-    case 23:
+    case SMCX_APPCLOSEWAIT2:
         return "APPLCLW2";
-    case 24:
+    case SMCX_APPFINCLOSEWAIT:
         return "APPLFINCLW";
-    case 25:
+    case SMCX_PEERFINCLOSEWAIT:
         return "PEERFINCLW";
-    case 26:
+    case SMCX_PEERABORTWAIT:
         return "PEERABORTW";
-    case 27:
+    case SMCX_PROCESSABORT:
         return "PROCESSABORT";
     }
     return "0x" + hex(state, 2) + "?";

@@ -6,6 +6,7 @@
  */
 #include <smcx/cursor.h>
 #include <smcx/names.h>
+#include <smcx/state.h>
 #include <smcx/urg.h>
 #include <smcx/v2x.h>
 
@@ -46,5 +47,8 @@ int smcx_logic_c11_check(void) {
     if (smcx_v2x_srv(&n, 1, 255, 2, 16, 1) || n.max_conns != 16 || n.max_links != 1 ||
         smcx_v2x_confirm_check(&n, 1, 16, 1) || smcx_v2x_clnt(&n, 1, 15, 2) != SMCX_DECL_MAXCONNERR)
         return 7;
+    if (smcx_close_next(SMCX_PEERCLOSEWAIT1, SMCX_CLOSE_EV_PEER_DONE, false, false) !=
+        SMCX_PEERCLOSEWAIT2)
+        return 8;
     return 0;
 }

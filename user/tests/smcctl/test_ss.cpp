@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <smcx/state.h>
+
 #include "app.hpp"
 #include "cli.hpp"
 #include "cli_util.hpp"
@@ -438,14 +440,31 @@ TEST(SsText, EndpointTruncation) {
 }
 
 TEST(SsText, StateNames) {
+    // smc-tools' names for Linux's smc_state numbers (smcss(8))
     EXPECT_EQ(smc_state_name(1), "ACTIVE");
     EXPECT_EQ(smc_state_name(2), "INIT");
     EXPECT_EQ(smc_state_name(7), "CLOSED");
     EXPECT_EQ(smc_state_name(10), "LISTEN");
     EXPECT_EQ(smc_state_name(20), "PEERCLW1");
+    EXPECT_EQ(smc_state_name(21), "PEERCLW2");
+    EXPECT_EQ(smc_state_name(22), "APPLCLW1");
     EXPECT_EQ(smc_state_name(23), "APPLCLW2");
+    EXPECT_EQ(smc_state_name(24), "APPLFINCLW");
+    EXPECT_EQ(smc_state_name(25), "PEERFINCLW");
+    EXPECT_EQ(smc_state_name(26), "PEERABORTW");
     EXPECT_EQ(smc_state_name(27), "PROCESSABORT");
     EXPECT_EQ(smc_state_name(99), "0x63?");
+    EXPECT_EQ(smc_state_name(0), "0x00?");
+    EXPECT_EQ(smc_state_name(3), "0x03?");
+}
+
+TEST(SsText, StateNamesFollowTheKernelsNumbers) {
+    // the numbers the module reports (include/smcx/state.h)
+    EXPECT_EQ(smc_state_name(SMCX_ACTIVE), "ACTIVE");
+    EXPECT_EQ(smc_state_name(SMCX_PEERCLOSEWAIT1), "PEERCLW1");
+    EXPECT_EQ(smc_state_name(SMCX_APPCLOSEWAIT1), "APPLCLW1");
+    EXPECT_EQ(smc_state_name(SMCX_APPFINCLOSEWAIT), "APPLFINCLW");
+    EXPECT_EQ(smc_state_name(SMCX_PROCESSABORT), "PROCESSABORT");
 }
 
 // ---- JSON ------------------------------------------------------------------------------------

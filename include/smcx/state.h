@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * smcx pure logic: the states of an AF_SMC socket, and how the close
+ * protocol of an SMC-R connection moves through them.
+ *
+ * ABI facts: sock_diag for AF_SMC reports a socket's state in diag_state
+ * with Linux's numbers (enum smc_state, net/smc/smc.h), which smcss names.
+ * The close states follow the three CDC connection-state flags (RFC 7609:
+ * done writing, connection closed, abort) that each side sends once and
+ * keeps in every later CDC:
+ *
+ *   PEERCLOSEWAIT1    we sent done writing (shutdown) or closed (close);
+ *                     the peer may still write
+ *   PEERCLOSEWAIT2    ... and the peer is done writing too
+ *   APPCLOSEWAIT1     the peer is done writing or closed; we may still write
+ *   APPCLOSEWAIT2     ... and we are done writing too
+ *   APPFINCLOSEWAIT   the peer closed, after our done writing; the
+ *                     application has not closed the socket yet
+ *   PEERFINCLOSEWAIT  we closed; the peer is done writing but not closed
+ *   PEERABORTWAIT     we sent an abort; the connection ends
+ *   PROCESSABORT      the peer aborted; the application has not closed yet
+ *   CLOSED            both closed, an abort ended it, or the link group went
+ *
+ * smcx_close_next() is one transition.  The kernel (kernel/close.c,
+ * kernel/cdc.c) keeps the state beside the flags, which alone drive the
+ * protocol, and reports it through sock_diag.
+ *
+ * Header-only C that compiles in the kernel (SMCX_KERNEL), C11 and C++20,
+ * so the module, smcctl and the unit tests share the numbers and the rule.
+ */
+#ifndef SMCX_STATE_H
+#define SMCX_STATE_H
+
+#ifdef SMCX_KERNEL
+#include <linux/types.h>
+#else
+#include <stdint.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+#endif
+
+/* sk_state of an smcx sock and diag_state: Linux's numbers */
+enum smcx_state {
+	SMCX_ACTIVE		= 1,	/* connected (as SMC or as TCP) */
+	SMCX_INIT		= 2,	/* fresh, bound, or connecting */
+	SMCX_CLOSED		= 7,
+	SMCX_LISTEN		= 10,
+	/* orderly close of an SMC-R connection */
+	SMCX_PEERCLOSEWAIT1	= 20,
+	SMCX_PEERCLOSEWAIT2	= 21,
+	SMCX_APPCLOSEWAIT1	= 22,
+	SMCX_APPCLOSEWAIT2	= 23,
+	SMCX_APPFINCLOSEWAIT	= 24,
+	SMCX_PEERFINCLOSEWAIT	= 25,
+	/* abortive close */
+	SMCX_PEERABORTWAIT	= 26,
+	SMCX_PROCESSABORT	= 27,
+};
+
+/* what happened to a connection */
+enum smcx_close_ev {
+	SMCX_CLOSE_EV_SHUT_WR,		/* shutdown(SHUT_WR): done writing */
+	SMCX_CLOSE_EV_CLOSE,		/* close(): connection closed */
+	SMCX_CLOSE_EV_ABORT,		/* we abort (close() or the peer silent) */
+	SMCX_CLOSE_EV_PEER_DONE,	/* the peer's done writing arrived */
+	SMCX_CLOSE_EV_PEER_CLOSED,	/* the peer's connection closed arrived */
+	SMCX_CLOSE_EV_PEER_ABORT,	/* the peer's abort arrived */
+	SMCX_CLOSE_EV_GONE,		/* link group gone or connection freed */
+};
+
+/*
+ * The state after @ev in @state.  @released: the application has closed
+ * the socket (our "connection closed" is sent or going out); @peer_closed:
+ * the peer's "connection closed" has arrived.  A peer's close implies its
+ * done writing: give PEER_DONE first.  Events that change nothing in a
+ * state (a repeated flag, CLOSE while waiting for the peer) leave it.
+ */
+static inline uint8_t smcx_close_next(uint8_t state, enum smcx_close_ev ev,
+				      bool released, bool peer_closed)
+{
+	if (state == SMCX_CLOSED || state == SMCX_LISTEN)
+		return state;
+	if (ev == SMCX_CLOSE_EV_GONE)
+		return SMCX_CLOSED;
+	switch (state) {
+	case SMCX_INIT:
+	case SMCX_ACTIVE:
+		switch (ev) {
+		case SMCX_CLOSE_EV_SHUT_WR:
+		case SMCX_CLOSE_EV_CLOSE:
+			return SMCX_PEERCLOSEWAIT1;
+		case SMCX_CLOSE_EV_ABORT:
+			return SMCX_PEERABORTWAIT;
+		case SMCX_CLOSE_EV_PEER_DONE:
+		case SMCX_CLOSE_EV_PEER_CLOSED:
+			return SMCX_APPCLOSEWAIT1;
+		case SMCX_CLOSE_EV_PEER_ABORT:
+			return SMCX_PROCESSABORT;
+		default:
+			return state;
+		}
+	case SMCX_PEERCLOSEWAIT1:
+	case SMCX_PEERCLOSEWAIT2:
+		switch (ev) {
+		case SMCX_CLOSE_EV_PEER_DONE:
+			return SMCX_PEERCLOSEWAIT2;
+		case SMCX_CLOSE_EV_PEER_CLOSED:
+			return released ? SMCX_CLOSED : SMCX_APPFINCLOSEWAIT;
+		case SMCX_CLOSE_EV_PEER_ABORT:
+			return released ? SMCX_CLOSED : SMCX_PROCESSABORT;
+		case SMCX_CLOSE_EV_ABORT:
+			return SMCX_PEERABORTWAIT;
+		default:
+			return state;
+		}
+	case SMCX_APPCLOSEWAIT1:
+	case SMCX_APPCLOSEWAIT2:
+		switch (ev) {
+		case SMCX_CLOSE_EV_SHUT_WR:
+			return SMCX_APPCLOSEWAIT2;
+		case SMCX_CLOSE_EV_CLOSE:
+			return peer_closed ? SMCX_CLOSED : SMCX_PEERFINCLOSEWAIT;
+		case SMCX_CLOSE_EV_ABORT:
+			return SMCX_PEERABORTWAIT;
+		case SMCX_CLOSE_EV_PEER_ABORT:
+			/* both sides done writing: nothing is lost */
+			return state == SMCX_APPCLOSEWAIT2 ? SMCX_CLOSED :
+							     SMCX_PROCESSABORT;
+		default:
+			return state;
+		}
+	case SMCX_APPFINCLOSEWAIT:
+		switch (ev) {
+		case SMCX_CLOSE_EV_CLOSE:
+		case SMCX_CLOSE_EV_ABORT:
+			return SMCX_CLOSED;
+		case SMCX_CLOSE_EV_PEER_ABORT:
+			return SMCX_PROCESSABORT;
+		default:
+			return state;
+		}
+	case SMCX_PEERFINCLOSEWAIT:
+		switch (ev) {
+		case SMCX_CLOSE_EV_PEER_CLOSED:
+		case SMCX_CLOSE_EV_PEER_ABORT:
+			return SMCX_CLOSED;
+		case SMCX_CLOSE_EV_ABORT:
+			return SMCX_PEERABORTWAIT;
+		default:
+			return state;
+		}
+	case SMCX_PEERABORTWAIT:
+		if (ev == SMCX_CLOSE_EV_PEER_ABORT)
+			return SMCX_CLOSED;
+		return state;
+	case SMCX_PROCESSABORT:
+		if (ev == SMCX_CLOSE_EV_CLOSE || ev == SMCX_CLOSE_EV_ABORT)
+			return SMCX_CLOSED;
+		return state;
+	default:
+		return state;
+	}
+}
+
+#endif /* SMCX_STATE_H */

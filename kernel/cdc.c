@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CDC receive and send completion.  A received CDC moves the peer's
+ * cursors (turned back into byte counts, include/smcx/cursor.h) and flags
+ * into the connection; a completed CDC send frees its part of the send
+ * buffer.  Both run in softirq: they only update under conn->lock and
+ * wake; anything that sends is deferred to tx_work or close_work.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <net/sock.h>
+
+#include <smcx/cursor.h>
+
+#include "conn.h"
+#include "sock.h"
+#include "smcr.h"
+
+/* cursor arithmetic (wire pair <-> byte count): include/smcx/cursor.h */
+
+/* wr.c's receive handler of SMCX_WR_KIND_CDC (registered by smcx_cdc_init) */
+static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
+{
+	struct smcx_cdc_msg m;
+	struct smcx_sock *smc;
+	struct smcx_conn *conn;
+	struct sock *sk;
+	__poll_t ev = 0;
+	bool push = false, finish = false;
+	u64 v;
+
+	if (smcx_cdc_decode(buf, len, &m, SMCX_WIRE_LAX_RSVD))
+		return;
+	sk = smcx_lgr_conn_get(lnk->lgr, m.token);
+	if (!sk)
+		return;
+	smc = smcx_sk(sk);
+	conn = smc->conn;
+	spin_lock_bh(&conn->lock);
+	if (conn->rmb) {
+		v = smcx_curs_to_count(conn->rx_prod, conn->rmb->size, &m.prod);
+		if (smcx_curs_prod_ok(v, conn->rx_prod, conn->rx_cons,
+				      conn->rmb->size)) {
+			conn->rx_prod = v;
+			ev |= EPOLLIN | EPOLLRDNORM;
+			ev |= smcx_urg_rx(conn, m.prod_flags, v);
+		}
+	}
+	/*
+	 * On a reused link group the peer may write and send CDCs as soon
+	 * as its CLC Confirm is out, before we have read that Confirm and
+	 * know its RMB: its consumer cursor is then 0 (we sent nothing yet)
+	 * and is skipped.
+	 */
+	v = 0;
+	if (READ_ONCE(conn->peer_rmbe_size))
+		v = smcx_curs_to_count(conn->peer_cons, conn->peer_rmbe_size,
+				       &m.cons);
+	if (smcx_curs_cons_ok(v, conn->peer_cons, conn->tx_sent)) {
+		conn->peer_cons = v;
+		if (conn->tx_prep > conn->tx_sent)
+			push = true;
+		ev |= EPOLLOUT;
+	}
+	conn->peer_write_blocked = !!(m.prod_flags &
+				      (SMCX_CDC_PF_WRITE_BLOCKED |
+				       SMCX_CDC_PF_CONS_UPD_REQ));
+	if (m.conn_flags & SMCX_CDC_CF_DONE_WRITING)
+		conn->peer_done_writing = true;
+	if (m.conn_flags & SMCX_CDC_CF_CONN_CLOSED) {
+		conn->peer_closed = true;
+		conn->peer_done_writing = true;
+	}
+	if (m.conn_flags & (SMCX_CDC_CF_DONE_WRITING | SMCX_CDC_CF_CONN_CLOSED))
+		smcx_close_event(conn, SMCX_CLOSE_EV_PEER_DONE);
+	if (m.conn_flags & SMCX_CDC_CF_CONN_CLOSED)
+		smcx_close_event(conn, SMCX_CLOSE_EV_PEER_CLOSED);
+	if ((m.conn_flags & SMCX_CDC_CF_CONN_ABORT) && !conn->peer_abort) {
+		conn->peer_abort = true;
+		smcx_close_event(conn, SMCX_CLOSE_EV_PEER_ABORT);
+		/* TCP's reset: the error is reported once (sock_error) */
+		if (!READ_ONCE(smc->sk.sk_err))
+			WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
+		/*
+		 * Answer an abort with ours, as mainline does (it sets the
+		 * abort flag in its next CDC): a mainline side that aborted
+		 * waits for it in PEERABORTWAIT, its connection and module
+		 * reference held until then.
+		 */
+		if (!conn->local_abort) {
+			conn->local_abort = true;
+			conn->abort_owed = true;
+			push = true;
+		}
+	}
+	if (m.conn_flags)
+		ev |= EPOLLIN | EPOLLRDHUP | EPOLLOUT;
+	finish = conn->released && (conn->peer_closed || conn->peer_abort);
+	spin_unlock_bh(&conn->lock);
+	if (push || (conn->peer_write_blocked && (ev & EPOLLIN) == 0)) {
+		sock_hold(&smc->sk);
+		if (!schedule_work(&conn->tx_work))
+			sock_put(&smc->sk);
+	}
+	if (finish)
+		smcx_close_kick(smc, 0);
+	if (ev & EPOLLPRI)
+		sk_send_sigurg(&smc->sk);
+	if (ev)
+		smcx_conn_wake(smc, ev);
+	sock_put(&smc->sk);
+}
+
+/* a CDC's send slot completed (its done callback, set by smcx_tx_push) */
+void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
+{
+	struct smcx_sock *smc = slot->owner;
+	struct smcx_conn *conn;
+
+	if (!smc)
+		return;
+	conn = smc->conn;
+	spin_lock_bh(&conn->lock);
+	if (slot->tx_upto > conn->tx_fin)
+		conn->tx_fin = slot->tx_upto;
+	if (!ok)
+		conn->aborted = true;
+	spin_unlock_bh(&conn->lock);
+	smcx_conn_wake(smc, EPOLLOUT | EPOLLWRNORM);
+	slot->owner = NULL;
+	sock_put(&smc->sk);
+}
+
+/* module init, before any link exists: CDC messages come to smcx_cdc_rx() */
+int smcx_cdc_init(void)
+{
+	return smcx_wr_rx_register(SMCX_WR_KIND_CDC, smcx_cdc_rx);
+}

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Close: shutdown (done writing), close() (the data out, then "connection
+ * closed"), the close work that frees the connection once the peer closed
+ * or aborted (or gave no sign for SMCX_CLOSE_WAIT), and the abort when
+ * the link group goes.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/net.h>
+#include <net/sock.h>
+
+#include "conn.h"
+#include "sock.h"
+#include "smcr.h"
+
+#define SMCX_CLOSE_WAIT		(30 * HZ)	/* peer's close after ours */
+#define SMCX_FLUSH_WAIT		(10 * HZ)	/* in-flight data at close */
+
+/*
+ * Run close_work after @delay (sooner if it is pending).  Every queueing
+ * carries a sock reference that the run drops, and a run may come after
+ * an earlier one (a CDC with the peer's close or abort arriving while the
+ * first ran): smcx_conn_free() is idempotent, so that run only drops its
+ * reference.  Any context.
+ */
+void smcx_close_kick(struct smcx_sock *smc, unsigned long delay)
+{
+	sock_hold(&smc->sk);
+	if (mod_delayed_work(system_wq, &smc->conn->close_work, delay))
+		sock_put(&smc->sk);	/* was pending: that queueing's ref */
+}
+
+/*
+ * Move the close state on @ev (the rule: include/smcx/state.h), beside the
+ * flag the caller just set; conn->lock held.  Only sock_diag reads the
+ * state: the flags drive the protocol.
+ */
+void smcx_close_event(struct smcx_conn *conn, enum smcx_close_ev ev)
+{
+	lockdep_assert_held(&conn->lock);
+	WRITE_ONCE(conn->state, smcx_close_next(conn->state, ev, conn->released,
+						conn->peer_closed));
+}
+
+/* smcx_close_event() for process context, taking conn->lock */
+static void smcx_close_event_bh(struct smcx_conn *conn,
+				enum smcx_close_ev ev)
+{
+	spin_lock_bh(&conn->lock);
+	smcx_close_event(conn, ev);
+	spin_unlock_bh(&conn->lock);
+}
+
+/* link down or peer gone: wake everyone with ECONNRESET */
+void smcx_conn_abort(struct smcx_sock *smc)
+{
+	struct smcx_conn *conn = smc->conn;
+
+	spin_lock_bh(&conn->lock);
+	conn->aborted = true;
+	smcx_close_event(conn, SMCX_CLOSE_EV_GONE);
+	if (!smc->sk.sk_err)
+		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
+	spin_unlock_bh(&conn->lock);
+	smcx_conn_wake(smc, EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP);
+	if (conn->released)
+		smcx_close_kick(smc, 0);
+}
+
+/* lgr.c's upcall: the link group of @sk's connection is going */
+static void smcx_close_lgr_gone(struct sock *sk)
+{
+	smcx_conn_abort(smcx_sk(sk));
+}
+
+/* module init: the link group layer aborts connections through us */
+void smcx_close_init(void)
+{
+	smcx_lgr_set_conn_abort(smcx_close_lgr_gone);
+}
+
+int smcx_conn_shutdown(struct smcx_sock *smc, int how)
+{
+	struct smcx_conn *conn = smc->conn;
+	struct sock *sk = &smc->sk;
+
+	/*
+	 * TCP's socket is CLOSE once both FINs went (or after a reset), and
+	 * shutdown() on it is ENOTCONN.
+	 */
+	if (smcx_conn_dead(conn) || READ_ONCE(conn->reset) ||
+	    (conn->local_done_writing && conn->peer_done_writing))
+		return -ENOTCONN;
+	if ((how + 1) & RCV_SHUTDOWN)
+		sk->sk_shutdown |= RCV_SHUTDOWN;
+	if (((how + 1) & SEND_SHUTDOWN) && !conn->local_done_writing) {
+		sk->sk_shutdown |= SEND_SHUTDOWN;
+		conn->local_done_writing = true;
+		smcx_close_event_bh(conn, SMCX_CLOSE_EV_SHUT_WR);
+		mutex_lock(&conn->tx_mutex);
+		smcx_tx_push(smc, true);
+		mutex_unlock(&conn->tx_mutex);
+	}
+	smcx_conn_wake(smc, EPOLLIN | EPOLLOUT | EPOLLHUP);
+	return 0;
+}
+
+static bool smcx_flushed(struct smcx_sock *smc)
+{
+	struct smcx_conn *conn = smc->conn;
+
+	return smcx_conn_dead(conn) ||
+	       (conn->tx_fin == conn->tx_prep && conn->closed_sent);
+}
+
+/*
+ * close(): what was written still reaches the peer (bounded wait), then
+ * a CDC with "connection closed".  The connection stays registered until
+ * the peer's close or abort arrives (or SMCX_CLOSE_WAIT passes, then we
+ * abort it); the sock stays alive for that through close_work's reference.
+ */
+void smcx_conn_release(struct smcx_sock *smc)
+{
+	struct smcx_conn *conn = smc->conn;
+	struct sock *sk = &smc->sk;
+	long timeo = SMCX_FLUSH_WAIT;
+
+	lock_sock(sk);
+	if (!smcx_conn_dead(conn) && conn->lgr) {
+		if (smcx_rx_avail(conn) ||
+		    (sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime)) {
+			/* unread data or SO_LINGER {1, 0}: abort, as TCP resets */
+			conn->local_abort = true;
+		}
+		/*
+		 * FIN on the CLC socket before the close CDC: the peer's TCP
+		 * sees it before the peer's application can close, so the
+		 * TIME_WAIT stays on the side that closed first, as with TCP
+		 * (mainline shuts its CLC socket right after the CDC for the
+		 * same reason).  A server otherwise kept its port in
+		 * TIME_WAIT and could not listen again without SO_REUSEADDR
+		 * (sockperf, seen in the lab).
+		 */
+		if (!conn->peer_closed && smc->clcsock)
+			kernel_sock_shutdown(smc->clcsock, SHUT_RDWR);
+		conn->local_done_writing = true;
+		conn->local_closed = true;
+		smcx_close_event_bh(conn, conn->local_abort ?
+					  SMCX_CLOSE_EV_ABORT :
+					  SMCX_CLOSE_EV_CLOSE);
+		mutex_lock(&conn->tx_mutex);
+		smcx_tx_push(smc, true);
+		mutex_unlock(&conn->tx_mutex);
+		while (!smcx_flushed(smc) && timeo) {
+			if (smcx_conn_wait(smc, &timeo, smcx_flushed))
+				break;
+			mutex_lock(&conn->tx_mutex);
+			smcx_tx_push(smc, !conn->closed_sent);
+			mutex_unlock(&conn->tx_mutex);
+		}
+	}
+	spin_lock_bh(&conn->lock);
+	conn->released = true;
+	/* a dead connection sent nothing above; a second CLOSE changes nothing */
+	smcx_close_event(conn, SMCX_CLOSE_EV_CLOSE);
+	spin_unlock_bh(&conn->lock);
+	release_sock(sk);
+	if (smcx_conn_dead(conn) || conn->peer_closed || !conn->lgr ||
+	    conn->local_abort)
+		smcx_close_kick(smc, 0);
+	else
+		smcx_close_kick(smc, SMCX_CLOSE_WAIT);
+}
+
+void smcx_close_work(struct work_struct *work)
+{
+	struct smcx_conn *conn = container_of(to_delayed_work(work),
+					      struct smcx_conn, close_work);
+	struct smcx_sock *smc = conn->owner;
+
+	if (conn->lgr && !conn->peer_closed && !smcx_conn_dead(conn)) {
+		/* the peer never closed: abort it */
+		conn->local_abort = true;
+		smcx_close_event_bh(conn, SMCX_CLOSE_EV_ABORT);
+		mutex_lock(&conn->tx_mutex);
+		smcx_tx_push(smc, true);
+		mutex_unlock(&conn->tx_mutex);
+	}
+	smcx_conn_free(smc);
+	smcx_close_event_bh(conn, SMCX_CLOSE_EV_GONE);
+	sock_put(&smc->sk);
+}

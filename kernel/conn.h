@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SMC-R connections, the connection layer: one struct smcx_conn per smcx
+ * sock that runs over SMC-R, allocated with its SMC-R state and holding a
+ * place (token) in its link group.
+ *
+ *   conn.c   create and free, wake-ups and waits, the layer's init
+ *   cdc.c    CDC receive (wr.c's handler of CDC), send completion
+ *   tx.c     push (RDMA WRITE + CDC), sendmsg
+ *   rx.c     recvmsg, poll, the queue ioctls
+ *   close.c  shutdown, release, close work, abort
+ *   urg.c    urgent data (MSG_OOB)
+ *
+ * Cursors are kept as monotonic 64-bit byte counts; the wire form (wrap,
+ * count) is derived from them modulo the RMBE size (count) and 2^16 (wrap).
+ * A received cursor is turned back into a count through its distance from
+ * the last known one, which is never more than one RMBE
+ * (include/smcx/cursor.h).
+ *
+ * Softirq (completions) only updates cursors under conn->lock and wakes;
+ * anything that sends from there is deferred to tx_work or close_work.
+ */
+#ifndef SMCX_CONN_H
+#define SMCX_CONN_H
+
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include <smcx/state.h>
+
+struct msghdr;
+struct seq_file;
+struct smcx_buf;
+struct smcx_lgr;
+struct smcx_sock;
+struct smcx_tx_slot;
+
+/* per connection, allocated with the smcx sock's SMC-R state */
+struct smcx_conn {
+	struct smcx_lgr *lgr;		/* reference held */
+	u32 token;			/* our alert token (lgr->conns key) */
+	u32 peer_token;
+	struct smcx_buf *sndbuf;
+	struct smcx_buf *rmb;
+	u32 peer_rmbe_size;
+	u32 peer_rkey;
+	u64 peer_rmb_addr;
+	u32 rmbe_update_limit;
+
+	spinlock_t lock;		/* cursors and flags below (BH) */
+	u16 tx_seq;
+	/* send side, monotonic byte counts of the send buffer */
+	u64 tx_prep;			/* copied in by sendmsg */
+	u64 tx_sent;			/* RDMA-written to the peer */
+	u64 tx_fin;			/* completed: send buffer reusable */
+	u64 peer_cons;			/* peer has consumed this much */
+	/* receive side */
+	u64 rx_cons;			/* consumed by the application */
+	u64 rx_prod;			/* announced by the peer */
+	u64 rx_cons_sent;		/* last consumer cursor sent */
+	bool peer_write_blocked;
+	bool peer_done_writing;
+	bool peer_closed;
+	bool peer_abort;
+	bool local_done_writing;	/* CDC with done writing sent */
+	bool local_closed;		/* CDC with conn closed sent */
+	bool aborted;			/* link gone or abort */
+	bool released;			/* application closed the socket */
+	bool closed_sent;		/* ... and that CDC was posted */
+	bool local_abort;		/* send the abort flag */
+	bool abort_owed;		/* peer aborted: answer with ours */
+	bool reset;			/* sent to a closed peer: TCP's RST */
+	/*
+	 * The close protocol's state (enum smcx_state: SMCX_ACTIVE from
+	 * creation, the close states, SMCX_CLOSED), moved by
+	 * smcx_close_event() beside the flags above; sock_diag reports it.
+	 */
+	u8 state;
+	/* urgent data (urg.c), under lock */
+	u8 urg_state;			/* SMCX_URG_* */
+	u8 urg_byte;			/* the received urgent byte */
+	u64 urg_pos;			/* its position in the receive stream */
+	bool urg_tx_pend;		/* MSG_OOB byte not yet announced */
+	u64 urg_tx_pos;			/* its position in the send stream */
+	struct smcx_sock *owner;
+	struct mutex tx_mutex;		/* serialises pushes */
+	struct work_struct tx_work;
+	struct delayed_work close_work;
+};
+
+static inline bool smcx_conn_dead(struct smcx_conn *conn)
+{
+	return READ_ONCE(conn->aborted) || READ_ONCE(conn->peer_abort);
+}
+
+/* conn.c */
+int smcx_conn_init(void);
+int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr);
+void smcx_conn_free(struct smcx_sock *smc);
+void smcx_conn_destruct(struct smcx_sock *smc);
+void smcx_conn_show(struct seq_file *m, struct smcx_conn *conn);
+void smcx_conn_wake(struct smcx_sock *smc, __poll_t events);
+int smcx_conn_wait(struct smcx_sock *smc, long *timeo,
+		   bool (*cond)(struct smcx_sock *smc));
+
+/* cdc.c */
+int smcx_cdc_init(void);
+void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok);
+
+/* tx.c */
+int smcx_tx_push(struct smcx_sock *smc, bool force);
+void smcx_tx_work(struct work_struct *work);
+u64 smcx_tx_space(struct smcx_conn *conn);
+int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len);
+
+/* rx.c */
+u64 smcx_rx_avail(struct smcx_conn *conn);
+int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
+		      int flags);
+__poll_t smcx_conn_poll(struct smcx_sock *smc);
+int smcx_conn_ioctl(struct smcx_sock *smc, unsigned int cmd,
+		    unsigned long arg);
+
+/* close.c */
+void smcx_close_init(void);
+void smcx_close_event(struct smcx_conn *conn, enum smcx_close_ev ev);
+void smcx_close_kick(struct smcx_sock *smc, unsigned long delay);
+void smcx_close_work(struct work_struct *work);
+void smcx_conn_abort(struct smcx_sock *smc);
+int smcx_conn_shutdown(struct smcx_sock *smc, int how);
+void smcx_conn_release(struct smcx_sock *smc);
+
+/*
+ * urg.c: urgent data (MSG_OOB), TCP's semantics on the CDC urgent flags;
+ * the states (SMCX_URG_*) and the arithmetic are in include/smcx/urg.h
+ */
+__poll_t smcx_urg_rx(struct smcx_conn *conn, u8 prod_flags, u64 new_prod);
+int smcx_urg_recv(struct smcx_sock *smc, struct msghdr *msg, size_t len,
+		  int flags);
+u64 smcx_urg_inq(struct smcx_sock *smc, u64 avail);
+bool smcx_urg_atmark(struct smcx_conn *conn);
+u64 smcx_urg_poll_target(struct smcx_sock *smc, u64 target);
+u64 smcx_urg_tx_cap(struct smcx_conn *conn, u64 n, u8 *prod_flags);
+
+#endif /* SMCX_CONN_H */

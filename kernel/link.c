@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The link of a link group (see link.h): its verbs objects (PD, CQ, RC QP),
+ * the QP's way through INIT, RTR and RTS, and its teardown.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/random.h>
+#include <linux/unaligned.h>
+
+#include "obj.h"
+#include "smcr.h"
+
+/*
+ * Asynchronous QP events.  A responder that rejects a request (an RDMA
+ * WRITE with an rkey or range we never gave out, a malformed packet) moves
+ * the QP to the error state without completing any of our work requests
+ * with an error: what follows are flushes only.  Say which it was and end
+ * the group now rather than at the first flushed completion.
+ */
+static void smcx_qp_event(struct ib_event *ev, void *ctx)
+{
+	struct smcx_link *lnk = ctx;
+
+	switch (ev->event) {
+	case IB_EVENT_QP_FATAL:
+	case IB_EVENT_QP_REQ_ERR:
+	case IB_EVENT_QP_ACCESS_ERR:
+	case IB_EVENT_PATH_MIG_ERR:
+		pr_info("link group %*phN: QP %u: %s\n",
+			(int)sizeof(lnk->lgr->id), lnk->lgr->id,
+			lnk->qp ? lnk->qp->qp_num : 0, ib_event_msg(ev->event));
+		if (READ_ONCE(lnk->state) != SMCX_LNK_DEAD)
+			smcx_lgr_terminate_async(lnk->lgr, ib_event_msg(ev->event));
+		break;
+	default:
+		break;
+	}
+}
+
+int smcx_link_init(struct smcx_lgr *lgr, struct smcx_ib_choice *c)
+{
+	struct smcx_link *lnk = &lgr->lnk;
+	struct ib_qp_init_attr qa = {};
+	struct ib_qp_attr attr = {};
+	struct ib_port_attr pattr;
+	int rc;
+
+	lnk->lgr = lgr;
+	lnk->ibdev = c->dev->ibdev;
+	lnk->port = c->port;
+	lnk->gid_index = c->gid_index;
+	memcpy(lnk->gid, c->gid.raw, SMCX_GID_LEN);
+	memcpy(lnk->mac, c->mac, ETH_ALEN);
+	spin_lock_init(&lnk->tx_lock);
+	init_waitqueue_head(&lnk->tx_wait);
+	spin_lock_init(&lnk->llc_lock);
+	init_waitqueue_head(&lnk->llc_wait);
+	INIT_LIST_HEAD(&lnk->llc_queue);
+	INIT_WORK(&lnk->llc_work, smcx_llc_work);
+	mutex_init(&lnk->reg_mutex);
+	mutex_init(&lnk->llc_flow);
+	lnk->psn = get_random_u32() & 0xffffff;
+	lnk->link_id = 1;
+	put_unaligned_be32(get_unaligned_be32(lgr->id) + lnk->link_id,
+			   lnk->link_uid);
+
+	rc = ib_query_port(lnk->ibdev, lnk->port, &pattr);
+	if (rc)
+		return rc;
+	lnk->mtu = pattr.active_mtu;
+
+	lnk->pd = ib_alloc_pd(lnk->ibdev, 0);
+	if (IS_ERR(lnk->pd)) {
+		rc = PTR_ERR(lnk->pd);
+		lnk->pd = NULL;
+		return rc;
+	}
+	smcx_obj_inc(SMCX_OBJ_PD);
+	lnk->cq = ib_alloc_cq(lnk->ibdev, lnk, SMCX_WR_SLOTS * 4 +
+			      SMCX_RX_SLOTS + 8, 0, IB_POLL_SOFTIRQ);
+	if (IS_ERR(lnk->cq)) {
+		rc = PTR_ERR(lnk->cq);
+		lnk->cq = NULL;
+		return rc;
+	}
+	smcx_obj_inc(SMCX_OBJ_CQ);
+	qa.event_handler = smcx_qp_event;
+	qa.qp_context = lnk;
+	qa.send_cq = lnk->cq;
+	qa.recv_cq = lnk->cq;
+	qa.qp_type = IB_QPT_RC;
+	qa.sq_sig_type = IB_SIGNAL_REQ_WR;
+	/* per slot: up to 3 RDMA WRITEs and the CDC; plus REG_MR, drain */
+	qa.cap.max_send_wr = SMCX_WR_SLOTS * 4 + 4;
+	qa.cap.max_recv_wr = SMCX_RX_SLOTS + 2;
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_sge = 1;
+	lnk->qp = ib_create_qp(lnk->pd, &qa);
+	if (IS_ERR(lnk->qp)) {
+		rc = PTR_ERR(lnk->qp);
+		lnk->qp = NULL;
+		return rc;
+	}
+	smcx_obj_inc(SMCX_OBJ_QP);
+
+	rc = smcx_wr_init(lnk);
+	if (rc)
+		return rc;
+
+	attr.qp_state = IB_QPS_INIT;
+	attr.pkey_index = 0;
+	attr.port_num = lnk->port;
+	attr.qp_access_flags = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
+	rc = ib_modify_qp(lnk->qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			  IB_QP_PORT | IB_QP_ACCESS_FLAGS);
+	if (rc)
+		return rc;
+	rc = smcx_wr_rx_start(lnk);
+	if (rc)
+		return rc;
+	smcx_ibdev_link_add(lgr->dev, lnk->port);
+	lnk->linked = true;
+	smcx_obj_inc(SMCX_OBJ_LINK);
+	return 0;
+}
+
+/* peer info saved: RTR and RTS */
+int smcx_link_ready(struct smcx_link *lnk)
+{
+	struct ib_qp_attr attr = {};
+	int rc;
+
+	lnk->path_mtu = min_t(u8, lnk->mtu, lnk->peer_mtu ?: lnk->mtu);
+	attr.qp_state = IB_QPS_RTR;
+	attr.path_mtu = lnk->path_mtu;
+	attr.ah_attr.type = rdma_ah_find_type(lnk->ibdev, lnk->port);
+	rdma_ah_set_port_num(&attr.ah_attr, lnk->port);
+	rdma_ah_set_grh(&attr.ah_attr, NULL, 0, lnk->gid_index, 64, 0);
+	rdma_ah_set_dgid_raw(&attr.ah_attr, lnk->peer_gid);
+	memcpy(attr.ah_attr.roce.dmac, lnk->peer_mac, ETH_ALEN);
+	attr.dest_qp_num = lnk->peer_qpn;
+	attr.rq_psn = lnk->peer_psn;
+	attr.max_dest_rd_atomic = 1;
+	attr.min_rnr_timer = 5;		/* as mainline SMC_QP_MIN_RNR_TIMER */
+	rc = ib_modify_qp(lnk->qp, &attr, IB_QP_STATE | IB_QP_AV |
+			  IB_QP_PATH_MTU | IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			  IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+	if (rc)
+		return rc;
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IB_QPS_RTS;
+	attr.timeout = 15;		/* mainline SMC_QP_TIMEOUT */
+	attr.retry_cnt = 7;
+	attr.rnr_retry = 7;		/* infinite */
+	attr.sq_psn = lnk->psn;
+	attr.max_rd_atomic = 1;
+	return ib_modify_qp(lnk->qp, &attr, IB_QP_STATE | IB_QP_TIMEOUT |
+			    IB_QP_RETRY_CNT | IB_QP_SQ_PSN | IB_QP_RNR_RETRY |
+			    IB_QP_MAX_QP_RD_ATOMIC);
+}
+
+/* tear the verbs objects down; process context */
+void smcx_link_clear(struct smcx_link *lnk)
+{
+	struct smcx_lgr *lgr = lnk->lgr;
+	struct smcx_buf *b;
+
+	spin_lock_bh(&lnk->tx_lock);
+	WRITE_ONCE(lnk->state, SMCX_LNK_DEAD);
+	spin_unlock_bh(&lnk->tx_lock);
+	wake_up_all(&lnk->tx_wait);
+	wake_up_all(&lnk->llc_wait);
+	if (lnk->qp) {
+		/* flush everything posted; completions return slots, refs */
+		ib_drain_qp(lnk->qp);
+	}
+	/*
+	 * A registration that saw the link alive has posted and is waiting
+	 * for the completion just given; let it finish before its MR and the
+	 * QP go.  Later ones see SMCX_LNK_DEAD and give up.  (A handshake
+	 * registering its RMB while the group terminated oopsed on the NULL
+	 * QP: seen in the lab.)
+	 */
+	mutex_lock(&lnk->reg_mutex);
+	mutex_unlock(&lnk->reg_mutex);
+	cancel_work_sync(&lnk->llc_work);
+	smcx_llc_flush(lnk);
+	list_for_each_entry(b, &lgr->bufs, list)
+		smcx_buf_unmap(lnk, b);
+	if (lnk->qp) {
+		ib_destroy_qp(lnk->qp);
+		lnk->qp = NULL;
+		smcx_obj_dec(SMCX_OBJ_QP);
+	}
+	if (lnk->cq) {
+		ib_free_cq(lnk->cq);
+		lnk->cq = NULL;
+		smcx_obj_dec(SMCX_OBJ_CQ);
+	}
+	smcx_wr_clear(lnk);
+	if (lnk->pd) {
+		ib_dealloc_pd(lnk->pd);
+		lnk->pd = NULL;
+		smcx_obj_dec(SMCX_OBJ_PD);
+	}
+	if (lnk->linked) {
+		smcx_ibdev_link_del(lgr->dev, lnk->port);
+		lnk->linked = false;
+		smcx_obj_dec(SMCX_OBJ_LINK);
+	}
+}

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The link-group dumps of SMC_GEN_NETLINK: GET_LGR_SMCR and GET_LINK_SMCR
+ * in mainline's attribute nesting, and whether a device is critical (a
+ * link group depends on it alone).  They read the link groups through
+ * smcx_lgr_for_each(), which keeps each one alive while it is dumped; the
+ * family is registered after the link-group layer is up and unregistered
+ * before it goes (main.c), so nothing here can outlive it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/netdevice.h>
+#include <linux/unaligned.h>
+#include <net/genetlink.h>
+
+#include "netlink.h"
+#include "smcr.h"
+#include "stats.h"
+
+static int smcx_nl_gid(struct sk_buff *skb, int attr, const u8 *gid)
+{
+	char buf[40];
+
+	snprintf(buf, sizeof(buf), "%04x:%04x:%04x:%04x:%04x:%04x:%04x:%04x",
+		 get_unaligned_be16(gid), get_unaligned_be16(gid + 2),
+		 get_unaligned_be16(gid + 4), get_unaligned_be16(gid + 6),
+		 get_unaligned_be16(gid + 8), get_unaligned_be16(gid + 10),
+		 get_unaligned_be16(gid + 12), get_unaligned_be16(gid + 14));
+	return nla_put_string(skb, attr, buf);
+}
+
+/* a fixed-size text field as a NUL-terminated string */
+static int smcx_nl_text(struct sk_buff *skb, int attr, const u8 *p, size_t n)
+{
+	char buf[40];
+
+	n = min(n, sizeof(buf) - 1);
+	memcpy(buf, p, n);
+	buf[n] = 0;
+	return nla_put_string(skb, attr, buf);
+}
+
+static int smcx_nl_put_lgr(struct sk_buff *skb, struct netlink_callback *cb,
+			   struct smcx_lgr *lgr)
+{
+	struct nlattr *a, *v2;
+	void *hdr;
+
+	hdr = smcx_nl_dump_hdr(skb, cb, SMC_NETLINK_GET_LGR_SMCR);
+	if (!hdr)
+		return -EMSGSIZE;
+	a = nla_nest_start(skb, SMC_GEN_LGR_SMCR);
+	if (!a)
+		goto cancel;
+	if (nla_put_u32(skb, SMC_NLA_LGR_R_ID, get_unaligned((u32 *)lgr->id)) ||
+	    nla_put_u32(skb, SMC_NLA_LGR_R_CONNS_NUM, lgr->conns_num) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_ROLE, lgr->role == SMCX_SRV ? 1 : 0) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_TYPE, 1 /* single link */) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_BUF_TYPE, 0 /* physically contiguous */) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_VLAN_ID, 0) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_LGR_R_NET_COOKIE,
+			      lgr->net->net_cookie,
+			      SMC_NLA_LGR_R_PAD) ||
+	    nla_put_string(skb, SMC_NLA_LGR_R_PNETID, ""))
+		goto cancel_nest;
+	v2 = nla_nest_start(skb, SMC_NLA_LGR_R_V2_COMMON);
+	if (!v2)
+		goto cancel_nest;
+	if (nla_put_u8(skb, SMC_NLA_LGR_V2_VER, lgr->version) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_REL, lgr->v2x.release) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_OS, lgr->peer_os) ||
+	    smcx_nl_text(skb, SMC_NLA_LGR_V2_NEG_EID, lgr->neg_eid,
+			 SMCX_EID_LEN) ||
+	    smcx_nl_text(skb, SMC_NLA_LGR_V2_PEER_HOST, lgr->peer_host,
+			 SMCX_HOSTNAME_LEN)) {
+		nla_nest_cancel(skb, v2);
+		goto cancel_nest;
+	}
+	nla_nest_end(skb, v2);
+	v2 = nla_nest_start(skb, SMC_NLA_LGR_R_V2);
+	if (!v2)
+		goto cancel_nest;
+	if (nla_put_u8(skb, SMC_NLA_LGR_R_V2_DIRECT, lgr->v2_direct) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_V2_MAX_CONNS, lgr->v2x.max_conns) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_V2_MAX_LINKS, lgr->v2x.max_links)) {
+		nla_nest_cancel(skb, v2);
+		goto cancel_nest;
+	}
+	nla_nest_end(skb, v2);
+	nla_nest_end(skb, a);
+	genlmsg_end(skb, hdr);
+	return 0;
+cancel_nest:
+	nla_nest_cancel(skb, a);
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static int smcx_nl_put_link(struct sk_buff *skb, struct netlink_callback *cb,
+			    struct smcx_lgr *lgr)
+{
+	struct smcx_link *lnk = &lgr->lnk;
+	struct net_device *ndev;
+	struct nlattr *a;
+	void *hdr;
+	int ifindex = 0;
+
+	ndev = ib_device_get_netdev(lnk->ibdev, lnk->port);
+	if (ndev) {
+		ifindex = ndev->ifindex;
+		dev_put(ndev);
+	}
+	hdr = smcx_nl_dump_hdr(skb, cb, SMC_NETLINK_GET_LINK_SMCR);
+	if (!hdr)
+		return -EMSGSIZE;
+	a = nla_nest_start(skb, SMC_GEN_LINK_SMCR);
+	if (!a)
+		goto cancel;
+	if (nla_put_u8(skb, SMC_NLA_LINK_ID, lnk->link_id) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_STATE,
+			lnk->state == SMCX_LNK_ACTIVE ? 3 /* ACTIVE */ :
+			lnk->state == SMCX_LNK_INIT ? 2 /* ACTIVATING */ :
+						      1 /* INACTIVE */) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_CONN_CNT, lgr->conns_num) ||
+	    nla_put_u8(skb, SMC_NLA_LINK_IB_PORT, lnk->port) ||
+	    nla_put_string(skb, SMC_NLA_LINK_IB_DEV,
+			   dev_name(&lnk->ibdev->dev)) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_NET_DEV, ifindex) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_UID,
+			get_unaligned((u32 *)lnk->link_uid)) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_PEER_UID,
+			get_unaligned((u32 *)lnk->peer_link_uid)) ||
+	    smcx_nl_gid(skb, SMC_NLA_LINK_GID, lnk->gid) ||
+	    smcx_nl_gid(skb, SMC_NLA_LINK_PEER_GID, lnk->peer_gid))
+		goto cancel_nest;
+	nla_nest_end(skb, a);
+	genlmsg_end(skb, hdr);
+	return 0;
+cancel_nest:
+	nla_nest_cancel(skb, a);
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/* where a dump stands: link groups fully dumped so far and the resume point */
+struct smcx_nl_lgr_walk {
+	struct sk_buff *skb;
+	struct netlink_callback *cb;
+	struct net *net;
+	long i, from;
+	bool links;
+};
+
+static int smcx_nl_dump_one(struct smcx_lgr *lgr, void *arg)
+{
+	struct smcx_nl_lgr_walk *w = arg;
+	struct sk_buff *skb = w->skb;
+	int mark = skb->len;
+
+	if (lgr->dead || !net_eq(lgr->net, w->net))
+		return 0;
+	if (w->i++ < w->from)
+		return 0;
+	if (smcx_nl_put_lgr(skb, w->cb, lgr) ||
+	    (w->links && smcx_nl_put_link(skb, w->cb, lgr))) {
+		nlmsg_trim(skb, skb->data + mark);
+		w->i--;
+		return 1;		/* full: the next call resumes here */
+	}
+	return 0;
+}
+
+/* cb->args[0]: link groups fully dumped so far (resume position) */
+static int smcx_nl_dump(struct sk_buff *skb, struct netlink_callback *cb,
+			bool links)
+{
+	struct smcx_nl_lgr_walk w = {
+		.skb = skb,
+		.cb = cb,
+		.net = sock_net(skb->sk),
+		.from = cb->args[0],
+		.links = links,
+	};
+
+	smcx_lgr_for_each(smcx_nl_dump_one, &w);
+	cb->args[0] = w.i;
+	return skb->len;
+}
+
+int smcx_nl_dump_lgr(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return smcx_nl_dump(skb, cb, false);
+}
+
+int smcx_nl_dump_link(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return smcx_nl_dump(skb, cb, true);
+}
+
+static int smcx_nl_uses_dev(struct smcx_lgr *lgr, void *dev)
+{
+	return lgr->dev == dev && !lgr->dead;
+}
+
+/* every link group has one link: critical where one uses @dev */
+bool smcx_nl_dev_critical(struct smcx_ibdev *dev)
+{
+	return smcx_lgr_for_each(smcx_nl_uses_dev, dev) > 0;
+}

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Receive: recvmsg copies out of our RMB and has the push send our
+ * consumer cursor once enough space is free (or the peer waits for it);
+ * poll and the queue ioctls read the same cursors.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/uio.h>
+#include <net/sock.h>
+#include <asm/ioctls.h>
+
+#include <smcx/cursor.h>
+#include <smcx/urg.h>
+
+#include "conn.h"
+#include "sock.h"
+#include "smcr.h"
+#include "stats.h"
+
+u64 smcx_rx_avail(struct smcx_conn *conn)
+{
+	u64 v;
+
+	spin_lock_bh(&conn->lock);
+	v = conn->rx_prod - conn->rx_cons;
+	spin_unlock_bh(&conn->lock);
+	return v;
+}
+
+static bool smcx_can_recv(struct smcx_sock *smc)
+{
+	struct smcx_conn *conn = smc->conn;
+
+	return smcx_rx_avail(conn) || conn->peer_done_writing ||
+	       smcx_conn_dead(conn) ||
+	       (smc->sk.sk_shutdown & RCV_SHUTDOWN);
+}
+
+int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
+		      int flags)
+{
+	struct smcx_conn *conn = smc->conn;
+	struct sock *sk = &smc->sk;
+	long timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
+	int target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
+	size_t copied = 0;
+	bool update, skip;
+	int rc = 0;
+
+	if (flags & MSG_OOB)
+		return smcx_urg_recv(smc, msg, len, flags);
+	smcx_stats_rx_call(sock_net(sk), len, conn->rmb ? conn->rmb->size : 0,
+			   smcx_rx_avail(conn));
+	/* len 0 makes one pass: 0, or EAGAIN / an error as for len 1 */
+	while (copied < len || !len) {
+		u64 avail = smcx_rx_avail(conn), n, pos;
+		u32 rsz, off, l;
+
+		if (avail && !len)
+			break;
+		if (!avail) {
+			if (copied >= target)
+				break;
+			if (smcx_conn_dead(conn)) {
+				/* as TCP after a reset: the error once, then EOF */
+				rc = copied ? 0 : sock_error(sk);
+				break;
+			}
+			if (conn->peer_done_writing ||
+			    (sk->sk_shutdown & RCV_SHUTDOWN))
+				break;
+			if (!timeo) {
+				rc = -EAGAIN;
+				break;
+			}
+			/* measured: TCP's blocking recv of 0 bytes returns 0 */
+			if (!len)
+				break;
+			rc = smcx_conn_wait(smc, &timeo, smcx_can_recv);
+			if (rc)
+				break;
+			continue;
+		}
+		if (!conn->rmb)
+			break;
+		rsz = conn->rmb->size;
+		n = min_t(u64, avail, len - copied);
+		pos = conn->rx_cons;
+		/* urgent data: stop at the mark, skip the byte unless inline */
+		spin_lock_bh(&conn->lock);
+		n = smcx_urg_rx_limit(conn->urg_state, conn->urg_pos, pos, n,
+				      copied, sock_flag(sk, SOCK_URGINLINE),
+				      &skip);
+		spin_unlock_bh(&conn->lock);
+		if (!n)
+			break;
+		if (skip) {
+			if (avail == 1) {
+				if (flags & MSG_PEEK) {
+					rc = -EAGAIN;
+					break;
+				}
+				spin_lock_bh(&conn->lock);
+				conn->rx_cons = pos + 1;
+				conn->urg_state = SMCX_URG_NONE;
+				spin_unlock_bh(&conn->lock);
+				continue;
+			}
+			pos++;
+			n = min_t(u64, avail - 1, len - copied);
+		}
+		ib_dma_sync_single_for_cpu(conn->lgr->lnk.ibdev, conn->rmb->dma,
+					   rsz, DMA_BIDIRECTIONAL);
+		while (n) {
+			off = smcx_ring_off(pos, rsz);
+			l = smcx_ring_chunk(pos, rsz, n);
+			/* MSG_TRUNC: TCP drops the bytes and counts them */
+			if (!(flags & MSG_TRUNC) &&
+			    copy_to_iter((u8 *)conn->rmb->cpu + off, l,
+					 &msg->msg_iter) != l) {
+				rc = -EFAULT;
+				break;
+			}
+			pos += l;
+			n -= l;
+			copied += l;
+		}
+		if (flags & MSG_PEEK)
+			break;
+		spin_lock_bh(&conn->lock);
+		conn->rx_cons = pos;
+		if (smcx_urg_passed(conn->urg_state, conn->urg_pos, pos))
+			conn->urg_state = SMCX_URG_NONE;
+		update = smcx_curs_update_due(conn->rx_cons, conn->rx_cons_sent,
+					      conn->rmbe_update_limit) ||
+			 conn->peer_write_blocked;
+		spin_unlock_bh(&conn->lock);
+		if (update && !smcx_conn_dead(conn)) {
+			mutex_lock(&conn->tx_mutex);
+			smcx_tx_push(smc, true);
+			mutex_unlock(&conn->tx_mutex);
+		}
+		if (rc)
+			break;
+	}
+	if (copied && !(flags & MSG_PEEK))
+		smcx_stats_rx(sock_net(sk), len, copied);
+	return copied ? copied : rc;
+}
+
+/*
+ * The connection's shutdown as TCP would have it: the peer's done writing
+ * is TCP's FIN (receive side shut), an abort or a dead link is TCP's reset
+ * (both sides), and so is a send after the peer closed (see sendmsg).
+ */
+static u8 smcx_conn_shutdown_state(struct smcx_sock *smc)
+{
+	struct smcx_conn *conn = smc->conn;
+	u8 shut = READ_ONCE(smc->sk.sk_shutdown);
+
+	if (READ_ONCE(conn->peer_done_writing))
+		shut |= RCV_SHUTDOWN;
+	if (smcx_conn_dead(conn) || READ_ONCE(conn->reset))
+		shut |= SHUTDOWN_MASK;
+	return shut;
+}
+
+__poll_t smcx_conn_poll(struct smcx_sock *smc)
+{
+	struct smcx_conn *conn = smc->conn;
+	struct sock *sk = &smc->sk;
+	__poll_t mask = 0;
+
+	u8 shut = smcx_conn_shutdown_state(smc);
+
+	/* tcp_poll()'s rules, with the peer's flags for TCP's FIN and RST */
+	if (shut == SHUTDOWN_MASK)
+		mask |= EPOLLHUP;
+	if (shut & RCV_SHUTDOWN)
+		mask |= EPOLLIN | EPOLLRDNORM | EPOLLRDHUP;
+	if (smcx_rx_avail(conn) >=
+	    smcx_urg_poll_target(smc, sock_rcvlowat(sk, 0, INT_MAX)))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (READ_ONCE(conn->urg_state) == SMCX_URG_VALID)
+		mask |= EPOLLPRI;
+	if (shut & SEND_SHUTDOWN)
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	else if (smcx_tx_space(conn))
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	if (READ_ONCE(sk->sk_err))
+		mask |= EPOLLERR;
+	return mask;
+}
+
+int smcx_conn_ioctl(struct smcx_sock *smc, unsigned int cmd,
+		    unsigned long arg)
+{
+	struct smcx_conn *conn = smc->conn;
+	int v;
+
+	switch (cmd) {
+	case SIOCINQ:
+		v = smcx_urg_inq(smc, smcx_rx_avail(conn));
+		break;
+	case SIOCOUTQ:
+		spin_lock_bh(&conn->lock);
+		v = conn->tx_prep - conn->tx_fin;
+		spin_unlock_bh(&conn->lock);
+		break;
+	case SIOCOUTQNSD:
+		spin_lock_bh(&conn->lock);
+		v = conn->tx_prep - conn->tx_sent;
+		spin_unlock_bh(&conn->lock);
+		break;
+	case SIOCATMARK:
+		v = smcx_urg_atmark(conn);
+		break;
+	default:
+		return -ENOIOCTLCMD;
+	}
+	return put_user(v, (int __user *)arg);
+}

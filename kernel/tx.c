@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Send: sendmsg copies into the send buffer; the push RDMA-writes what
+ * the peer's RMB can take and sends a CDC with the new producer cursor
+ * (and our consumer cursor and close flags).  Pushes are serialised by
+ * conn->tx_mutex; tx_work pushes for softirq.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/sched/signal.h>
+#include <linux/uio.h>
+#include <net/sock.h>
+
+#include <smcx/cursor.h>
+
+#include "conn.h"
+#include "sock.h"
+#include "smcr.h"
+#include "stats.h"
+
+/*
+ * Push what the send buffer holds and the peer's RMB can take: RDMA WRITEs
+ * (split where either ring wraps) and one CDC carrying the new producer
+ * cursor, our consumer cursor and the flags.  @force sends a CDC even
+ * without data (cursor update, close flags).  conn->tx_mutex held.
+ */
+int smcx_tx_push(struct smcx_sock *smc, bool force)
+{
+	struct smcx_conn *conn = smc->conn;
+	struct smcx_lgr *lgr = conn->lgr;
+	struct smcx_link *lnk;
+	struct ib_rdma_wr wr[3];
+	struct ib_sge sge[3];
+	struct smcx_tx_slot *slot;
+	struct smcx_cdc_msg m;
+	u64 pending, space, n, pos, left;
+	u32 ssz, psz, s, d, l;
+	u8 urg_flags;
+	int nwr, len;
+
+	if (!lgr || !conn->sndbuf)
+		return -ECONNRESET;
+	lnk = &lgr->lnk;
+	ssz = conn->sndbuf->size;
+	psz = READ_ONCE(conn->peer_rmbe_size);
+	if (!psz)
+		return 0;	/* peer's RMB not known yet (CLC Confirm unread) */
+	do {
+		if (READ_ONCE(conn->aborted))
+			return -ECONNRESET;
+		if (conn->local_closed && conn->tx_sent == conn->tx_prep &&
+		    conn->closed_sent)
+			return 0;
+		spin_lock_bh(&conn->lock);
+		pending = conn->tx_prep - conn->tx_sent;
+		space = smcx_curs_space(psz, conn->tx_sent, conn->peer_cons);
+		n = conn->peer_abort ? 0 : min(pending, space);
+		urg_flags = 0;
+		n = smcx_urg_tx_cap(conn, n, &urg_flags);
+		spin_unlock_bh(&conn->lock);
+		smcx_stats_tx_push(sock_net(&smc->sk), pending, space);
+		if (!n && !force)
+			return 0;
+		slot = smcx_wr_slot_get(lnk, true);
+		if (!slot) {
+			WRITE_ONCE(conn->aborted, true);
+			return -ECONNRESET;
+		}
+		nwr = 0;
+		pos = conn->tx_sent;
+		left = n;
+		while (left) {
+			/* split where either ring wraps */
+			s = smcx_ring_off(pos, ssz);
+			d = smcx_ring_off(pos, psz);
+			l = smcx_ring_chunk(pos, psz,
+					    smcx_ring_chunk(pos, ssz, left));
+			sge[nwr].addr = conn->sndbuf->dma + s;
+			sge[nwr].length = l;
+			sge[nwr].lkey = lnk->pd->local_dma_lkey;
+			memset(&wr[nwr], 0, sizeof(wr[nwr]));
+			wr[nwr].wr.opcode = IB_WR_RDMA_WRITE;
+			wr[nwr].wr.wr_cqe = &lnk->write_cqe;
+			wr[nwr].wr.sg_list = &sge[nwr];
+			wr[nwr].wr.num_sge = 1;
+			wr[nwr].remote_addr = conn->peer_rmb_addr + d;
+			wr[nwr].rkey = conn->peer_rkey;
+			if (nwr)
+				wr[nwr - 1].wr.next = &wr[nwr].wr;
+			nwr++;
+			pos += l;
+			left -= l;
+		}
+		if (n)
+			ib_dma_sync_single_for_device(lnk->ibdev,
+						      conn->sndbuf->dma, ssz,
+						      DMA_TO_DEVICE);
+		memset(&m, 0, sizeof(m));
+		spin_lock_bh(&conn->lock);
+		conn->tx_sent += n;
+		m.seqno = ++conn->tx_seq;
+		m.token = conn->peer_token;
+		m.prod_flags |= urg_flags;
+		smcx_curs_from_count(conn->tx_sent, psz, &m.prod);
+		smcx_curs_from_count(conn->rx_cons, conn->rmb->size, &m.cons);
+		conn->rx_cons_sent = conn->rx_cons;
+		if (conn->tx_prep > conn->tx_sent)
+			m.prod_flags |= SMCX_CDC_PF_WRITE_BLOCKED;
+		if (conn->tx_prep == conn->tx_sent) {
+			if (conn->local_done_writing)
+				m.conn_flags |= SMCX_CDC_CF_DONE_WRITING;
+			if (conn->local_closed) {
+				m.conn_flags |= SMCX_CDC_CF_CONN_CLOSED;
+				conn->closed_sent = true;
+			}
+		}
+		if (conn->local_abort) {
+			m.conn_flags |= SMCX_CDC_CF_CONN_ABORT;
+			conn->abort_owed = false;
+		}
+		spin_unlock_bh(&conn->lock);
+		sock_hold(&smc->sk);
+		slot->done = smcx_cdc_tx_done;
+		slot->owner = smc;
+		slot->tx_upto = conn->tx_sent;
+		len = smcx_cdc_encode(&m, slot->buf, SMCX_WR_SLOT_LEN);
+		if (len < 0 || smcx_wr_send(slot, len, nwr ? &wr[0].wr : NULL)) {
+			slot->done = NULL;
+			slot->owner = NULL;
+			sock_put(&smc->sk);
+			smcx_wr_slot_put(slot);
+			WRITE_ONCE(conn->aborted, true);
+			return -ECONNRESET;
+		}
+		force = false;
+	} while (n && conn->tx_prep > conn->tx_sent);
+	return 0;
+}
+
+void smcx_tx_work(struct work_struct *work)
+{
+	struct smcx_conn *conn = container_of(work, struct smcx_conn, tx_work);
+	struct smcx_sock *smc = conn->owner;
+
+	/* the sock is alive: the scheduler holds a reference */
+	mutex_lock(&conn->tx_mutex);
+	if (conn->lgr)
+		smcx_tx_push(smc, READ_ONCE(conn->abort_owed) ||
+			     (conn->peer_write_blocked &&
+			      conn->rx_cons > conn->rx_cons_sent));
+	mutex_unlock(&conn->tx_mutex);
+	sock_put(&smc->sk);
+}
+
+u64 smcx_tx_space(struct smcx_conn *conn)
+{
+	u64 v;
+
+	spin_lock_bh(&conn->lock);
+	v = conn->sndbuf ? smcx_curs_space(conn->sndbuf->size, conn->tx_prep,
+					   conn->tx_fin) : 0;
+	spin_unlock_bh(&conn->lock);
+	return v;
+}
+
+static bool smcx_can_send(struct smcx_sock *smc)
+{
+	return smcx_tx_space(smc->conn) > 0 || smcx_conn_dead(smc->conn) ||
+	       READ_ONCE(smc->conn->peer_closed);
+}
+
+int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
+{
+	struct smcx_conn *conn = smc->conn;
+	struct sock *sk = &smc->sk;
+	size_t copied = 0;
+	long timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	int rc = 0;
+
+	smcx_stats_tx_call(sock_net(sk), len,
+			   conn->sndbuf ? conn->sndbuf->size : 0,
+			   READ_ONCE(conn->peer_rmbe_size));
+	while (copied < len) {
+		u64 space, n, pos;
+		u32 ssz, off, l;
+
+		if (smcx_conn_dead(conn) || READ_ONCE(conn->reset)) {
+			/* as TCP after a reset: the error once, then EPIPE */
+			rc = sock_error(sk) ?: -EPIPE;
+			break;
+		}
+		if (conn->local_done_writing || (sk->sk_shutdown & SEND_SHUTDOWN)) {
+			rc = -EPIPE;
+			break;
+		}
+		if (conn->peer_closed) {
+			/*
+			 * TCP takes these bytes into a connection the peer
+			 * has closed, and the peer's RST answers them:
+			 * sk_err EPIPE (a reset in CLOSE_WAIT), both sides
+			 * shut.  The peer's RMB may serve another connection
+			 * by now, so nothing is written; the bytes are lost
+			 * as TCP's are.
+			 */
+			WRITE_ONCE(conn->reset, true);
+			WRITE_ONCE(sk->sk_err, EPIPE);
+			smcx_conn_wake(smc, EPOLLIN | EPOLLOUT | EPOLLERR |
+					    EPOLLHUP | EPOLLRDHUP);
+			smcx_stats_tx(sock_net(sk), len, copied);
+			return len;
+		}
+		space = smcx_tx_space(conn);
+		if (!space) {
+			smcx_stats_tx_full(sock_net(sk));
+			if (!timeo) {
+				rc = -EAGAIN;
+				break;
+			}
+			rc = smcx_conn_wait(smc, &timeo, smcx_can_send);
+			if (rc)
+				break;
+			continue;
+		}
+		ssz = conn->sndbuf->size;
+		n = min_t(u64, space, len - copied);
+		pos = conn->tx_prep;
+		while (n) {
+			off = smcx_ring_off(pos, ssz);
+			l = smcx_ring_chunk(pos, ssz, n);
+			if (copy_from_iter((u8 *)conn->sndbuf->cpu + off, l,
+					   &msg->msg_iter) != l) {
+				rc = -EFAULT;
+				break;
+			}
+			pos += l;
+			n -= l;
+			copied += l;
+		}
+		spin_lock_bh(&conn->lock);
+		conn->tx_prep = pos;
+		/* MSG_OOB: the send's last byte is urgent (tcp_mark_urg) */
+		if ((msg->msg_flags & MSG_OOB) && copied == len) {
+			conn->urg_tx_pos = pos - 1;
+			conn->urg_tx_pend = true;
+		}
+		spin_unlock_bh(&conn->lock);
+		mutex_lock(&conn->tx_mutex);
+		smcx_tx_push(smc, false);
+		mutex_unlock(&conn->tx_mutex);
+		if (rc)
+			break;
+	}
+	if (copied) {
+		smcx_stats_tx(sock_net(sk), len, copied);
+		return copied;
+	}
+	if (rc == -EPIPE && !(msg->msg_flags & MSG_NOSIGNAL))
+		send_sig(SIGPIPE, current, 0);
+	return rc;
+}

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Send slots and the receive ring of a link, and their completions (see
+ * wr.h).  The slots' state (tx_free, tx_quiesce, each slot's taken time)
+ * lives in struct smcx_link under its tx_lock; a dead link (SMCX_LNK_DEAD)
+ * hands out no slot and posts nothing more.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cache.h>
+#include <linux/slab.h>
+
+#include "smcr.h"
+
+#define SMCX_WR_KINDS		(SMCX_WR_KIND_LLC + 1)
+
+/* receive handlers by message kind; filled at module init, then read-only */
+static void (*smcx_wr_rx_handlers[SMCX_WR_KINDS])(struct smcx_link *lnk,
+						  const u8 *buf, u32 len)
+	__ro_after_init;
+
+int smcx_wr_rx_register(int kind,
+			void (*fn)(struct smcx_link *lnk, const u8 *buf,
+				   u32 len))
+{
+	if (kind <= SMCX_WR_KIND_UNKNOWN || kind >= SMCX_WR_KINDS || !fn)
+		return -EINVAL;
+	if (smcx_wr_rx_handlers[kind])
+		return -EBUSY;
+	smcx_wr_rx_handlers[kind] = fn;
+	return 0;
+}
+
+static void smcx_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smcx_tx_slot *slot = container_of(wc->wr_cqe,
+						 struct smcx_tx_slot, cqe);
+	struct smcx_link *lnk = slot->lnk;
+	bool ok = wc->status == IB_WC_SUCCESS;
+
+	if (!ok && wc->status != IB_WC_WR_FLUSH_ERR)
+		pr_info("send completion: %s\n", ib_wc_status_msg(wc->status));
+	if (slot->done)
+		slot->done(slot, ok);
+	smcx_wr_slot_put(slot);
+	if (!ok && lnk->state != SMCX_LNK_DEAD)
+		smcx_lgr_terminate_async(lnk->lgr, "send completion error");
+}
+
+struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait)
+{
+	struct smcx_tx_slot *slot = NULL;
+	unsigned long flags;
+	int i;
+
+	for (;;) {
+		spin_lock_irqsave(&lnk->tx_lock, flags);
+		if (lnk->state == SMCX_LNK_DEAD) {
+			spin_unlock_irqrestore(&lnk->tx_lock, flags);
+			return NULL;
+		}
+		i = lnk->tx_quiesce ? SMCX_WR_SLOTS :
+				      find_first_bit(&lnk->tx_free, SMCX_WR_SLOTS);
+		if (i < SMCX_WR_SLOTS) {
+			clear_bit(i, &lnk->tx_free);
+			slot = &lnk->tx[i];
+		}
+		spin_unlock_irqrestore(&lnk->tx_lock, flags);
+		if (slot)
+			break;
+		if (!wait)
+			return NULL;	/* all busy (DELETE_LINK at teardown) */
+		if (wait_event_timeout(lnk->tx_wait,
+				       (READ_ONCE(lnk->tx_free) &&
+					!READ_ONCE(lnk->tx_quiesce)) ||
+				       READ_ONCE(lnk->state) == SMCX_LNK_DEAD,
+				       10 * HZ) == 0)
+			return NULL;
+	}
+	slot->done = NULL;
+	slot->owner = NULL;
+	slot->tx_upto = 0;
+	WRITE_ONCE(slot->taken, jiffies);
+	memset(slot->buf, 0, SMCX_WR_SLOT_LEN);
+	return slot;
+}
+
+void smcx_wr_slot_put(struct smcx_tx_slot *slot)
+{
+	struct smcx_link *lnk = slot->lnk;
+	unsigned long flags;
+
+	spin_lock_irqsave(&lnk->tx_lock, flags);
+	set_bit(slot - lnk->tx, &lnk->tx_free);
+	spin_unlock_irqrestore(&lnk->tx_lock, flags);
+	wake_up(&lnk->tx_wait);
+}
+
+/*
+ * Empty the send queue and keep it so: no slot is handed out from here on,
+ * and this returns once every slot is back (every WR posted before has
+ * completed: all of them sit in front of some slot's signalled SEND) and
+ * claimed, or -ENOLINK.  For a REG_MR, which rxe executes again when a
+ * retransmission rewinds the send queue to an unacknowledged WR in front
+ * of it: the second run finds the MR valid already, fails, and puts the
+ * QP in the error state (rxe_reg_fast_mr "not free", seen in the lab under
+ * 64 simultaneous connects).  On an idle queue nothing is in front of it.
+ * Caller holds the link's reg_mutex.
+ */
+int smcx_wr_quiesce(struct smcx_link *lnk)
+{
+	unsigned long flags;
+	bool idle;
+	int i;
+
+	spin_lock_irqsave(&lnk->tx_lock, flags);
+	lnk->tx_quiesce = true;
+	spin_unlock_irqrestore(&lnk->tx_lock, flags);
+	wait_event_timeout(lnk->tx_wait,
+			   READ_ONCE(lnk->tx_free) == SMCX_WR_ALL_FREE ||
+			   READ_ONCE(lnk->state) == SMCX_LNK_DEAD,
+			   SMCX_REG_WAIT);
+	spin_lock_irqsave(&lnk->tx_lock, flags);
+	idle = lnk->tx_free == SMCX_WR_ALL_FREE &&
+	       lnk->state != SMCX_LNK_DEAD;
+	if (idle) {
+		lnk->tx_free = 0;
+		for (i = 0; i < SMCX_WR_SLOTS; i++)
+			lnk->tx[i].taken = jiffies;
+	}
+	lnk->tx_quiesce = false;
+	spin_unlock_irqrestore(&lnk->tx_lock, flags);
+	if (!idle)
+		wake_up_all(&lnk->tx_wait);
+	return idle ? 0 : -ENOLINK;
+}
+
+void smcx_wr_unquiesce(struct smcx_link *lnk)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&lnk->tx_lock, flags);
+	lnk->tx_free = SMCX_WR_ALL_FREE;
+	spin_unlock_irqrestore(&lnk->tx_lock, flags);
+	wake_up_all(&lnk->tx_wait);
+}
+
+/* post @first (may be NULL: RDMA WRITEs) followed by the slot's SEND */
+int smcx_wr_send(struct smcx_tx_slot *slot, u32 len, struct ib_send_wr *first)
+{
+	struct smcx_link *lnk = slot->lnk;
+	struct ib_sge sge = {
+		.addr = slot->dma, .length = len, .lkey = lnk->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe = &slot->cqe, .sg_list = &sge, .num_sge = 1,
+		.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
+	};
+	struct ib_send_wr *w;
+	int rc;
+
+	ib_dma_sync_single_for_device(lnk->ibdev, slot->dma, len, DMA_TO_DEVICE);
+	if (first) {
+		for (w = first; w->next; w = w->next)
+			;
+		w->next = &wr;
+	} else {
+		first = &wr;
+	}
+	rc = ib_post_send(lnk->qp, first, NULL);
+	if (rc) {
+		pr_info("ib_post_send: %d\n", rc);
+		smcx_lgr_terminate_async(lnk->lgr, "ib_post_send failed");
+	}
+	return rc;
+}
+
+static int smcx_wr_rx_post(struct smcx_rx_slot *rs)
+{
+	struct smcx_link *lnk = rs->lnk;
+	struct ib_sge sge = {
+		.addr = rs->dma, .length = SMCX_RX_BUFLEN,
+		.lkey = lnk->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = {
+		.wr_cqe = &rs->cqe, .sg_list = &sge, .num_sge = 1,
+	};
+
+	return ib_post_recv(lnk->qp, &wr, NULL);
+}
+
+static void smcx_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smcx_rx_slot *rs = container_of(wc->wr_cqe, struct smcx_rx_slot,
+					       cqe);
+	struct smcx_link *lnk = rs->lnk;
+	void (*fn)(struct smcx_link *lnk, const u8 *buf, u32 len);
+
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			pr_info("receive completion: %s\n",
+				ib_wc_status_msg(wc->status));
+		if (lnk->state != SMCX_LNK_DEAD)
+			smcx_lgr_terminate_async(lnk->lgr, "receive completion error");
+		return;
+	}
+	ib_dma_sync_single_for_cpu(lnk->ibdev, rs->dma, wc->byte_len,
+				   DMA_FROM_DEVICE);
+	if (wc->byte_len >= 1) {
+		fn = smcx_wr_rx_handlers[smcx_wr_kind(rs->buf[0])];
+		if (fn)
+			fn(lnk, rs->buf, wc->byte_len);
+	}
+	ib_dma_sync_single_for_device(lnk->ibdev, rs->dma, SMCX_RX_BUFLEN,
+				      DMA_FROM_DEVICE);
+	if (lnk->state != SMCX_LNK_DEAD && smcx_wr_rx_post(rs))
+		smcx_lgr_terminate_async(lnk->lgr, "ib_post_recv failed");
+}
+
+static void smcx_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smcx_link *lnk = container_of(wc->wr_cqe, struct smcx_link,
+					     write_cqe);
+
+	/* only failures complete an unsignalled WRITE */
+	if (wc->status != IB_WC_WR_FLUSH_ERR)
+		pr_info("RDMA WRITE failed: %s\n", ib_wc_status_msg(wc->status));
+	if (lnk->state != SMCX_LNK_DEAD)
+		smcx_lgr_terminate_async(lnk->lgr, "RDMA WRITE error");
+}
+
+/*
+ * The watchdog's test (lgr.c): a send slot taken longer than SMCX_TX_STALL
+ * ago means its completion is not coming.
+ */
+bool smcx_wr_stalled(struct smcx_link *lnk)
+{
+	unsigned long flags, busy;
+	bool stalled = false;
+	int i;
+
+	spin_lock_irqsave(&lnk->tx_lock, flags);
+	busy = ~lnk->tx_free & SMCX_WR_ALL_FREE;
+	for_each_set_bit(i, &busy, SMCX_WR_SLOTS)
+		if (time_after(jiffies, READ_ONCE(lnk->tx[i].taken) +
+					SMCX_TX_STALL))
+			stalled = true;
+	spin_unlock_irqrestore(&lnk->tx_lock, flags);
+	return stalled;
+}
+
+/*
+ * The slots' memory: the send buffers in one DMA-mapped block, a buffer
+ * for each receive slot (mapped by smcx_wr_rx_start()).  On failure the
+ * caller clears the link, which frees whatever was made.
+ */
+int smcx_wr_init(struct smcx_link *lnk)
+{
+	int i;
+
+	lnk->write_cqe.done = smcx_wr_write_done;
+	lnk->tx_bufs = kcalloc(SMCX_WR_SLOTS, SMCX_WR_SLOT_LEN, GFP_KERNEL);
+	if (!lnk->tx_bufs)
+		return -ENOMEM;
+	lnk->tx_dma = ib_dma_map_single(lnk->ibdev, lnk->tx_bufs,
+					SMCX_WR_SLOTS * SMCX_WR_SLOT_LEN,
+					DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(lnk->ibdev, lnk->tx_dma)) {
+		lnk->tx_dma = 0;
+		return -ENOMEM;
+	}
+	for (i = 0; i < SMCX_RX_SLOTS; i++) {
+		struct smcx_rx_slot *rs = &lnk->rx[i];
+
+		rs->lnk = lnk;
+		rs->buf = kmalloc(SMCX_RX_BUFLEN, GFP_KERNEL);
+		if (!rs->buf)
+			return -ENOMEM;
+		rs->cqe.done = smcx_wr_rx_done;
+	}
+	for (i = 0; i < SMCX_WR_SLOTS; i++) {
+		struct smcx_tx_slot *s = &lnk->tx[i];
+
+		s->lnk = lnk;
+		s->buf = lnk->tx_bufs + i * SMCX_WR_SLOT_LEN;
+		s->dma = lnk->tx_dma + i * SMCX_WR_SLOT_LEN;
+		s->cqe.done = smcx_wr_tx_done;
+	}
+	lnk->tx_free = SMCX_WR_ALL_FREE;
+	return 0;
+}
+
+/* map and post every receive buffer; the QP is in INIT */
+int smcx_wr_rx_start(struct smcx_link *lnk)
+{
+	int i, rc;
+
+	for (i = 0; i < SMCX_RX_SLOTS; i++) {
+		struct smcx_rx_slot *rs = &lnk->rx[i];
+
+		rs->dma = ib_dma_map_single(lnk->ibdev, rs->buf, SMCX_RX_BUFLEN,
+					    DMA_FROM_DEVICE);
+		if (ib_dma_mapping_error(lnk->ibdev, rs->dma)) {
+			rs->dma = 0;
+			return -ENOMEM;
+		}
+		rc = smcx_wr_rx_post(rs);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* free what smcx_wr_init() and smcx_wr_rx_start() made; QP and CQ gone */
+void smcx_wr_clear(struct smcx_link *lnk)
+{
+	int i;
+
+	for (i = 0; i < SMCX_RX_SLOTS; i++) {
+		if (lnk->rx[i].dma)
+			ib_dma_unmap_single(lnk->ibdev, lnk->rx[i].dma,
+					    SMCX_RX_BUFLEN, DMA_FROM_DEVICE);
+		lnk->rx[i].dma = 0;
+		kfree(lnk->rx[i].buf);
+		lnk->rx[i].buf = NULL;
+	}
+	if (lnk->tx_dma)
+		ib_dma_unmap_single(lnk->ibdev, lnk->tx_dma,
+				    SMCX_WR_SLOTS * SMCX_WR_SLOT_LEN,
+				    DMA_TO_DEVICE);
+	kfree(lnk->tx_bufs);
+	lnk->tx_bufs = NULL;
+}
