@@ -48,6 +48,27 @@ static bool smcx_lock(struct smcx_sock *smc)
 	return false;
 }
 
+/*
+ * The prologue of most ops: read sock->sk once into *@skp; a TCP sock
+ * (grafted) returns NULL and the caller hands the op to TCP with *@skp,
+ * else the smcx sock is returned locked.  A graft while we waited for the
+ * lock starts over, which then finds TCP.
+ */
+static struct smcx_sock *smcx_lock_or_tcp(struct socket *sock,
+					  struct sock **skp)
+{
+	struct sock *sk;
+
+again:
+	sk = READ_ONCE(sock->sk);
+	*skp = sk;
+	if (!smcx_sk_is_smc(sk))
+		return NULL;
+	if (!smcx_lock(smcx_sk(sk)))
+		goto again;
+	return smcx_sk(sk);
+}
+
 static int smcx_release(struct socket *sock)
 {
 	struct sock *sk = sock->sk;
@@ -65,13 +86,9 @@ static int smcx_bind(struct socket *sock, struct sockaddr *addr, int len)
 	struct sock *sk;
 	int rc;
 
-again:
-	sk = READ_ONCE(sock->sk);
-	if (!smcx_sk_is_smc(sk))
+	smc = smcx_lock_or_tcp(sock, &sk);
+	if (!smc)
 		return smcx_tcp_ops_of(sk)->bind(sock, addr, len);
-	smc = smcx_sk(sk);
-	if (!smcx_lock(smc))
-		goto again;
 	rc = smc->clcsock->ops->bind(smc->clcsock, addr, len);
 	release_sock(sk);
 	return rc;
@@ -115,13 +132,9 @@ static int smcx_getname(struct socket *sock, struct sockaddr *addr, int peer)
 	struct sock *sk;
 	int rc;
 
-again:
-	sk = READ_ONCE(sock->sk);
-	if (!smcx_sk_is_smc(sk))
+	smc = smcx_lock_or_tcp(sock, &sk);
+	if (!smc)
 		return smcx_tcp_ops_of(sk)->getname(sock, addr, peer);
-	smc = smcx_sk(sk);
-	if (!smcx_lock(smc))
-		goto again;
 	/* TCP has no peer before its handshake completes; neither do we */
 	if (peer && smcx_hs_busy(smc))
 		rc = -ENOTCONN;
@@ -179,13 +192,9 @@ static int smcx_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 	struct sock *sk;
 	int rc;
 
-again:
-	sk = READ_ONCE(sock->sk);
-	if (!smcx_sk_is_smc(sk))
+	smc = smcx_lock_or_tcp(sock, &sk);
+	if (!smc)
 		return smcx_tcp_ops_of(sk)->ioctl(sock, cmd, arg);
-	smc = smcx_sk(sk);
-	if (!smcx_lock(smc))
-		goto again;
 	/* the CLC bytes in flight are not the application's data */
 	if (smcx_hs_busy(smc) && smcx_queue_ioctl(cmd))
 		rc = put_user(0, (int __user *)arg);
@@ -294,13 +303,9 @@ static int smcx_smc_setsockopt(struct socket *sock, int optname,
 		return -EINVAL;
 	if (copy_from_sockptr(&val, optval, sizeof(val)))
 		return -EFAULT;
-again:
-	sk = READ_ONCE(sock->sk);
-	if (!smcx_sk_is_smc(sk))
+	smc = smcx_lock_or_tcp(sock, &sk);
+	if (!smc)
 		return -EOPNOTSUPP;
-	smc = smcx_sk(sk);
-	if (!smcx_lock(smc))
-		goto again;
 	smc->limit_hs = val != 0;
 	release_sock(sk);
 	return 0;
@@ -348,18 +353,14 @@ static int smcx_setsockopt(struct socket *sock, int level, int optname,
 		return -EOPNOTSUPP;
 	if (level == SOL_SMC)
 		return smcx_smc_setsockopt(sock, optname, optval, optlen);
-again:
-	sk = READ_ONCE(sock->sk);
-	if (!smcx_sk_is_smc(sk)) {
+	smc = smcx_lock_or_tcp(sock, &sk);
+	if (!smc) {
 		if (level == SOL_SOCKET)
 			return sock_setsockopt(sock, level, optname, optval,
 					       optlen);
 		ops = smcx_tcp_ops_of(sk);
 		return ops->setsockopt(sock, level, optname, optval, optlen);
 	}
-	smc = smcx_sk(sk);
-	if (!smcx_lock(smc))
-		goto again;
 	cs = smc->clcsock;
 	if (level == SOL_SOCKET)
 		rc = sock_setsockopt(cs, level, optname, optval, optlen);
@@ -388,17 +389,13 @@ static int smcx_getsockopt(struct socket *sock, int level, int optname,
 
 	if (level == SOL_SMC)
 		return smcx_smc_getsockopt(sock, optname, optval, optlen);
-again:
-	sk = READ_ONCE(sock->sk);
-	if (!smcx_sk_is_smc(sk)) {
+	smc = smcx_lock_or_tcp(sock, &sk);
+	if (!smc) {
 		ops = smcx_tcp_ops_of(sk);
 		if (!ops->getsockopt)
 			return -EOPNOTSUPP;
 		return ops->getsockopt(sock, level, optname, optval, optlen);
 	}
-	smc = smcx_sk(sk);
-	if (!smcx_lock(smc))
-		goto again;
 	cs = smc->clcsock;
 	if (cs->ops->getsockopt)
 		rc = cs->ops->getsockopt(cs, level, optname, optval, optlen);
@@ -416,12 +413,9 @@ static int smcx_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	int rc;
 
 again:
-	sk = READ_ONCE(sock->sk);
-	if (!smcx_sk_is_smc(sk))
+	smc = smcx_lock_or_tcp(sock, &sk);
+	if (!smc)
 		return smcx_tcp_ops_of(sk)->sendmsg(sock, msg, len);
-	smc = smcx_sk(sk);
-	if (!smcx_lock(smc))
-		goto again;
 	if ((msg->msg_flags & MSG_FASTOPEN) && sk->sk_state == SMCX_INIT &&
 	    smc->hs == SMCX_HS_NONE) {
 		rc = smcx_fallback_now(smc, sock, SMCX_DECL_OPTUNSUPP);
@@ -459,12 +453,9 @@ static int smcx_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	int rc;
 
 again:
-	sk = READ_ONCE(sock->sk);
-	if (!smcx_sk_is_smc(sk))
+	smc = smcx_lock_or_tcp(sock, &sk);
+	if (!smc)
 		return smcx_tcp_ops_of(sk)->recvmsg(sock, msg, len, flags);
-	smc = smcx_sk(sk);
-	if (!smcx_lock(smc))
-		goto again;
 	if (smcx_hs_busy(smc)) {
 		timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
 		rc = smcx_wait_hs(smc, &timeo);
@@ -574,13 +565,10 @@ static ssize_t smcx_splice_read(struct socket *sock, loff_t *ppos,
 	int rc;
 
 again:
-	sk = READ_ONCE(sock->sk);
-	if (!smcx_sk_is_smc(sk))
+	smc = smcx_lock_or_tcp(sock, &sk);
+	if (!smc)
 		return smcx_tcp_ops_of(sk)->splice_read(sock, ppos, pipe, len,
 							flags);
-	smc = smcx_sk(sk);
-	if (!smcx_lock(smc))
-		goto again;
 	if (smcx_hs_busy(smc)) {
 		timeo = sock_rcvtimeo(sk, flags & SPLICE_F_NONBLOCK);
 		rc = smcx_wait_hs(smc, &timeo);

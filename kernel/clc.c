@@ -3,11 +3,13 @@
  * CLC handshake messages over the internal TCP socket.
  *
  * Every message is built and parsed by the wire codec (include/smcx/wire);
- * this file only moves bytes and decides.  Framing: the 8-byte header is
- * read first, its length field says how much follows, and exactly that much
- * is read, so a message never swallows a byte of application data that
- * follows it in the TCP stream (the peer falls back right after a decline
- * and its first data may already be queued behind it).
+ * this file only moves bytes and decides (join.c runs the handshake: it
+ * calls these in order and joins a link group between them).  Framing: the
+ * 8-byte header is read first, its length field says how much follows, and
+ * exactly that much is read, so a message never swallows a byte of
+ * application data that follows it in the TCP stream (the peer falls back
+ * right after a decline and its first data may already be queued behind
+ * it).
  *
  * What smcx says, until the RDMA data path exists:
  *   client  sends a v2 Proposal offering SMC-R v2 only (release 1, the
@@ -36,7 +38,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/net.h>
-#include <linux/slab.h>
 #include <linux/uio.h>
 #include <net/dst.h>
 #include <net/inet_sock.h>
@@ -52,15 +53,6 @@
 #include "sysctl.h"
 #include "ueid.h"
 #include <linux/utsname.h>
-
-struct smcx_clc_ctx {
-	u8 buf[SMCX_CLC_MAX_LEN];
-	union {
-		struct smcx_clc_proposal prop;
-		struct smcx_clc_accept acc;
-		struct smcx_clc_decline dcl;
-	} m;
-};
 
 /* write one whole message; it is small and the connection fresh */
 static int smcx_clc_write(struct socket *cs, const u8 *buf, size_t len)
@@ -214,6 +206,13 @@ static int smcx_clc_send_decline(struct socket *cs, u32 reason, u8 version)
 	return smcx_clc_write(cs, buf, len);
 }
 
+int smcx_clc_decline(struct socket *cs, u32 reason, u8 version)
+{
+	int rc = smcx_clc_send_decline(cs, reason, version);
+
+	return rc ? rc : reason;
+}
+
 /*
  * What we can offer on this connection, as mainline decides it: SMC-R v2
  * needs an IPv4 CLC connection, at least one user EID, and a RoCE v2 GID on
@@ -273,24 +272,6 @@ static int smcx_clc_peer_declined(struct smcx_sock *smc,
 
 /* ------------------------------------------------------- SMC-R (smcr=1) */
 
-/* the RoCE v2 device port for the CLC socket's egress route */
-static int smcx_clc_choose(struct smcx_sock *smc, struct smcx_ib_choice *c)
-{
-	struct sock *tcpsk = smc->clcsock->sk;
-	struct dst_entry *dst;
-	int rc;
-
-	if (tcpsk->sk_family != AF_INET)
-		return -ENODEV;
-	dst = sk_dst_get(tcpsk);
-	if (!dst)
-		return -ENODEV;
-	rc = dst->dev ? smcx_ib_choose(dst->dev, inet_sk(tcpsk)->inet_saddr,
-				       SMCX_ROCE_V2, NULL, c) : -ENODEV;
-	dst_release(dst);
-	return rc;
-}
-
 /* accept/confirm fields of our side of @conn */
 static void smcx_clc_fill_acc(struct smcx_sock *smc, struct smcx_clc_accept *a,
 			      bool first, const u8 *eid)
@@ -329,55 +310,6 @@ static void smcx_clc_fill_acc(struct smcx_sock *smc, struct smcx_clc_accept *a,
 	a->max_links = smcx_v2x_fce_links(&conn->lgr->v2x);
 }
 
-static void smcx_clc_save_peer(struct smcx_conn *conn,
-			       const struct smcx_clc_accept *a, bool first)
-{
-	struct smcx_link *lnk = &conn->lgr->lnk;
-
-	conn->peer_token = a->rmbe_alert_token;
-	conn->peer_rkey = a->rmb_rkey;
-	conn->peer_rmb_addr = a->rmb_dma_addr;
-	conn->peer_rmbe_size = smcx_uncompress_bufsize(a->rmbe_size);
-	if (!first)
-		return;
-	lnk->peer_qpn = a->qpn;
-	lnk->peer_psn = a->psn;
-	lnk->peer_mtu = a->qp_mtu;
-	memcpy(lnk->peer_gid, a->gid, SMCX_GID_LEN);
-	memcpy(lnk->peer_mac, a->mac, ETH_ALEN);
-	memcpy(conn->lgr->peer_systemid, a->peer_id, SMCX_PEERID_LEN);
-	memcpy(conn->lgr->neg_eid, a->eid, SMCX_EID_LEN);
-	memcpy(conn->lgr->peer_host, a->hostname, SMCX_HOSTNAME_LEN);
-	conn->lgr->peer_os = a->os_type;
-	conn->lgr->v2_direct = a->v2_direct;
-}
-
-/*
- * Undo a half-made SMC-R connection on @lgr, the link group too if it was
- * new.  The caller's reference on @lgr went to the connection if
- * smcx_conn_create() got it a place in the group (freeing it drops it),
- * else it is still the caller's and is dropped here.
- */
-static void smcx_clc_smcr_undo(struct smcx_sock *smc, struct smcx_lgr *lgr,
-			       bool first)
-{
-	kref_get(&lgr->ref);		/* across the connection's release */
-	if (smc->conn && smc->conn->lgr)
-		smcx_conn_free(smc);
-	else
-		smcx_lgr_put(lgr);
-	if (first)
-		smcx_lgr_terminate(lgr);
-	smcx_lgr_put(lgr);
-}
-
-/* a server connection's lookups of a group with a free place */
-#define SMCX_SRV_LGR_TRIES	4
-
-/* first contacts, one at a time per role */
-static DEFINE_MUTEX(smcx_srv_first_mutex);
-static DEFINE_MUTEX(smcx_clnt_first_mutex);
-
 static int smcx_clc_send_acc(struct socket *cs, struct smcx_clc_ctx *ctx,
 			     u8 type)
 {
@@ -390,240 +322,120 @@ static int smcx_clc_send_acc(struct socket *cs, struct smcx_clc_ctx *ctx,
 }
 
 /*
- * Client, SMC-R v2 accept received (ctx->m.acc): make or reuse the link
- * group, answer with a confirm, and on first contact the CONFIRM_LINK
- * exchange (the server starts it).  0: SMC-R; > 0: declined, TCP; < 0: dead.
+ * Client, SMC-R v2 accept received (ctx->m.acc): a user EID we have, and on
+ * first contact a release and counts we take.  0: join; > 0: declined.
  */
-static int smcx_clc_client_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
+static int smcx_clc_clnt_judge(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 {
-	struct socket *cs = smc->clcsock;
 	struct smcx_clc_accept *a = &ctx->m.acc;
 	bool first = smcx_clc_first_contact(&a->hdr);
-	struct smcx_ib_choice c;
-	struct smcx_lgr *lgr;
-	struct smcx_v2x neg;
-	u8 eid[SMCX_EID_LEN];
 	u32 reason;
-	int rc;
 
 	if (!smcx_ueid_has(a->eid)) {
 		reason = SMCX_DECL_NOUEID;
 		goto decline;
 	}
-	memcpy(eid, a->eid, SMCX_EID_LEN);
+	memcpy(ctx->eid, a->eid, SMCX_EID_LEN);
 	/* a new link group takes the release and counts the server chose */
-	reason = first ? smcx_v2x_clnt(&neg, a->release, a->max_conns,
+	reason = first ? smcx_v2x_clnt(&ctx->neg, a->release, a->max_conns,
 				       a->max_links) : 0;
-	if (reason)
-		goto decline;
-	if (smcx_clc_choose(smc, &c)) {
-		reason = SMCX_DECL_NOSMCRDEV;
-		goto decline;
-	}
-	/* as the server: one first contact at a time (mainline too) */
-	mutex_lock(&smcx_clnt_first_mutex);
-	if (first) {
-		lgr = smcx_lgr_create(sock_net(&smc->sk), SMCX_CLNT, &c, &neg);
-	} else {
-		lgr = smcx_lgr_find(SMCX_CLNT, c.dev, c.port, a->gid,
-				    a->peer_id, a->qpn);
-		if (!lgr)
-			lgr = ERR_PTR(-ENOENT);
-	}
-	if (!first)
-		mutex_unlock(&smcx_clnt_first_mutex);
-	smcx_ib_choice_release(&c);
-	if (IS_ERR(lgr)) {
-		reason = first ? SMCX_DECL_MEM : SMCX_DECL_SYNCERR;
-		goto decline_unlock;
-	}
-	rc = smcx_conn_create(smc, lgr);
-	if (rc) {
-		smcx_clc_smcr_undo(smc, lgr, first);
-		reason = SMCX_DECL_MEM;
-		goto decline_unlock;
-	}
-	smcx_clc_save_peer(smc->conn, a, first);
-	reason = 0;
-	if (first && smcx_link_ready(&lgr->lnk))
-		reason = SMCX_DECL_ERR_RDYLNK;
-	else if (smcx_buf_reg(&lgr->lnk, smc->conn->rmb))
-		reason = SMCX_DECL_ERR_REGBUF;
-	else if (!first && smcx_llc_confirm_rkey(&lgr->lnk, smc->conn->rmb))
-		reason = SMCX_DECL_ERR_REGBUF;	/* as mainline */
-	if (reason) {
-		smcx_clc_smcr_undo(smc, lgr, first);
-		goto decline_unlock;
-	}
-	smcx_clc_fill_acc(smc, a, first, eid);
+	if (!reason)
+		return 0;
+decline:
+	return smcx_clc_decline(smc->clcsock, reason, SMCX_CLC_V2);
+}
+
+int smcx_clc_send_confirm(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
+			  bool first)
+{
+	struct smcx_clc_accept *a = &ctx->m.acc;
+
+	smcx_clc_fill_acc(smc, a, first, ctx->eid);
 	if (first) {
 		a->gid_cnt = 1;
-		memcpy(a->gids[0], lgr->lnk.gid, SMCX_GID_LEN);
+		memcpy(a->gids[0], smc->conn->lgr->lnk.gid, SMCX_GID_LEN);
 	}
-	rc = smcx_clc_send_acc(cs, ctx, SMCX_CLC_CONFIRM);
-	if (!rc && first)
-		rc = smcx_llc_confirm_link_clnt(&lgr->lnk);
-	if (rc)
-		smcx_clc_smcr_undo(smc, lgr, first);
-	if (first)
-		mutex_unlock(&smcx_clnt_first_mutex);
-	if (rc)
-		return rc < 0 ? rc : -EPROTO;
-	smc->smcr = true;
-	return 0;
-
-decline_unlock:
-	if (first)
-		mutex_unlock(&smcx_clnt_first_mutex);
-decline:
-	rc = smcx_clc_send_decline(cs, reason, SMCX_CLC_V2);
-	return rc ? rc : reason;
+	return smcx_clc_send_acc(smc->clcsock, ctx, SMCX_CLC_CONFIRM);
 }
 
 /*
- * Server, SMC-R v2 proposal we can serve: accept, wait for the confirm,
- * ready the link and run CONFIRM_LINK on first contact.
+ * Server, SMC-R v2 proposal listing one of our user EIDs: that EID, and
+ * the release and counts a new link group would take.  0: join; -ENOENT:
+ * the EID went away; > 0: declined.
  */
-static int smcx_clc_server_smcr(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
+static int smcx_clc_srv_judge(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 {
 	const struct smcx_sysctl *v = smcx_sysctl(sock_net(&smc->sk));
-	struct socket *cs = smc->clcsock;
 	struct smcx_clc_proposal *p = &ctx->m.prop;
-	u8 peer_gid[SMCX_GID_LEN], eid[SMCX_EID_LEN];
-	struct smcx_ib_choice c;
-	struct smcx_lgr *lgr;
-	struct smcx_clc_hdr hdr;
-	struct smcx_v2x neg;
-	bool first;
-	unsigned int i, tries;
+	unsigned int i;
 	u32 reason;
-	long timeo;
-	int rc, len;
 
 	for (i = 0; i < p->eid_cnt; i++)
 		if (smcx_ueid_has(p->user_eid[i]))
 			break;
 	if (i == p->eid_cnt)
 		return -ENOENT;
-	memcpy(eid, p->user_eid[i], SMCX_EID_LEN);
-	memcpy(peer_gid, p->roce_gid, SMCX_GID_LEN);
+	memcpy(ctx->eid, p->user_eid[i], SMCX_EID_LEN);
+	memcpy(ctx->peer_gid, p->roce_gid, SMCX_GID_LEN);
 	/* release and counts for a new link group, from every proposal */
-	reason = smcx_v2x_srv(&neg, p->release, p->max_conns, p->max_links,
+	reason = smcx_v2x_srv(&ctx->neg, p->release, p->max_conns, p->max_links,
 			      READ_ONCE(v->smcr_max_conns_per_lgr),
 			      READ_ONCE(v->smcr_max_links_per_lgr));
-	if (reason) {
-		rc = smcx_clc_send_decline(cs, reason, SMCX_CLC_V2);
-		return rc ? rc : reason;
-	}
-	if (smcx_clc_choose(smc, &c))
-		return -ENODEV;
-	/*
-	 * First contacts are serialised (mainline: one server-wide lock,
-	 * held from the link group lookup until the first contact's link is
-	 * confirmed): a second proposal from the same peer waits and then
-	 * finds the link group ready instead of making another one.  A group
-	 * found with a free place may be full when the connection asks for
-	 * it (another handshake took the last one): then look again, which
-	 * finds another group or makes one.
-	 */
-	for (tries = 0;; tries++) {
-		mutex_lock(&smcx_srv_first_mutex);
-		lgr = smcx_lgr_find(SMCX_SRV, c.dev, c.port, peer_gid, NULL, 0);
-		first = !lgr;
-		if (!first) {
-			mutex_unlock(&smcx_srv_first_mutex);
-		} else {
-			lgr = smcx_lgr_create(sock_net(&smc->sk), SMCX_SRV, &c,
-					      &neg);
-			if (IS_ERR(lgr))
-				break;
-			memcpy(lgr->lnk.peer_gid, peer_gid, SMCX_GID_LEN);
-		}
-		rc = smcx_conn_create(smc, lgr);
-		if (rc != -ENOSPC || first || tries == SMCX_SRV_LGR_TRIES)
-			break;
-		smcx_lgr_put(lgr);	/* ours: the group was full */
-	}
-	smcx_ib_choice_release(&c);
-	if (IS_ERR(lgr)) {
-		mutex_unlock(&smcx_srv_first_mutex);
-		return PTR_ERR(lgr);
-	}
-	if (!rc && !first)
-		rc = smcx_buf_reg(&lgr->lnk, smc->conn->rmb);
-	if (!rc && !first)
-		rc = smcx_llc_confirm_rkey(&lgr->lnk, smc->conn->rmb);
-	if (rc) {
-		smcx_clc_smcr_undo(smc, lgr, first);
-		if (first)
-			mutex_unlock(&smcx_srv_first_mutex);
-		return rc;
-	}
-	smcx_clc_fill_acc(smc, &ctx->m.acc, first, eid);
+	if (reason)
+		return smcx_clc_decline(smc->clcsock, reason, SMCX_CLC_V2);
+	return 0;
+}
+
+int smcx_clc_srv_accept(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
+			bool first, u32 *decline)
+{
+	struct socket *cs = smc->clcsock;
+	struct smcx_clc_hdr hdr;
+	long timeo;
+	int rc, len;
+
+	*decline = 0;
+	smcx_clc_fill_acc(smc, &ctx->m.acc, first, ctx->eid);
 	rc = smcx_clc_send_acc(cs, ctx, SMCX_CLC_ACCEPT);
 	if (rc)
-		goto fail;
+		return rc;
 	timeo = SMCX_CLC_WAIT_TIME;
 	len = smcx_clc_recv(cs, ctx, &hdr, &timeo);
-	if (len < 0) {
-		rc = len;
-		goto fail;
-	}
-	if (hdr.type == SMCX_CLC_DECLINE) {
-		smcx_clc_smcr_undo(smc, lgr, first);
-		if (first)
-			mutex_unlock(&smcx_srv_first_mutex);
+	if (len < 0)
+		return len;
+	if (hdr.type == SMCX_CLC_DECLINE)
 		return smcx_clc_peer_declined(smc, ctx, len);
-	}
 	if (hdr.type != SMCX_CLC_CONFIRM ||
 	    smcx_clc_decode_accept(ctx->buf, len, SMCX_CLC_CONFIRM, &ctx->m.acc,
 				   SMCX_WIRE_LAX_RSVD) ||
 	    ctx->m.acc.hdr.version != SMCX_CLC_V2 ||
-	    smcx_clc_first_contact(&ctx->m.acc.hdr) != first) {
-		rc = -EPROTO;
-		goto fail;
-	}
-	reason = first ? smcx_v2x_confirm_check(&lgr->v2x, ctx->m.acc.release,
-						ctx->m.acc.max_conns,
-						ctx->m.acc.max_links) : 0;
-	if (reason) {
-		smcx_clc_smcr_undo(smc, lgr, first);
-		mutex_unlock(&smcx_srv_first_mutex);
-		rc = smcx_clc_send_decline(cs, reason, SMCX_CLC_V2);
-		return rc ? rc : reason;
-	}
-	smcx_clc_save_peer(smc->conn, &ctx->m.acc, first);
-	if (first) {
-		rc = smcx_link_ready(&lgr->lnk);
-		if (!rc)
-			rc = smcx_buf_reg(&lgr->lnk, smc->conn->rmb);
-		if (!rc)
-			rc = smcx_llc_confirm_link_srv(&lgr->lnk);
-		if (!rc)
-			rc = smcx_llc_add_link_srv(&lgr->lnk);
-		if (rc)
-			goto fail;
-		mutex_unlock(&smcx_srv_first_mutex);
-	}
-	smc->smcr = true;
+	    smcx_clc_first_contact(&ctx->m.acc.hdr) != first)
+		return -EPROTO;
+	*decline = first ? smcx_v2x_confirm_check(&smc->conn->lgr->v2x,
+						  ctx->m.acc.release,
+						  ctx->m.acc.max_conns,
+						  ctx->m.acc.max_links) : 0;
 	return 0;
-fail:
-	smcx_clc_smcr_undo(smc, lgr, first);
-	if (first)
-		mutex_unlock(&smcx_srv_first_mutex);
-	return rc < 0 ? rc : -EPROTO;
 }
 
-int smcx_clc_client(struct smcx_sock *smc)
+int smcx_clc_srv_unserved(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
+			  int rc)
+{
+	if (rc != -ENOENT && rc != -ENODEV && rc != -ENOMEM && rc != -ENOSPC)
+		return rc;
+	/* nothing to serve it with: decline as before */
+	return smcx_clc_decline(smc->clcsock, ctx->reason,
+				ctx->m.prop.hdr.version);
+}
+
+int smcx_clc_client(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 {
 	struct socket *cs = smc->clcsock;
-	struct smcx_clc_ctx *ctx;
 	struct smcx_clc_hdr hdr;
 	u32 reason;
 	long timeo;
 	int rc, len;
 
-	ctx = kmalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx) {
 		reason = SMCX_DECL_MEM;
 		goto decline_first;
@@ -638,14 +450,12 @@ int smcx_clc_client(struct smcx_sock *smc)
 	}
 	rc = smcx_clc_write(cs, ctx->buf, len);
 	if (rc)
-		goto out;
+		return rc;
 
 	timeo = SMCX_CLC_WAIT_TIME;
 	len = smcx_clc_recv(cs, ctx, &hdr, &timeo);
-	if (len < 0) {
-		rc = len;
-		goto out;
-	}
+	if (len < 0)
+		return len;
 	switch (hdr.type) {
 	case SMCX_CLC_DECLINE:
 		rc = smcx_clc_peer_declined(smc, ctx, len);
@@ -658,7 +468,7 @@ int smcx_clc_client(struct smcx_sock *smc)
 		}
 		if (smcx_smcr_enabled &&
 		    ctx->m.acc.hdr.version == SMCX_CLC_V2) {
-			rc = smcx_clc_client_smcr(smc, ctx);
+			rc = smcx_clc_clnt_judge(smc, ctx);
 			break;
 		}
 		/* we offered v2 only; a v1 accept does not match the offer */
@@ -672,8 +482,6 @@ int smcx_clc_client(struct smcx_sock *smc)
 		rc = -EPROTO;
 		break;
 	}
-out:
-	kfree(ctx);
 	return rc;
 
 decline_first:
@@ -682,9 +490,7 @@ decline_first:
 	 * as mainline sends it on a host without ISMv2.  The server falls
 	 * back on it (PEERDECL) and the stream stays in sync.
 	 */
-	kfree(ctx);
-	rc = smcx_clc_send_decline(cs, reason, SMCX_CLC_V1);
-	return rc ? rc : reason;
+	return smcx_clc_decline(cs, reason, SMCX_CLC_V1);
 }
 
 /* does the proposal list one of our user EIDs? */
@@ -723,16 +529,14 @@ static u32 smcx_clc_srv_reason(const struct smcx_clc_proposal *p)
 	return SMCX_DECL_NOSMCDDEV;
 }
 
-int smcx_clc_server(struct smcx_sock *smc)
+int smcx_clc_server(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 {
 	struct socket *cs = smc->clcsock;
-	struct smcx_clc_ctx *ctx;
 	struct smcx_clc_hdr hdr;
 	u32 reason;
 	long timeo;
 	int rc, len;
 
-	ctx = kmalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		return -ENOMEM;
 	/*
@@ -746,16 +550,11 @@ int smcx_clc_server(struct smcx_sock *smc)
 	 */
 	timeo = SMCX_CLC_WAIT_TIME;
 	rc = smcx_clc_sniff(cs, &timeo);
-	if (rc <= 0) {
-		if (!rc)
-			rc = SMCX_DECL_SYNCERR;
-		goto out;
-	}
+	if (rc <= 0)
+		return rc ? rc : SMCX_DECL_SYNCERR;
 	len = smcx_clc_recv(cs, ctx, &hdr, &timeo);
-	if (len < 0) {
-		rc = len;
-		goto out;
-	}
+	if (len < 0)
+		return len;
 	switch (hdr.type) {
 	case SMCX_CLC_DECLINE:
 		rc = smcx_clc_peer_declined(smc, ctx, len);
@@ -767,17 +566,15 @@ int smcx_clc_server(struct smcx_sock *smc)
 			break;
 		}
 		reason = smcx_clc_srv_reason(&ctx->m.prop);
+		ctx->reason = reason;
 		if (smcx_smcr_enabled && reason == SMCX_DECL_NOSMCRDEV &&
 		    ctx->m.prop.hdr.version == SMCX_CLC_V2 &&
 		    smcx_type_has_r(ctx->m.prop.hdr.typev2) &&
 		    smcx_clc_eid_match(&ctx->m.prop)) {
-			rc = smcx_clc_server_smcr(smc, ctx);
-			if (rc <= 0 && rc != -ENOENT && rc != -ENODEV &&
-			    rc != -ENOMEM && rc != -ENOSPC)
-				break;
-			if (rc > 0)
-				break;
-			/* nothing to serve it with: decline as before */
+			rc = smcx_clc_srv_judge(smc, ctx);
+			if (rc)
+				rc = smcx_clc_srv_unserved(smc, ctx, rc);
+			break;
 		}
 		rc = smcx_clc_send_decline(cs, reason, ctx->m.prop.hdr.version);
 		if (!rc)
@@ -787,7 +584,5 @@ int smcx_clc_server(struct smcx_sock *smc)
 		rc = -EPROTO;
 		break;
 	}
-out:
-	kfree(ctx);
 	return rc;
 }

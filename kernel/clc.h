@@ -1,21 +1,68 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The CLC handshake over the internal TCP socket (clc.c).
+ * The CLC messages over the internal TCP socket (clc.c): built, sent,
+ * received, validated and judged.  The handshake runs in join.c, which
+ * calls these in order and does the link group work between them.
  *
- * Both entry points run in a work item, own the CLC socket while they run
- * and return either a positive reason code (SMCX_DECL_*: the connection
- * continues as TCP, the stream is in sync: every CLC byte either side sent
- * has been consumed by the other, and no more will come) or a negative
- * errno (the connection is unusable and must be aborted: timeout, garbage
- * after a CLC eyecatcher, reset).  Nothing else reads or writes the CLC
- * socket during the handshake.
+ * Results are those of the handshake (join.h): 0 (go on), a positive
+ * reason code (SMCX_DECL_*: the decline is sent or received, the stream is
+ * in sync, the connection continues as TCP) or a negative errno (the
+ * connection is unusable and must be aborted).  Nothing else reads or
+ * writes the CLC socket during the handshake.
  */
 #ifndef SMCX_CLC_H
 #define SMCX_CLC_H
 
+#include <smcx/v2x.h>
+#include <smcx/wire.h>
+
+struct socket;
 struct smcx_sock;
 
-int smcx_clc_client(struct smcx_sock *smc);
-int smcx_clc_server(struct smcx_sock *smc);
+/* one handshake's CLC buffer, and what the judgments found for the join */
+struct smcx_clc_ctx {
+	u8 buf[SMCX_CLC_MAX_LEN];
+	union {
+		struct smcx_clc_proposal prop;
+		struct smcx_clc_accept acc;
+		struct smcx_clc_decline dcl;
+	} m;
+	/* kept apart from @m, which our Accept or Confirm overwrites */
+	struct smcx_v2x neg;		/* a new link group's release, counts */
+	u8 eid[SMCX_EID_LEN];		/* the user EID both sides have */
+	u8 peer_gid[SMCX_GID_LEN];	/* server: the proposal's RoCE GID */
+	u32 reason;			/* server: the decline if not served */
+};
+
+/*
+ * Client: the Proposal and its answer.  0: ctx->m.acc is an SMC-R v2
+ * Accept to join (ctx->eid, and ctx->neg on first contact, are set).
+ * @ctx NULL (no memory for it): a Decline in place of the Proposal.
+ */
+int smcx_clc_client(struct smcx_sock *smc, struct smcx_clc_ctx *ctx);
+/* client: our Confirm for the Accept in ctx->m.acc, from our connection */
+int smcx_clc_send_confirm(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
+			  bool first);
+
+/*
+ * Server: the client's Proposal.  0: an SMC-R v2 Proposal to serve
+ * (ctx->eid, ctx->peer_gid, ctx->neg, ctx->reason are set); the join's
+ * result then goes through smcx_clc_srv_unserved().  @ctx NULL: -ENOMEM.
+ */
+int smcx_clc_server(struct smcx_sock *smc, struct smcx_clc_ctx *ctx);
+/*
+ * Server: our Accept from our connection, the client's Confirm into
+ * ctx->m.acc.  0 with *@decline 0: confirmed; 0 with *@decline set: the
+ * Confirm does not fit the new link group, the decline to send once the
+ * join is undone; SMCX_DECL_PEERDECL: the client declined; -errno.
+ */
+int smcx_clc_srv_accept(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
+			bool first, u32 *decline);
+/* a join without a device, memory or place: decline (ctx->reason) instead */
+int smcx_clc_srv_unserved(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
+			  int rc);
+
+/* send a Decline: its write error, else @reason */
+int smcx_clc_decline(struct socket *cs, u32 reason, u8 version);
 
 #endif /* SMCX_CLC_H */

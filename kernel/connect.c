@@ -38,7 +38,7 @@
 
 #include <smcx/wire.h>
 
-#include "clc.h"
+#include "join.h"
 #include "smcr.h"
 #include "sock.h"
 
@@ -116,7 +116,7 @@ void smcx_connect_work(struct work_struct *work)
 		reason = SMCX_DECL_PEERNOSMC;
 	} else {
 		smcx_stats_hs_started(net, SMCX_CLNT);
-		rc = smcx_clc_client(smc);
+		rc = smcx_join_client(smc);
 		if (rc > 0) {
 			reason = rc;
 			rc = 0;

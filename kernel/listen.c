@@ -39,7 +39,7 @@
 
 #include <smcx/wire.h>
 
-#include "clc.h"
+#include "join.h"
 #include "obj.h"
 #include "smcr.h"
 #include "sock.h"
@@ -319,7 +319,7 @@ static void smcx_srv_hs_work(struct work_struct *work)
 		reason = SMCX_DECL_PEERNOSMC;
 	} else {
 		smcx_stats_hs_started(sock_net(&child->sk), SMCX_SRV);
-		rc = smcx_clc_server(child);
+		rc = smcx_join_server(child);
 		if (rc > 0) {
 			reason = rc;
 			rc = 0;

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The handshake of one connection (join.c): the CLC messages (clc.c) and,
+ * for SMC-R, joining a link group - first contact or reuse - and undoing
+ * that join when the handshake fails.
+ *
+ * Both entry points run in a work item, own the CLC socket while they run
+ * and return 0 (SMC-R: smc->smcr is set, the connection holds its link
+ * group), a positive reason code (SMCX_DECL_*: the connection continues as
+ * TCP, the stream is in sync: every CLC byte either side sent has been
+ * consumed by the other, and no more will come) or a negative errno (the
+ * connection is unusable and must be aborted: timeout, garbage after a CLC
+ * eyecatcher, reset).
+ */
+#ifndef SMCX_JOIN_H
+#define SMCX_JOIN_H
+
+struct smcx_sock;
+
+int smcx_join_client(struct smcx_sock *smc);
+int smcx_join_server(struct smcx_sock *smc);
+
+#endif /* SMCX_JOIN_H */
