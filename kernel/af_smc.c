@@ -31,7 +31,7 @@
 #include <smcx/wire.h>
 
 #include "af_smc.h"
-#include "smcr.h"
+#include "lgr.h"
 #include "sock.h"
 #include "uapi.h"
 

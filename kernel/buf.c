@@ -9,8 +9,8 @@
 #include <linux/log2.h>
 #include <linux/slab.h>
 
+#include "lgr.h"
 #include "obj.h"
-#include "smcr.h"
 #include "stats.h"
 
 /* mainline's compressed notation: 16 KiB << n */

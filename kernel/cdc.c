@@ -13,8 +13,7 @@
 #include <smcx/cursor.h>
 
 #include "conn.h"
-#include "sock.h"
-#include "smcr.h"
+#include "lgr.h"
 
 /* cursor arithmetic (wire pair <-> byte count): include/smcx/cursor.h */
 

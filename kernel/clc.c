@@ -47,9 +47,9 @@
 #include <smcx/wire.h>
 
 #include "clc.h"
+#include "conn.h"
 #include "ib.h"
-#include "smcr.h"
-#include "sock.h"
+#include "lgr.h"
 #include "sysctl.h"
 #include "ueid.h"
 #include <linux/utsname.h>

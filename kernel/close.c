@@ -11,8 +11,7 @@
 #include <net/sock.h>
 
 #include "conn.h"
-#include "sock.h"
-#include "smcr.h"
+#include "lgr.h"
 
 #define SMCX_CLOSE_WAIT		(30 * HZ)	/* peer's close after ours */
 #define SMCX_FLUSH_WAIT		(10 * HZ)	/* in-flight data at close */

@@ -14,9 +14,8 @@
 #include <net/sock.h>
 
 #include "conn.h"
+#include "lgr.h"
 #include "obj.h"
-#include "sock.h"
-#include "smcr.h"
 #include "sysctl.h"
 
 void smcx_conn_wake(struct smcx_sock *smc, __poll_t events)

@@ -27,6 +27,8 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
+#include <net/inet_sock.h>
+#include <net/sock.h>
 
 #include <smcx/state.h>
 
@@ -36,6 +38,93 @@ struct smcx_buf;
 struct smcx_lgr;
 struct smcx_sock;
 struct smcx_tx_slot;
+
+#ifndef AF_SMC
+#define AF_SMC 43
+#endif
+
+/* socket() protocol numbers of AF_SMC */
+#define SMCX_PROTO_SMC		0	/* SMCPROTO_SMC: IPv4 */
+#define SMCX_PROTO_SMC6		1	/* SMCPROTO_SMC6: IPv6 */
+
+/* socket(AF_INET{,6}, SOCK_STREAM, IPPROTO_SMC): an smcx sock of family
+ * AF_INET/AF_INET6 (inet.c) */
+#ifndef IPPROTO_SMC
+#define IPPROTO_SMC		256
+#endif
+
+/* handshake progress, under the smcx sock lock */
+enum smcx_hs {
+	SMCX_HS_NONE,		/* none yet: fresh or listening socket */
+	SMCX_HS_CONNECTING,	/* client: SYN sent, waiting for TCP */
+	SMCX_HS_RUNNING,	/* the handshake work owns the connection */
+	SMCX_HS_DONE,		/* decided: SMC, TCP, or failed */
+};
+
+/*
+ * Returned by the connect/listen/accept helpers when the socket was grafted
+ * while they waited for its lock: the caller dispatches again, now to TCP.
+ */
+#define SMCX_AGAIN		1
+
+/* max. time to wait for a CLC message, as mainline's CLC_WAIT_TIME */
+#define SMCX_CLC_WAIT_TIME	(6 * HZ)
+
+struct smcx_sock {
+	union {				/* first: allocated by sk_alloc() */
+		struct sock sk;
+		struct inet_sock inet;	/* IPPROTO_SMC: inet_create()'s view */
+	};
+	struct socket *clcsock;		/* the TCP socket; a shell once grafted */
+
+	/* TCP callbacks we replaced, restored before the TCP sock goes on alone */
+	void (*tcp_state_change)(struct sock *sk);
+	void (*tcp_data_ready)(struct sock *sk);
+
+	struct work_struct hs_work;	/* client or server handshake */
+	u8 hs;				/* enum smcx_hs */
+	bool aborting;			/* release/listener: stop the handshake */
+	bool fallback;			/* the connection is TCP */
+	bool grafted;			/* ... and sock->sk is now the TCP sock */
+	u32 fallback_rsn;		/* local reason, SMCX_DECL_*, 0 if none */
+	u32 peer_diag;			/* diagnosis of the peer's decline */
+	struct smcx_conn *conn;		/* SMC-R state, NULL before/without */
+	bool smcr;			/* the connection runs over SMC-R */
+
+	/* server connection, until accepted */
+	struct smcx_sock *listener;	/* reference held */
+	struct list_head lnode;		/* on listener's pending or accept list */
+
+	/*
+	 * listener: handshake limitation (mainline's limit_smc_hs) from
+	 * net.smc.limit_smc_hs at creation, SMC_LIMIT_HS; read by listen()
+	 */
+	bool limit_hs;
+	spinlock_t accq_lock;		/* pending, acceptq, npending, closing */
+	struct list_head pending;	/* connections inside the handshake */
+	struct list_head acceptq;	/* connections ready for accept() */
+	unsigned int npending;
+	bool closing;			/* lists handed to smcx_listen_stop() */
+	struct work_struct accept_work;	/* drains the TCP accept queue */
+};
+
+static inline struct smcx_sock *smcx_sk(const struct sock *sk)
+{
+	return (struct smcx_sock *)sk;
+}
+
+/* is @sk an smcx sock (else it is a grafted TCP sock)? */
+static inline bool smcx_sk_is_smc(const struct sock *sk)
+{
+	return sk->sk_family == AF_SMC || sk->sk_protocol == IPPROTO_SMC;
+}
+
+static inline bool smcx_hs_busy(const struct smcx_sock *smc)
+{
+	u8 hs = READ_ONCE(smc->hs);
+
+	return hs == SMCX_HS_CONNECTING || hs == SMCX_HS_RUNNING;
+}
 
 /* per connection, allocated with the smcx sock's SMC-R state */
 struct smcx_conn {

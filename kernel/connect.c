@@ -39,7 +39,7 @@
 #include <smcx/wire.h>
 
 #include "join.h"
-#include "smcr.h"
+#include "lgr.h"
 #include "sock.h"
 
 /* TCP state change of a connecting CLC socket; softirq or process context */

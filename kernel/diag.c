@@ -42,7 +42,7 @@
 #include "uapi.h"
 #include "../include/uapi/linux/smc_diag.h"
 #include "diag.h"
-#include "smcr.h"
+#include "lgr.h"
 #include "sock.h"
 
 #define SMCX_DIAG_BATCH		16

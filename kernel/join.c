@@ -51,10 +51,12 @@
 #include <smcx/wire.h>
 
 #include "clc.h"
+#include "conn.h"
 #include "ib.h"
 #include "join.h"
-#include "smcr.h"
-#include "sock.h"
+#include "lgr.h"
+#include "llc.h"
+#include "stats.h"
 
 /* a server connection's lookups of a group with a free place */
 #define SMCX_SRV_LGR_TRIES	4

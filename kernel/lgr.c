@@ -15,8 +15,9 @@
 #include <net/sock.h>
 #include <rdma/ib_cache.h>
 
+#include "lgr.h"
+#include "llc.h"
 #include "obj.h"
-#include "smcr.h"
 #include "stats.h"
 
 int smcx_smcr_enabled = 1;

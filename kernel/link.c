@@ -8,8 +8,9 @@
 #include <linux/random.h>
 #include <linux/unaligned.h>
 
+#include "lgr.h"
+#include "llc.h"
 #include "obj.h"
-#include "smcr.h"
 
 /*
  * Asynchronous QP events.  A responder that rejects a request (an RDMA

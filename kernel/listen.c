@@ -40,8 +40,8 @@
 #include <smcx/wire.h>
 
 #include "join.h"
+#include "lgr.h"
 #include "obj.h"
-#include "smcr.h"
 #include "sock.h"
 
 static void smcx_srv_hs_work(struct work_struct *work);

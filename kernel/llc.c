@@ -21,7 +21,8 @@
 
 #include <linux/slab.h>
 
-#include "smcr.h"
+#include "lgr.h"
+#include "llc.h"
 
 struct smcx_llc_qentry {
 	struct list_head list;

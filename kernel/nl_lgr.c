@@ -13,8 +13,8 @@
 #include <linux/unaligned.h>
 #include <net/genetlink.h>
 
+#include "lgr.h"
 #include "netlink.h"
-#include "smcr.h"
 #include "stats.h"
 
 static int smcx_nl_gid(struct sk_buff *skb, int attr, const u8 *gid)

@@ -14,8 +14,7 @@
 #include <smcx/urg.h>
 
 #include "conn.h"
-#include "sock.h"
-#include "smcr.h"
+#include "lgr.h"
 #include "stats.h"
 
 u64 smcx_rx_avail(struct smcx_conn *conn)

@@ -21,8 +21,8 @@
 #include <net/inet_common.h>
 #include <net/tcp.h>
 
+#include "lgr.h"
 #include "obj.h"
-#include "smcr.h"
 #include "sock.h"
 #include "sysctl.h"
 

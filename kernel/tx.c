@@ -14,8 +14,7 @@
 #include <smcx/cursor.h>
 
 #include "conn.h"
-#include "sock.h"
-#include "smcr.h"
+#include "lgr.h"
 #include "stats.h"
 
 /*

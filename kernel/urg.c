@@ -31,8 +31,8 @@
 #include <smcx/cursor.h>
 #include <smcx/urg.h>
 
-#include "sock.h"
-#include "smcr.h"
+#include "conn.h"
+#include "lgr.h"
 
 /*
  * cdc_rx, conn->lock held: the peer's producer cursor moved to @new_prod

@@ -10,7 +10,7 @@
 #include <linux/cache.h>
 #include <linux/slab.h>
 
-#include "smcr.h"
+#include "lgr.h"
 
 #define SMCX_WR_KINDS		(SMCX_WR_KIND_LLC + 1)
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The SMC-R data path: link groups, links, buffers (lgr.c), LLC (llc.c),
- * connections with CDC, send, receive and close (conn.h).
- * See docs/kernel-datapath.md.
+ * Link groups (lgr.c), the top of the transport layer: the links between
+ * two hosts in one role, their buffers, and the connections' tokens.
+ * Below it: wr.h (work requests), link.h (the QP), buf.h (buffers); beside
+ * it llc.h (LLC flows).  See docs/kernel-datapath.md.
  *
  * Shape (first increment, behind the module parameter smcr=1):
  *   - one link per link group (no ADD_LINK: we answer a peer's ADD_LINK
@@ -26,8 +27,8 @@
  * Locks: smcx sock lock -> conn->tx_mutex -> lgr->mutex (process context);
  * conn->lock, link->tx_lock, lgr->conns_lock are leaf spinlocks (BH).
  */
-#ifndef SMCX_SMCR_H
-#define SMCX_SMCR_H
+#ifndef SMCX_LGR_H
+#define SMCX_LGR_H
 
 #include <linux/idr.h>
 #include <linux/kref.h>
@@ -36,20 +37,16 @@
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
-#include <smcx/urg.h>
 #include <smcx/v2x.h>
 #include <smcx/wire.h>
 
 #include "buf.h"
-#include "conn.h"
 #include "ib.h"
 #include "link.h"
 #include "wr.h"
 
 struct seq_file;
 struct sock;
-
-#define SMCX_LLC_WAIT		(2 * HZ)	/* mainline SMC_LLC_WAIT_TIME */
 
 extern int smcx_smcr_enabled;		/* module parameter smcr */
 extern u8 smcx_systemid[SMCX_PEERID_LEN];
@@ -83,7 +80,6 @@ struct smcx_lgr {
 	struct smcx_link lnk;
 };
 
-/* lgr.c */
 int smcx_lgr_init(void);
 void smcx_lgr_exit(void);
 int smcx_lgr_for_each(int (*fn)(struct smcx_lgr *lgr, void *arg), void *arg);
@@ -113,17 +109,4 @@ void smcx_lgr_set_conn_abort(void (*fn)(struct sock *sk));
 void smcx_lgr_terminate(struct smcx_lgr *lgr);
 void smcx_lgr_terminate_async(struct smcx_lgr *lgr, const char *why);
 
-/* llc.c */
-int smcx_llc_init(void);
-int smcx_llc_send(struct smcx_link *lnk, struct smcx_llc_msg *m, bool wait);
-int smcx_llc_wait(struct smcx_link *lnk, u8 type, long timeo,
-		  struct smcx_llc_msg *out);
-void smcx_llc_work(struct work_struct *work);
-void smcx_llc_init_msg(struct smcx_link *lnk, struct smcx_llc_msg *m, u8 type);
-int smcx_llc_confirm_link_srv(struct smcx_link *lnk);
-int smcx_llc_confirm_link_clnt(struct smcx_link *lnk);
-int smcx_llc_add_link_srv(struct smcx_link *lnk);
-int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b);
-void smcx_llc_flush(struct smcx_link *lnk);
-
-#endif /* SMCX_SMCR_H */
+#endif /* SMCX_LGR_H */
