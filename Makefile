@@ -36,7 +36,7 @@ PREFIX ?= /usr
 DESTDIR ?=
 KVER ?= $(or $(shell modinfo -F vermagic smcx.ko 2>/dev/null | cut -d' ' -f1),$(LAB_KERNEL))
 
-.PHONY: all module user tools setup check check-fast check-reference unit selftest \
+.PHONY: all module user tools setup layers check check-fast check-reference unit selftest \
 	fuzz fuzz-long demo bench clean shell lab-up lab-down \
 	install install-module install-tools uninstall uninstall-module uninstall-tools deb
 
@@ -83,11 +83,19 @@ $(STYLE_TARGETS):
 selftest: all
 	LAB_KERNEL=$(LAB_KERNEL) selftests/run --tier $(TIER) $(T)
 
-# The test command: install what is missing, build, the style gate, unit
-# tests, bounded fuzz runs, the Debian packages (lintian; the lab test
-# smcx_package installs them), then the lab suite.  Sub-makes so that setup
+# The layer rule of kernel/ (docs/architecture.md): the check, then its
+# self-test (copies of the tree with an upward include, a file in no layer,
+# a file over 800 lines must fail).  Needs only bash: it runs before setup.
+layers:
+	scripts/layers
+	scripts/layers --self-test
+
+# The test command: the layer rule, install what is missing, build, the
+# style gate, unit tests, bounded fuzz runs, the Debian packages (lintian;
+# the lab test smcx_package installs them), then the lab suite.  Sub-makes so that setup
 # runs before anything evaluates the kernel header location.
 check:
+	$(MAKE) layers
 	scripts/setup
 	$(MAKE) all
 	$(MAKE) style
@@ -98,6 +106,7 @@ check:
 
 # The edit loop (under 8 minutes): unit tests, a fuzz smoke, a lab smoke.
 check-fast:
+	$(MAKE) layers
 	scripts/setup
 	$(MAKE) all
 	$(MAKE) unit
