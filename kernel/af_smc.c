@@ -263,10 +263,11 @@ again:
 			release_sock(sk);
 			goto again;	/* grafted: TCP's own shutdown */
 		}
-	} else if (smc->smcr)
+	} else if (smc->smcr) {
 		rc = smcx_conn_shutdown(smc, how);
-	else
+	} else {
 		rc = cs->ops->shutdown(cs, how);
+	}
 	release_sock(sk);
 	/* TCP woke its own queue; pollers of this socket wait on ours */
 	sk->sk_state_change(sk);
@@ -676,34 +677,42 @@ static int smcx_set_rcvlowat(struct sock *sk, int val)
 	return ops->set_rcvlowat(sk, val);
 }
 
-const struct proto_ops smcx_proto_ops = {
-	.family		= PF_SMC,
-	.owner		= THIS_MODULE,
-	.release	= smcx_release,
-	.bind		= smcx_bind,
-	.connect	= smcx_connect_op,
-	.socketpair	= sock_no_socketpair,
-	.accept		= smcx_accept_op,
-	.getname	= smcx_getname,
-	.poll		= smcx_poll,
-	.ioctl		= smcx_ioctl,
-	.gettstamp	= smcx_gettstamp,
-	.listen		= smcx_listen_op,
-	.shutdown	= smcx_shutdown,
-	.setsockopt	= smcx_setsockopt,
-	.getsockopt	= smcx_getsockopt,
-	.sendmsg	= smcx_sendmsg,
-	.recvmsg	= smcx_recvmsg,
-	.mmap		= smcx_mmap,
-	.splice_read	= smcx_splice_read,
-	.splice_eof	= smcx_splice_eof,
-	.set_peek_off	= smcx_set_peek_off,
-	.peek_len	= smcx_peek_len,
-	.read_sock	= smcx_read_sock,
-	.read_skb	= smcx_read_skb,
-	.sendmsg_locked	= smcx_sendmsg_locked,
-	.set_rcvlowat	= smcx_set_rcvlowat,
-};
+/*
+ * The proto_ops of all three families: AF_SMC, and IPPROTO_SMC in AF_INET
+ * and AF_INET6 (inet.c), which differ only in .family.
+ */
+#define SMCX_PROTO_OPS(fam) {						\
+	.family		= (fam),					\
+	.owner		= THIS_MODULE,					\
+	.release	= smcx_release,					\
+	.bind		= smcx_bind,					\
+	.connect	= smcx_connect_op,				\
+	.socketpair	= sock_no_socketpair,				\
+	.accept		= smcx_accept_op,				\
+	.getname	= smcx_getname,					\
+	.poll		= smcx_poll,					\
+	.ioctl		= smcx_ioctl,					\
+	.gettstamp	= smcx_gettstamp,				\
+	.listen		= smcx_listen_op,				\
+	.shutdown	= smcx_shutdown,				\
+	.setsockopt	= smcx_setsockopt,				\
+	.getsockopt	= smcx_getsockopt,				\
+	.sendmsg	= smcx_sendmsg,					\
+	.recvmsg	= smcx_recvmsg,					\
+	.mmap		= smcx_mmap,					\
+	.splice_read	= smcx_splice_read,				\
+	.splice_eof	= smcx_splice_eof,				\
+	.set_peek_off	= smcx_set_peek_off,				\
+	.peek_len	= smcx_peek_len,				\
+	.read_sock	= smcx_read_sock,				\
+	.read_skb	= smcx_read_skb,				\
+	.sendmsg_locked	= smcx_sendmsg_locked,				\
+	.set_rcvlowat	= smcx_set_rcvlowat,				\
+}
+
+const struct proto_ops smcx_proto_ops = SMCX_PROTO_OPS(PF_SMC);
+const struct proto_ops smcx_inet_proto_ops = SMCX_PROTO_OPS(PF_INET);
+const struct proto_ops smcx_inet6_proto_ops = SMCX_PROTO_OPS(PF_INET6);
 
 /* sockets created by accept() get their ops from the listener */
 static int smcx_create(struct net *net, struct socket *sock, int protocol,

@@ -5,6 +5,8 @@
 
 /* the ops of every smcx socket; inet.c copies them with .family changed */
 extern const struct proto_ops smcx_proto_ops;
+extern const struct proto_ops smcx_inet_proto_ops;
+extern const struct proto_ops smcx_inet6_proto_ops;
 
 int smcx_af_init(void);
 void smcx_af_exit(void);

@@ -52,8 +52,6 @@ struct smcx6_sock {
 	struct ipv6_pinfo inet6;	/* inet6_create() writes here */
 };
 
-static struct proto_ops smcx_inet_ops __ro_after_init;
-static struct proto_ops smcx_inet6_ops __ro_after_init;
 static bool smcx_inet6_registered;
 
 static int smcx_inet_init_sock(struct sock *sk)
@@ -91,24 +89,19 @@ static struct inet_protosw smcx_inet_protosw = {
 	.type		= SOCK_STREAM,
 	.protocol	= IPPROTO_SMC,
 	.prot		= &smcx_inet_prot,
-	.ops		= &smcx_inet_ops,
+	.ops		= &smcx_inet_proto_ops,
 };
 
 static struct inet_protosw smcx_inet6_protosw = {
 	.type		= SOCK_STREAM,
 	.protocol	= IPPROTO_SMC,
 	.prot		= &smcx_inet6_prot,
-	.ops		= &smcx_inet6_ops,
+	.ops		= &smcx_inet6_proto_ops,
 };
 
 int smcx_inet_init(void)
 {
 	int rc;
-
-	smcx_inet_ops = smcx_proto_ops;
-	smcx_inet_ops.family = PF_INET;
-	smcx_inet6_ops = smcx_proto_ops;
-	smcx_inet6_ops.family = PF_INET6;
 
 	rc = proto_register(&smcx_inet_prot, 1);
 	if (rc)
