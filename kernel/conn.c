@@ -133,11 +133,13 @@ void smcx_conn_free(struct smcx_sock *smc)
 /* sk_destruct: the memory only */
 void smcx_conn_destruct(struct smcx_sock *smc)
 {
-	if (smc->conn) {
-		kfree(smc->conn);
-		smc->conn = NULL;
-		smcx_obj_dec(SMCX_OBJ_CONN);
-	}
+	struct smcx_conn *conn = smc->conn;
+
+	if (!conn)
+		return;
+	smc->conn = NULL;
+	kfree(conn);
+	smcx_obj_dec(SMCX_OBJ_CONN);
 }
 
 /*
@@ -148,8 +150,7 @@ void smcx_conn_destruct(struct smcx_sock *smc)
 void smcx_conn_show(struct seq_file *m, struct smcx_conn *conn)
 {
 	spin_lock_bh(&conn->lock);
-	seq_printf(m, "  conn token %08x peer %08x tx prep %llu sent %llu fin %llu peer_cons %llu"
-		   " rx prod %llu cons %llu cons_sent %llu seq %u flags %s%s%s%s%s%s%s%s%s%s\n",
+	seq_printf(m, "  conn token %08x peer %08x tx prep %llu sent %llu fin %llu peer_cons %llu rx prod %llu cons %llu cons_sent %llu seq %u flags %s%s%s%s%s%s%s%s%s%s\n",
 		   conn->token, conn->peer_token, conn->tx_prep, conn->tx_sent,
 		   conn->tx_fin, conn->peer_cons, conn->rx_prod, conn->rx_cons,
 		   conn->rx_cons_sent, conn->tx_seq,

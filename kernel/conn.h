@@ -47,8 +47,10 @@ struct smcx_tx_slot;
 #define SMCX_PROTO_SMC		0	/* SMCPROTO_SMC: IPv4 */
 #define SMCX_PROTO_SMC6		1	/* SMCPROTO_SMC6: IPv6 */
 
-/* socket(AF_INET{,6}, SOCK_STREAM, IPPROTO_SMC): an smcx sock of family
- * AF_INET/AF_INET6 (inet.c) */
+/*
+ * socket(AF_INET{,6}, SOCK_STREAM, IPPROTO_SMC): an smcx sock of family
+ * AF_INET/AF_INET6 (inet.c)
+ */
 #ifndef IPPROTO_SMC
 #define IPPROTO_SMC		256
 #endif

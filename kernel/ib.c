@@ -666,7 +666,8 @@ void smcx_ib_exit(void)
 {
 	debugfs_remove(smcx_ib_dbg_route);
 	debugfs_remove(smcx_ib_dbg);
-	smcx_ib_dbg = smcx_ib_dbg_route = NULL;
+	smcx_ib_dbg = NULL;
+	smcx_ib_dbg_route = NULL;
 	/* removes every device, each waiting for its users */
 	ib_unregister_client(&smcx_ib_client);
 	smcx_ib_notifier_unregister(&smcx_ib_held_nb);

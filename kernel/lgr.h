@@ -71,7 +71,7 @@ struct smcx_lgr {
 	bool terminating;
 	unsigned long term_logged;	/* bit 0: the reason was logged */
 	unsigned int conns_num;
-	spinlock_t conns_lock;
+	spinlock_t conns_lock;		/* conns (BH: completions look tokens up) */
 	struct idr conns;		/* token -> the connection's struct sock */
 	struct list_head bufs;
 	struct delayed_work linger;

@@ -77,7 +77,7 @@ struct smcx_link {
 	 * the one mailbox never holds a response somebody else waits for.
 	 */
 	struct mutex llc_flow;
-	spinlock_t llc_lock;
+	spinlock_t llc_lock;		/* llc_want, llc_got, llc_in, llc_queue */
 	wait_queue_head_t llc_wait;
 	u8 llc_want;			/* type awaited, 0 none */
 	bool llc_got;

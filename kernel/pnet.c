@@ -65,7 +65,7 @@ struct smcx_pnet_entry {
 };
 
 struct smcx_pnet_table {
-	spinlock_t lock;
+	spinlock_t lock;		/* entries */
 	struct list_head entries;
 };
 

@@ -484,5 +484,5 @@ unsigned int smcx_sock_collect(struct net *net, unsigned int h,
 
 bool smcx_family_v6_ok(void)
 {
-	return smcx_inet6_stream_ops != NULL;
+	return smcx_inet6_stream_ops;
 }

@@ -32,8 +32,7 @@
 static char *ueid = SMCX_UEID_DEFAULT;
 module_param(ueid, charp, 0444);
 MODULE_PARM_DESC(ueid,
-		 "user EID added at load like ADD_UEID (up to 32 of A-Z 0-9 . -, "
-		 "lower case is upper-cased; empty: none; default "
+		 "user EID added at load like ADD_UEID (up to 32 of A-Z 0-9 . -, lower case is upper-cased; empty: none; default "
 		 SMCX_UEID_DEFAULT ")");
 
 static DEFINE_SPINLOCK(smcx_ueid_lock);
@@ -76,9 +75,10 @@ static int smcx_ueid_remove(const u8 *eid)
 	int i, rc = 0;
 
 	spin_lock_bh(&smcx_ueid_lock);
+	i = eid ? smcx_ueid_find(eid) : 0;
 	if (!eid) {
 		smcx_ueid_n = 0;
-	} else if ((i = smcx_ueid_find(eid)) < 0) {
+	} else if (i < 0) {
 		rc = -ENOENT;
 	} else {
 		memmove(smcx_ueids[i], smcx_ueids[i + 1],

@@ -31,13 +31,10 @@
 #ifndef SMCX_STATE_H
 #define SMCX_STATE_H
 
-#ifdef SMCX_KERNEL
-#include <linux/types.h>
-#else
-#include <stdint.h>
-#ifndef __cplusplus
+#include "compat.h"
+
+#if !defined(SMCX_KERNEL) && !defined(__cplusplus)
 #include <stdbool.h>
-#endif
 #endif
 
 /* sk_state of an smcx sock and diag_state: Linux's numbers */
@@ -76,8 +73,8 @@ enum smcx_close_ev {
  * done writing: give PEER_DONE first.  Events that change nothing in a
  * state (a repeated flag, CLOSE while waiting for the peer) leave it.
  */
-static inline uint8_t smcx_close_next(uint8_t state, enum smcx_close_ev ev,
-				      bool released, bool peer_closed)
+static inline u8 smcx_close_next(u8 state, enum smcx_close_ev ev,
+				 bool released, bool peer_closed)
 {
 	if (state == SMCX_CLOSED || state == SMCX_LISTEN)
 		return state;
