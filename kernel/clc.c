@@ -11,7 +11,8 @@
  * right after a decline and its first data may already be queued behind
  * it).
  *
- * What smcx says, until the RDMA data path exists:
+ * What smcx says (join.c runs the SMC-R first contact or reuse between
+ * the messages):
  *   client  sends a v2 Proposal offering SMC-R v2 only (release 1, the
  *           max conns/links of net.smc.smcr_max_{conns,links}_per_lgr, its
  *           user EIDs and the RoCE v2 GID of the CLC socket's egress
@@ -20,14 +21,15 @@
  *           device (or on an IPv6 CLC socket) it has nothing to offer and
  *           sends a v1 Decline NOSMCDEV instead, as mainline does.  A
  *           Decline makes it fall back with PEERDECL and the peer's
- *           diagnosis; an Accept is answered with a Decline NOSMCRDEV in
- *           the Accept's version.
- *   server  answers a Proposal with a Decline in the Proposal's version:
+ *           diagnosis; an Accept it can serve is answered with a Confirm.
+ *   server  answers an SMC-R v2 offer with a shared EID and device with an
+ *           Accept, any other Proposal with a Decline in its version:
  *           NOUEID / NOSMCDEV for an SMC-R v2-only offer without user EIDs
  *           / without one we share (the checks mainline makes first),
  *           NOSMCRDEV for other offers including SMC-R, NOSMCDDEV for
- *           SMC-D-only offers.  A Decline instead of a Proposal (a peer with
- *           nothing to offer) means PEERDECL.
+ *           SMC-D-only offers, MODEUNSUPP, MAXCONNERR or MAXLINKERR when
+ *           the v2.1 values cannot be met.  A Decline instead of a
+ *           Proposal (a peer with nothing to offer) means PEERDECL.
  *           A client whose stream does not start with a CLC eyecatcher is
  *           speaking TCP: fallback with SYNCERR, no Decline, nothing read.
  * Timeouts: SMCX_CLC_WAIT_TIME (6 s, mainline's CLC_WAIT_TIME) for each

@@ -3,13 +3,15 @@
  * smcx module entry: ordered init with goto unwinding, exact reverse exit.
  * Each layer registers itself here once; nothing else registers globally.
  *
- * Order matters at both ends.  Init: the codec proves itself, then what
- * sockets need (counters, statistics, workqueues, protos), then the SMC
- * option in TCP, and the AF_SMC family last: once it is registered, sockets
- * can exist.  If another provider (smc.ko) owns AF_SMC, that last step
- * fails and everything before it is undone.  Exit: the family goes first;
- * no smcx socket can exist then (each holds a module reference), and the
- * rest is taken down in reverse.
+ * Order matters at both ends.  Init: the codec proves itself, then the
+ * layers bottom up (Kbuild, docs/architecture.md): leaf (objects, debugfs,
+ * statistics, sysctls), devices and tables, transport, connection,
+ * socket (sock_diag, then the AF_SMC family, IPPROTO_SMC, tcp2smc), and
+ * the generic netlink family last, so that no netlink request reaches a
+ * layer that is not up.  If another provider (smc.ko) owns net/smc or
+ * AF_SMC, that step fails and everything before it is undone.  Exit is the
+ * exact reverse; no smcx socket exists once the families are gone (each
+ * holds a module reference).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

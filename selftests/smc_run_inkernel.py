@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""smc_run + libsmc-preload.so against the stock smc.ko over SMC-Rv2 (RDMA today).
+"""smc_run + libsmc-preload.so against the stock smc.ko over SMC-Rv2 (RDMA).
 
 Both hosts run smc.ko configured for SMC-Rv2 over rxe (scenarios.
 setup_inkernel_smc).  Unmodified iperf3 (-n 2 MiB), sockperf

@@ -23,8 +23,10 @@
  *            multi-part reply terminated by NLMSG_DONE.
  *   [do]     the command is a plain request answered by an ACK/error.
  *   [any]    any user in the network namespace may call it.
- *   [admin]  requires CAP_NET_ADMIN (checked against the initial user
- *            namespace, i.e. GENL_ADMIN_PERM); otherwise EPERM.
+ *   [admin]  requires CAP_NET_ADMIN; otherwise EPERM.  Commands that
+ *            change global state check it against the initial user
+ *            namespace (GENL_ADMIN_PERM), per-namespace ones against the
+ *            namespace's owner (GENL_UNS_ADMIN_PERM).
  *   string   NUL-terminated character data (NLA_NUL_STRING style).
  *   uint     variable-width unsigned (NLA_UINT); current kernels always
  *            send it as 8 bytes, readers must accept 4 or 8.
