@@ -63,9 +63,11 @@ SMCR_DIFFS.update({
     "splice": ({"splice_nb_empty"}, "splice from a non-blocking socket blocks"),
     "shutdown_wr_halfclose": ({"shutdown_again"}, "shutdown on a closed socket returns 0"),
     "shutdown_wakes_reader": ({"reader"}, "shutdown(SHUT_RD) does not wake a blocked reader"),
-    "close_unread_rst": ({"poll", "recv", "so_error", "poll_end"},
+    "close_unread_rst": ({"poll", "recv", "so_error", "send_after", "poll_end"},
                          "a close with unread data is not a reset: no POLLHUP, EOF not "
-                         "ECONNRESET, the reset shows in SO_ERROR"),
+                         "ECONNRESET, the reset shows in SO_ERROR; a send after it fails "
+                         "with EPIPE or, when the abort is still being processed, "
+                         "ECONNRESET"),
     "close_unread_rst_local": ({"peer_poll", "peer_read"}, "as close_unread_rst"),
     "linger0_rst": ({"poll", "so_error", "send", "poll_end"},
                     "SO_LINGER {1,0} close is no reset: the peer sees EOF"),
