@@ -132,55 +132,84 @@ static int smcx_clc_recv(struct socket *cs, struct smcx_clc_ctx *ctx,
  * received bytes that leave both eyecatchers decide "not CLC" - usually
  * the very first byte.  Only MSG_PEEK is used: nothing is consumed, so on
  * "not CLC" the application reads the client's stream from its first byte.
- * An orderly EOF before any byte (the client shut its sending side down
- * without a word) is "not CLC" too: nothing can follow a FIN.
+ * An orderly EOF is "not CLC" too, before any byte (the client shut its
+ * sending side down without a word) or after the start of an eyecatcher
+ * (nothing can follow a FIN: those bytes are the application's, then EOF).
+ * A reset or an abort (listener close, release: @smc->aborting and
+ * tcp_abort()) ends it with the socket's error.
  *
  * Returns 1: looks like CLC (the caller reads and validates the message),
  * 0: the client is not speaking CLC, -errno: reset, abort or *@timeo ran
  * out (an SMC client whose proposal is late is indistinguishable from a
  * TCP client that waits for the server to speak first; see clc_server).
+ *
+ * Every pass either returns or sleeps until more than the bytes it saw
+ * are queued (then the next peek sees more, or the stream ended), the
+ * socket has an error or EOF (checked before the next sleep), or *@timeo
+ * ran down: the peeked bytes stay queued after a FIN or reset, and a loop
+ * that only re-peeked them would spin (sk_wait_event() does not sleep,
+ * nor count *@timeo down, while its condition holds).
  */
-static int smcx_clc_sniff(struct socket *cs, long *timeo)
+static int smcx_clc_sniff(struct smcx_sock *smc, long *timeo)
 {
 	const unsigned int eyelen = SMCX_CLC_HDR_LEN / 2;	/* 4 bytes */
+	struct socket *cs = smc->clcsock;
 	struct sock *tcpsk = cs->sk;
 	u8 b[SMCX_CLC_HDR_LEN / 2];
-	int rc;
+	int rc, seen = -1, err;
 
 	for (;;) {
 		struct msghdr msg = { .msg_flags = MSG_DONTWAIT };
 		struct kvec iov = { .iov_base = b, .iov_len = eyelen };
 		DEFINE_WAIT_FUNC(wait, woken_wake_function);
+		bool ready;
 
+		if (READ_ONCE(smc->aborting))
+			return -ECONNABORTED;
 		rc = kernel_recvmsg(cs, &msg, &iov, 1, eyelen,
 				    MSG_DONTWAIT | MSG_PEEK);
-		if (rc > 0) {
-			if (memcmp(b, smcx_clc_eye_bytes(SMCX_EYE_SMCR), rc) &&
-			    memcmp(b, smcx_clc_eye_bytes(SMCX_EYE_SMCD), rc))
-				return 0;
-			if (rc == eyelen)
-				return 1;
-		} else if (rc == 0) {
+		if (rc == 0)
 			return 0;		/* FIN before any byte */
-		} else if (rc != -EAGAIN) {
+		if (rc == -EAGAIN)
+			rc = 0;			/* nothing queued yet */
+		else if (rc < 0)
 			return rc;
-		}
+		if (rc && memcmp(b, smcx_clc_eye_bytes(SMCX_EYE_SMCR), rc) &&
+		    memcmp(b, smcx_clc_eye_bytes(SMCX_EYE_SMCD), rc))
+			return 0;
+		if (rc == eyelen)
+			return 1;
+		/* 0..3 bytes of an eyecatcher are queued: is more to come? */
+		err = READ_ONCE(tcpsk->sk_err);
+		if (err)
+			return -err;		/* reset or abort */
+		if (READ_ONCE(tcpsk->sk_shutdown) & RCV_SHUTDOWN)
+			return 0;		/* FIN after them */
+		/*
+		 * The last sleep ended on "more queued" yet the peek saw no
+		 * more: never expected (tcp_inq() counts what a peek
+		 * returns), and looping would spin.
+		 */
+		if (rc == seen)
+			return -EPROTO;
 		if (!*timeo)
 			return -ETIMEDOUT;
 		/*
-		 * Wait for more than the @rc (0..3) bytes already queued:
+		 * Wait for more than the @rc bytes already queued:
 		 * sk_wait_data() cannot be used with bytes left in the queue,
 		 * TCP may coalesce new data into the tail skb it compares.
 		 */
 		lock_sock(tcpsk);
 		add_wait_queue(sk_sleep(tcpsk), &wait);
-		sk_wait_event(tcpsk, timeo,
-			      tcp_inq(tcpsk) > max(rc, 0) ||
-			      READ_ONCE(tcpsk->sk_err) ||
-			      (READ_ONCE(tcpsk->sk_shutdown) & RCV_SHUTDOWN),
-			      &wait);
+		ready = sk_wait_event(tcpsk, timeo,
+				      tcp_inq(tcpsk) > rc ||
+				      READ_ONCE(tcpsk->sk_err) ||
+				      (READ_ONCE(tcpsk->sk_shutdown) &
+				       RCV_SHUTDOWN) ||
+				      READ_ONCE(smc->aborting), &wait);
 		remove_wait_queue(sk_sleep(tcpsk), &wait);
 		release_sock(tcpsk);
+		seen = ready && tcp_inq(tcpsk) > rc ? rc : -1;
 	}
 }
 
@@ -551,7 +580,7 @@ int smcx_clc_server(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	 * is not in step with the CLC protocol.
 	 */
 	timeo = SMCX_CLC_WAIT_TIME;
-	rc = smcx_clc_sniff(cs, &timeo);
+	rc = smcx_clc_sniff(smc, &timeo);
 	if (rc <= 0)
 		return rc ? rc : SMCX_DECL_SYNCERR;
 	len = smcx_clc_recv(cs, ctx, &hdr, &timeo);
