@@ -303,14 +303,28 @@ static int smcx_clc_peer_declined(struct smcx_sock *smc,
 
 /* ------------------------------------------------------- SMC-R (smcr=1) */
 
+/*
+ * Our host name for a first contact's Accept or Confirm: the peer's decoder
+ * (ours, and the codec's rule for text fields) takes printable ASCII only,
+ * so any other byte (a UTF-8 host name) becomes '?', and the field is
+ * padded with blanks as mainline pads it.
+ */
+static void smcx_clc_hostname(u8 *out)
+{
+	const char *host = utsname()->nodename;
+	size_t i, hl = strnlen(host, SMCX_HOSTNAME_LEN);
+
+	memset(out, ' ', SMCX_HOSTNAME_LEN);
+	for (i = 0; i < hl; i++)
+		out[i] = host[i] >= 0x20 && host[i] <= 0x7e ? host[i] : '?';
+}
+
 /* accept/confirm fields of our side of @conn */
 static void smcx_clc_fill_acc(struct smcx_sock *smc, struct smcx_clc_accept *a,
 			      bool first, const u8 *eid)
 {
 	struct smcx_conn *conn = smc->conn;
 	struct smcx_link *lnk = &conn->lgr->lnk;
-	const char *host = utsname()->nodename;
-	size_t hl = strnlen(host, SMCX_HOSTNAME_LEN);
 
 	memset(a, 0, sizeof(*a));
 	a->hdr.eyecatcher = SMCX_EYE_SMCR;
@@ -335,8 +349,7 @@ static void smcx_clc_fill_acc(struct smcx_sock *smc, struct smcx_clc_accept *a,
 	a->v2_direct = 1;		/* the lab's peers share a subnet */
 	a->os_type = SMCX_CLC_OS_LINUX;
 	a->release = conn->lgr->v2x.release;
-	memset(a->hostname, ' ', SMCX_HOSTNAME_LEN);
-	memcpy(a->hostname, host, hl);
+	smcx_clc_hostname(a->hostname);
 	a->max_conns = smcx_v2x_fce_conns(&conn->lgr->v2x);
 	a->max_links = smcx_v2x_fce_links(&conn->lgr->v2x);
 }
