@@ -319,14 +319,30 @@ static void smcx_clc_hostname(u8 *out)
 		out[i] = host[i] >= 0x20 && host[i] <= 0x7e ? host[i] : '?';
 }
 
-/* accept/confirm fields of our side of @conn */
-static void smcx_clc_fill_acc(struct smcx_sock *smc, struct smcx_clc_accept *a,
-			      bool first, const u8 *eid)
+/*
+ * Accept/confirm fields of our side of @conn.  They name the link's QP and
+ * the RMB's MR, which the group's terminate destroys: it sets lgr->dead
+ * under lgr->mutex before it clears the link, so holding that mutex and
+ * seeing the group alive keeps them valid while they are read.  -ENOLINK:
+ * the group died (during the wait before this message).
+ */
+static int smcx_clc_fill_acc(struct smcx_sock *smc, struct smcx_clc_accept *a,
+			     bool first, const u8 *eid)
 {
 	struct smcx_conn *conn = smc->conn;
-	struct smcx_link *lnk = &conn->lgr->lnk;
+	struct smcx_lgr *lgr = conn->lgr;
+	struct smcx_link *lnk = &lgr->lnk;
 
 	memset(a, 0, sizeof(*a));
+	mutex_lock(&lgr->mutex);
+	if (lgr->dead || READ_ONCE(lnk->state) == SMCX_LNK_DEAD || !lnk->qp ||
+	    !conn->rmb->mr) {
+		mutex_unlock(&lgr->mutex);
+		return -ENOLINK;
+	}
+	a->qpn = lnk->qp->qp_num;
+	a->rmb_rkey = conn->rmb->mr->rkey;
+	mutex_unlock(&lgr->mutex);
 	a->hdr.eyecatcher = SMCX_EYE_SMCR;
 	a->hdr.version = SMCX_CLC_V2;
 	a->hdr.typev1 = SMCX_TYPE_R;
@@ -334,8 +350,6 @@ static void smcx_clc_fill_acc(struct smcx_sock *smc, struct smcx_clc_accept *a,
 	memcpy(a->peer_id, smcx_systemid, SMCX_PEERID_LEN);
 	memcpy(a->gid, lnk->gid, SMCX_GID_LEN);
 	memcpy(a->mac, lnk->mac, SMCX_MAC_LEN);
-	a->qpn = lnk->qp->qp_num;
-	a->rmb_rkey = conn->rmb->mr->rkey;
 	a->rmbe_idx = 1;		/* one RMBE per RMB, as mainline */
 	a->rmbe_alert_token = conn->token;
 	a->rmbe_size = smcx_compress_bufsize(conn->rmb->size);
@@ -344,14 +358,15 @@ static void smcx_clc_fill_acc(struct smcx_sock *smc, struct smcx_clc_accept *a,
 	a->psn = lnk->psn;
 	memcpy(a->eid, eid, SMCX_EID_LEN);
 	if (!first)
-		return;
+		return 0;
 	a->fce_v2x = 1;
 	a->v2_direct = 1;		/* the lab's peers share a subnet */
 	a->os_type = SMCX_CLC_OS_LINUX;
-	a->release = conn->lgr->v2x.release;
+	a->release = lgr->v2x.release;
 	smcx_clc_hostname(a->hostname);
-	a->max_conns = smcx_v2x_fce_conns(&conn->lgr->v2x);
-	a->max_links = smcx_v2x_fce_links(&conn->lgr->v2x);
+	a->max_conns = smcx_v2x_fce_conns(&lgr->v2x);
+	a->max_links = smcx_v2x_fce_links(&lgr->v2x);
+	return 0;
 }
 
 static int smcx_clc_send_acc(struct socket *cs, struct smcx_clc_ctx *ctx,
@@ -393,8 +408,11 @@ int smcx_clc_send_confirm(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 			  bool first)
 {
 	struct smcx_clc_accept *a = &ctx->m.acc;
+	int rc;
 
-	smcx_clc_fill_acc(smc, a, first, ctx->eid);
+	rc = smcx_clc_fill_acc(smc, a, first, ctx->eid);
+	if (rc)
+		return rc;
 	if (first) {
 		a->gid_cnt = 1;
 		memcpy(a->gids[0], smc->conn->lgr->lnk.gid, SMCX_GID_LEN);
@@ -439,7 +457,9 @@ int smcx_clc_srv_accept(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 	int rc, len;
 
 	*decline = 0;
-	smcx_clc_fill_acc(smc, &ctx->m.acc, first, ctx->eid);
+	rc = smcx_clc_fill_acc(smc, &ctx->m.acc, first, ctx->eid);
+	if (rc)
+		return rc;
 	rc = smcx_clc_send_acc(cs, ctx, SMCX_CLC_ACCEPT);
 	if (rc)
 		return rc;

@@ -29,6 +29,16 @@
  * smcx_join_unlock() drops it: right after a reuse's lookup, and at the
  * one exit of a join, smcx_join_end().
  *
+ * Link group state after a wait.  Every wait of the join (the peer's CLC
+ * message, REG_MR, an LLC exchange) may end with the group terminated
+ * under it (device removal, a QP error, the peer's DELETE_LINK): the
+ * link's QP, the MRs and the device go with that.  Terminate sets
+ * lgr->dead under lgr->mutex before it clears the link, so the join
+ * checks the group under lgr->mutex after each wait and holds it while it
+ * calls a verb on the link (smcx_join_link_ready()) or reads the QP and
+ * the MR for a CLC message (clc.c).  A dead group fails the join: a
+ * decline while it is our turn to send a CLC message, else a reset.
+ *
  * References.  smcx_lgr_find() and smcx_lgr_create() return a reference on
  * the group, the join's (j->lgr).  smcx_conn_create() takes it into the
  * connection (conn->lgr) once it got a place in the group; without one
@@ -86,6 +96,42 @@ static void smcx_join_unlock(struct smcx_join *j)
 		return;
 	j->locked = false;
 	mutex_unlock(j->mutex);
+}
+
+/*
+ * Is @lgr still alive (after a wait)?  0 with lgr->mutex held: the link's
+ * verbs objects stay valid until the caller unlocks (see "Link group state
+ * after a wait"); -ENOLINK without it.
+ */
+static int smcx_join_lock_alive(struct smcx_lgr *lgr)
+{
+	mutex_lock(&lgr->mutex);
+	if (!lgr->dead && READ_ONCE(lgr->lnk.state) != SMCX_LNK_DEAD &&
+	    lgr->lnk.qp)
+		return 0;
+	mutex_unlock(&lgr->mutex);
+	return -ENOLINK;
+}
+
+static int smcx_join_alive(struct smcx_lgr *lgr)
+{
+	int rc = smcx_join_lock_alive(lgr);
+
+	if (!rc)
+		mutex_unlock(&lgr->mutex);
+	return rc;
+}
+
+/* first contact, the peer's side saved: RTR and RTS, on a live group */
+static int smcx_join_link_ready(struct smcx_lgr *lgr)
+{
+	int rc = smcx_join_lock_alive(lgr);
+
+	if (rc)
+		return rc;
+	rc = smcx_link_ready(&lgr->lnk);
+	mutex_unlock(&lgr->mutex);
+	return rc;
 }
 
 /*
@@ -218,12 +264,14 @@ static int smcx_join_clnt(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		goto out;
 	}
 	smcx_join_save_peer(smc->conn, a, j.first);
-	if (j.first && smcx_link_ready(&lgr->lnk))
+	if (j.first && smcx_join_link_ready(lgr))
 		decline = SMCX_DECL_ERR_RDYLNK;
 	else if (smcx_buf_reg(&lgr->lnk, smc->conn->rmb))
 		decline = SMCX_DECL_ERR_REGBUF;
 	else if (!j.first && smcx_llc_confirm_rkey(&lgr->lnk, smc->conn->rmb))
 		decline = SMCX_DECL_ERR_REGBUF;	/* as mainline */
+	else if (smcx_join_alive(lgr))		/* after REG_MR, CONFIRM_RKEY */
+		decline = SMCX_DECL_NOACTLINK;
 	if (decline)
 		goto out;
 	rc = smcx_clc_send_confirm(smc, ctx, j.first);
@@ -291,6 +339,8 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		rc = smcx_buf_reg(&lgr->lnk, smc->conn->rmb);
 	if (!rc && !j.first)
 		rc = smcx_llc_confirm_rkey(&lgr->lnk, smc->conn->rmb);
+	if (!rc)
+		rc = smcx_join_alive(lgr);
 	if (rc)
 		goto out;
 	rc = smcx_clc_srv_accept(smc, ctx, j.first, &decline);
@@ -298,11 +348,16 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		goto out;
 	smcx_join_save_peer(smc->conn, &ctx->m.acc, j.first);
 	if (j.first) {
-		rc = smcx_link_ready(&lgr->lnk);
+		/* after the Confirm wait: is the group still there? */
+		rc = smcx_join_link_ready(lgr);
 		if (!rc)
 			rc = smcx_buf_reg(&lgr->lnk, smc->conn->rmb);
 		if (!rc)
+			rc = smcx_join_alive(lgr);
+		if (!rc)
 			rc = smcx_llc_confirm_link_srv(&lgr->lnk);
+		if (!rc)
+			rc = smcx_join_alive(lgr);
 		if (!rc)
 			rc = smcx_llc_add_link_srv(&lgr->lnk);
 	}
