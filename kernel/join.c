@@ -14,20 +14,29 @@
  * and, on reuse, announced with CONFIRM_RKEY before the rkey goes out in
  * the Accept or Confirm.
  *
- * Locking.  First contacts are serialised per role by a mutex
- * (smcx_clnt_first_mutex, smcx_srv_first_mutex; mainline: one lock per
- * role, held from the link group lookup until the first contact's link is
- * confirmed).  A first contact holds it from the lookup (server) or the
- * create (client: the server said first contact) until its link is
- * confirmed or the join is undone, across the CLC and LLC waits in
- * between (each bounded: SMCX_CLC_WAIT_TIME, SMCX_LLC_WAIT).  A reuse
- * takes it only around its lookup: it waits for a first contact in
- * progress, so that a second connection to the same peer finds the new
- * group ready instead of making another.  It is the outermost lock of the
- * join: taken without the smcx sock lock (the handshake work holds none),
- * before smcx_lgrs_mutex, lgr->mutex and the link's locks.  Only
- * smcx_join_unlock() drops it: right after a reuse's lookup, and at the
- * one exit of a join, smcx_join_end().
+ * Locking.  First contacts are serialised per peer: per role, our device
+ * port and the peer's GID (server: the Proposal's; client: the Accept's),
+ * as the "first-contact slot" of that peer (struct smcx_first, on
+ * smcx_firsts under smcx_firsts_lock, a leaf spinlock).  The reason is the
+ * one mainline has for its per-role lock: a second connection to the same
+ * peer must wait for a first contact in progress and then find the new
+ * group ready, instead of making another one.  A first contact holds the
+ * slot from the lookup (server) or the create (client: the server said
+ * first contact) until its link is confirmed or the join is undone,
+ * across the CLC and LLC waits in between (each bounded: SMCX_CLC_WAIT_TIME,
+ * SMCX_LLC_WAIT).  A reuse takes it only around its lookup.  Connections
+ * to other peers never wait for it, so a silent peer (a client that never
+ * sends its Confirm, a server that never starts CONFIRM_LINK) holds up
+ * nobody but connections claiming its own GID.  Those wait at most
+ * SMCX_FIRST_WAIT, shorter than the peer's CLC wait, and not once the
+ * handshake is aborted (smcx_join_kick() from smcx_hs_cancel()); then
+ * they go on without the slot, and at worst a peer gets a second link
+ * group.  The waits are bounded sleeps, never an uninterruptible lock
+ * held by a stranger.  The slot is taken without the smcx sock lock (the
+ * handshake work holds none) and without any other lock held; smcx_lgrs_mutex,
+ * lgr->mutex and the link's locks nest inside the holder's join freely.
+ * Only smcx_join_unlock() gives it back: right after a reuse's lookup,
+ * and at the one exit of a join, smcx_join_end().
  *
  * Link group state after a wait.  Every wait of the join (the peer's CLC
  * message, REG_MR, an LLC exchange) may end with the group terminated
@@ -71,23 +80,104 @@
 /* a server connection's lookups of a group with a free place */
 #define SMCX_SRV_LGR_TRIES	4
 
-/* first contacts, one at a time per role */
-static DEFINE_MUTEX(smcx_srv_first_mutex);
-static DEFINE_MUTEX(smcx_clnt_first_mutex);
+/*
+ * How long a first contact or reuse waits for another first contact to the
+ * same peer: well inside the peer's own CLC wait (SMCX_CLC_WAIT_TIME for
+ * our Accept or Confirm), so that a peer that claims someone else's GID and
+ * then goes silent cannot make that peer's handshakes time out.
+ */
+#define SMCX_FIRST_WAIT		(SMCX_CLC_WAIT_TIME / 2)
+
+/* a first contact in progress to one peer (see "Locking") */
+struct smcx_first {
+	struct list_head list;		/* smcx_firsts */
+	int role;
+	const struct smcx_ibdev *dev;	/* compared only, never used */
+	u32 port;
+	u8 peer_gid[SMCX_GID_LEN];
+};
+
+static LIST_HEAD(smcx_firsts);
+static DEFINE_SPINLOCK(smcx_firsts_lock);
+/* woken when a slot is given back, and by smcx_join_kick() */
+static DECLARE_WAIT_QUEUE_HEAD(smcx_firsts_wait);
 
 /* one connection's join of a link group */
 struct smcx_join {
 	struct smcx_sock *smc;
 	struct smcx_lgr *lgr;		/* found or made; see "References" */
-	struct mutex *mutex;		/* the role's first-contact mutex */
+	struct smcx_first slot;		/* the peer's first-contact slot ... */
 	bool locked;			/* ... held */
 	bool first;			/* first contact: @lgr is new */
+	long wait_left;			/* of SMCX_FIRST_WAIT, all lookups */
 };
 
-static void smcx_join_lock(struct smcx_join *j)
+static void smcx_join_key(struct smcx_join *j, int role,
+			  const struct smcx_ib_choice *c, const u8 *peer_gid)
 {
-	mutex_lock(j->mutex);
-	j->locked = true;
+	j->slot.role = role;
+	j->slot.dev = c->dev;
+	j->slot.port = c->port;
+	memcpy(j->slot.peer_gid, peer_gid, SMCX_GID_LEN);
+}
+
+/* smcx_firsts_lock held: is the slot of @j's peer taken? */
+static bool smcx_first_taken(const struct smcx_join *j)
+{
+	const struct smcx_first *f;
+
+	list_for_each_entry(f, &smcx_firsts, list)
+		if (f->role == j->slot.role && f->dev == j->slot.dev &&
+		    f->port == j->slot.port &&
+		    !memcmp(f->peer_gid, j->slot.peer_gid, SMCX_GID_LEN))
+			return true;
+	return false;
+}
+
+static bool smcx_first_busy(const struct smcx_join *j)
+{
+	bool taken;
+
+	spin_lock(&smcx_firsts_lock);
+	taken = smcx_first_taken(j);
+	spin_unlock(&smcx_firsts_lock);
+	return taken;
+}
+
+static bool smcx_first_try(struct smcx_join *j)
+{
+	bool got;
+
+	spin_lock(&smcx_firsts_lock);
+	got = !smcx_first_taken(j);
+	if (got)
+		list_add(&j->slot.list, &smcx_firsts);
+	spin_unlock(&smcx_firsts_lock);
+	return got;
+}
+
+/*
+ * Take the first-contact slot of @j's peer (smcx_join_key()), waiting at
+ * most SMCX_FIRST_WAIT in all (per join, across its lookups) for other
+ * holders.  0: held; -ETIMEDOUT: still taken, go on without it;
+ * -ECONNABORTED: the handshake is being cancelled.
+ */
+static int smcx_join_lock(struct smcx_join *j)
+{
+	for (;;) {
+		if (READ_ONCE(j->smc->aborting))
+			return -ECONNABORTED;
+		if (smcx_first_try(j)) {
+			j->locked = true;
+			return 0;
+		}
+		if (!j->wait_left)
+			return -ETIMEDOUT;
+		j->wait_left = wait_event_timeout(smcx_firsts_wait,
+						  READ_ONCE(j->smc->aborting) ||
+						  !smcx_first_busy(j),
+						  j->wait_left);
+	}
 }
 
 static void smcx_join_unlock(struct smcx_join *j)
@@ -95,7 +185,15 @@ static void smcx_join_unlock(struct smcx_join *j)
 	if (!j->locked)
 		return;
 	j->locked = false;
-	mutex_unlock(j->mutex);
+	spin_lock(&smcx_firsts_lock);
+	list_del(&j->slot.list);
+	spin_unlock(&smcx_firsts_lock);
+	wake_up_all(&smcx_firsts_wait);
+}
+
+void smcx_join_kick(void)
+{
+	wake_up_all(&smcx_firsts_wait);
 }
 
 /*
@@ -228,8 +326,8 @@ static int smcx_join_clnt(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	struct smcx_clc_accept *a = &ctx->m.acc;
 	struct smcx_join j = {
 		.smc = smc,
-		.mutex = &smcx_clnt_first_mutex,
 		.first = smcx_clc_first_contact(&a->hdr),
+		.wait_left = SMCX_FIRST_WAIT,
 	};
 	struct smcx_ib_choice c;
 	struct smcx_lgr *lgr;
@@ -240,8 +338,14 @@ static int smcx_join_clnt(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		decline = SMCX_DECL_NOSMCRDEV;
 		goto out;
 	}
-	/* as the server: one first contact at a time (mainline too) */
-	smcx_join_lock(&j);
+	/* as the server: one first contact at a time per peer */
+	smcx_join_key(&j, SMCX_CLNT, &c, a->gid);
+	rc = smcx_join_lock(&j);
+	if (rc == -ECONNABORTED) {
+		smcx_ib_choice_release(&c);
+		goto out;
+	}
+	rc = 0;			/* -ETIMEDOUT: go on without the slot */
 	if (j.first) {
 		lgr = smcx_lgr_create(sock_net(&smc->sk), SMCX_CLNT, &c,
 				      &ctx->neg);
@@ -290,7 +394,7 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 {
 	struct smcx_join j = {
 		.smc = smc,
-		.mutex = &smcx_srv_first_mutex,
+		.wait_left = SMCX_FIRST_WAIT,
 	};
 	struct smcx_ib_choice c;
 	struct smcx_lgr *lgr;
@@ -303,15 +407,20 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		goto out;
 	}
 	/*
-	 * First contacts are serialised (see "Locking" above): a second
-	 * proposal from the same peer waits and then finds the link group
-	 * ready instead of making another one.  A group found with a free
-	 * place may be full when the connection asks for it (another
+	 * First contacts are serialised per peer (see "Locking" above): a
+	 * second proposal from the same peer waits and then finds the link
+	 * group ready instead of making another one.  A group found with a
+	 * free place may be full when the connection asks for it (another
 	 * handshake took the last one): then look again, which finds another
 	 * group or makes one.
 	 */
+	smcx_join_key(&j, SMCX_SRV, &c, ctx->peer_gid);
 	for (tries = 0;; tries++) {
-		smcx_join_lock(&j);
+		rc = smcx_join_lock(&j);
+		if (rc == -ECONNABORTED) {
+			lgr = ERR_PTR(rc);
+			break;
+		}
 		lgr = smcx_lgr_find(SMCX_SRV, c.dev, c.port, ctx->peer_gid,
 				    NULL, 0);
 		j.first = !lgr;

@@ -19,5 +19,10 @@ struct smcx_sock;
 
 int smcx_join_client(struct smcx_sock *smc);
 int smcx_join_server(struct smcx_sock *smc);
+/*
+ * A handshake was marked aborting (smcx_hs_cancel()): wake joins waiting
+ * for a peer's first-contact slot so that they see it at once.
+ */
+void smcx_join_kick(void);
 
 #endif /* SMCX_JOIN_H */

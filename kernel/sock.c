@@ -21,6 +21,7 @@
 #include <net/inet_common.h>
 #include <net/tcp.h>
 
+#include "join.h"
 #include "lgr.h"
 #include "obj.h"
 #include "sock.h"
@@ -315,6 +316,8 @@ void smcx_hs_cancel(struct smcx_sock *smc)
 		smcx_tcp_restore_cbs(smc);	/* no new work from TCP */
 		tcp_abort(smc->clcsock->sk, ECONNABORTED);
 	}
+	if (busy)
+		smcx_join_kick();	/* a join waiting for a peer's slot */
 	cancel_work_sync(&smc->hs_work);
 }
 
