@@ -444,14 +444,22 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		goto out;
 	}
 	j.lgr = lgr;
-	if (!rc && !j.first)
-		rc = smcx_buf_reg(&lgr->lnk, smc->conn->rmb);
-	if (!rc && !j.first)
-		rc = smcx_llc_confirm_rkey(&lgr->lnk, smc->conn->rmb);
-	if (!rc)
-		rc = smcx_join_alive(lgr);
 	if (rc)
 		goto out;
+	/*
+	 * Reuse: the new RMB is registered and its rkey confirmed on the
+	 * link before the Accept names it.  It is still our turn to speak,
+	 * so a failure (no or a negative CONFIRM_RKEY answer, REG_MR
+	 * failed or timed out, the group died meanwhile) is declined, as
+	 * mainline declines it; the client falls back to TCP.
+	 */
+	if (!j.first &&
+	    (smcx_buf_reg(&lgr->lnk, smc->conn->rmb) ||
+	     smcx_llc_confirm_rkey(&lgr->lnk, smc->conn->rmb) ||
+	     smcx_join_alive(lgr))) {
+		decline = SMCX_DECL_ERR_REGBUF;
+		goto out;
+	}
 	rc = smcx_clc_srv_accept(smc, ctx, j.first, &decline);
 	if (rc || decline)
 		goto out;
