@@ -386,6 +386,23 @@ out:
 }
 
 /*
+ * Server, reuse: does the client's Confirm name the link the group already
+ * has with that peer?  A client may claim any GID in its Proposal; the
+ * Confirm of a connection that really is the peer of this link repeats
+ * the link's far end.  Otherwise the group's peer would get our RDMA
+ * writes and CDC messages for a connection it never made.
+ */
+static bool smcx_join_same_peer(const struct smcx_lgr *lgr,
+				const struct smcx_clc_accept *a)
+{
+	const struct smcx_link *lnk = &lgr->lnk;
+
+	return !memcmp(a->gid, lnk->peer_gid, SMCX_GID_LEN) &&
+	       !memcmp(a->mac, lnk->peer_mac, ETH_ALEN) &&
+	       a->qpn == lnk->peer_qpn;
+}
+
+/*
  * Server, SMC-R v2 proposal we can serve (judged, ctx): find or make the
  * link group, accept, wait for the confirm, ready the link and run
  * CONFIRM_LINK on first contact.
@@ -463,6 +480,13 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	rc = smcx_clc_srv_accept(smc, ctx, j.first, &decline);
 	if (rc || decline)
 		goto out;
+	if (!j.first && !smcx_join_same_peer(lgr, &ctx->m.acc)) {
+		/* not its turn to hear from us: the client is done */
+		pr_info_ratelimited("%s\n",
+				    "reuse: Confirm names another peer: reset");
+		rc = -EPROTO;
+		goto out;
+	}
 	smcx_join_save_peer(smc->conn, &ctx->m.acc, j.first);
 	if (j.first) {
 		/* after the Confirm wait: is the group still there? */
