@@ -1,0 +1,471 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The server handshake against hostile clients (issue 14: F1, F10, F11, F16, F17).
+
+alpha serves with smcx under net.smc.tcp2smc=1 (a Python TCP listener, backlog
+4, that becomes an smcx listener); beta's hostile clients are plain TCP
+sockets bound to source ports 0x5000-0x5fff, whose SYNs a tc pedit filter
+turns into SMC-announcing ones.  Honest clients are AF_SMC sockets.
+
+smcr=0 (F1, the eyecatcher sniff):
+  - 1, 2 or 3 eyecatcher bytes, then FIN: the server falls back (SYNCERR) and
+    echoes exactly those bytes; then RST: a failed handshake.  Afterwards the
+    guest is idle (no handshake worker spinning: busy time in /proc/stat over
+    3 s below half a CPU) and a plain TCP client is served (the stuck
+    handshakes would fill the listener's backlog);
+  - 1-3 bytes then silence, and a client sending one byte per second: each
+    is reset by the server within its CLC wait (6 s; the clients give up
+    after 15 s);
+  - the listener's close() with silent handshakes pending returns at once
+    (bounded by a 10 s thread join) and resets them; smcx unloads.
+smcr=1 (first contacts):
+  - F16: both host names hold a UTF-8 byte: SMC-R still works (the name goes
+    out with '?' for it);
+  - F10: two silent clients hold first contacts (their Proposals claim GIDs
+    nobody has, they read the Accept and never confirm) while an honest client
+    connects: the honest one gets SMC-R (its own CLC wait is 6 s; a server
+    that serialised all first contacts made it wait for both, 6 s each);
+  - F17: a Proposal asking for 8 connections per link group is declined
+    with MAXCONNERR (0x0303000a), as mainline declines below 16;
+  - F11: a TCP client claiming beta's GID for a reuse, whose Confirm names
+    another QP and MAC than the link group's peer, is reset, not served;
+    beta's own connections keep working over that link group.
+"""
+import re
+import time
+
+import scenarios
+
+TIMEOUT = 300
+PORT_F1 = 7100
+PORT_R = 7101
+STOP = "/tmp/hs_hostile.stop"
+ACCEPTED = "/tmp/hs_hostile.accepted"
+MAXCONNERR = 0x0303000a
+
+SERVER = r"""
+import os, socket, sys, threading, time
+port, stop = int(sys.argv[1]), sys.argv[2]
+l = socket.socket()                 # an smcx socket under tcp2smc
+l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+l.bind(("0.0.0.0", port))
+l.listen(4)
+print("proto %d" % l.getsockopt(socket.SOL_SOCKET, socket.SO_PROTOCOL), flush=True)
+l.settimeout(0.2)
+def serve(c):
+    c.settimeout(20)
+    data = b""
+    try:
+        while True:
+            x = c.recv(4096)
+            if not x:
+                break
+            data += x
+        c.sendall(b"echo:" + data)
+    except OSError:
+        pass
+    c.close()
+while not os.path.exists(stop):
+    try:
+        c, _ = l.accept()
+    except socket.timeout:
+        continue
+    threading.Thread(target=serve, args=(c,), daemon=True).start()
+t0 = time.time()
+th = threading.Thread(target=l.close)
+th.start()
+th.join(10)
+print("close %s secs=%.1f" % ("stuck" if th.is_alive() else "done", time.time() - t0), flush=True)
+os._exit(0)
+"""
+
+CLIENT = r"""
+import ctypes, os, random, socket, struct, sys, threading, time
+EYE = bytes.fromhex("e2d4c3d9")
+UEID = b"SMCX-DEFAULT-UEID".ljust(32, b" ")
+ip, port, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+args = sys.argv[4:]
+
+def hostile():
+    # source ports 0x5000-0x5fff: beta's tc filter makes their SYNs announce SMC
+    for _ in range(100):
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("0.0.0.0", random.randrange(0x5000, 0x6000)))
+        except OSError:
+            s.close()
+            continue
+        s.settimeout(10)
+        s.connect((ip, port))
+        return s
+    raise OSError("no source port")
+
+def outcome(s, limit):
+    s.settimeout(limit)
+    data, t0 = b"", time.time()
+    try:
+        while True:
+            x = s.recv(4096)
+            if not x:
+                return "eof", data, time.time() - t0
+            data += x
+    except ConnectionResetError:
+        return "reset", data, time.time() - t0
+    except socket.timeout:
+        return "timeout", data, time.time() - t0
+
+def report(name, res):
+    print("%s %s data=%s secs=%.1f" % (name, res[0], res[1].hex() or "-", res[2]), flush=True)
+
+def prefix(spec):
+    n, end = spec.split(":")
+    n = int(n)
+    s = hostile()
+    s.sendall(EYE[:n])
+    if end == "fin":
+        s.shutdown(socket.SHUT_WR)
+        report(spec, outcome(s, 15))
+    elif end == "rst":
+        time.sleep(0.3)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        print("%s sent" % spec, flush=True)
+    else:
+        report(spec, outcome(s, 15))
+    s.close()
+
+def slow():
+    s = hostile()
+    t0 = time.time()
+    msg = proposal(bytes(16))
+    for i in range(15):
+        try:
+            s.send(msg[i:i + 1])
+        except OSError:
+            break
+        time.sleep(1)
+    res = outcome(s, 1)
+    report("slow", (res[0], res[1], time.time() - t0))
+
+def gid_of(addr):
+    return bytes(10) + b"\xff\xff" + socket.inet_aton(addr)
+
+def proposal(gid, conns=255):
+    # SMC-R v2 only (typev1 N, typev2 R), the SMC-D area, the v2 extension
+    # with one user EID; 156 bytes (docs/wire.md)
+    m = bytearray(156)
+    m[0:4] = EYE
+    m[4] = 1
+    m[5:7] = struct.pack("!H", len(m))
+    m[7] = 0x22
+    m[50:52] = struct.pack("!H", 28)        # v2 extension at 80
+    m[80] = 1                               # EIDs
+    m[83] = 0x10                            # release 1
+    m[88:104] = gid
+    m[104] = conns
+    m[105] = 2                              # max links
+    m[120:152] = UEID
+    m[152:156] = EYE
+    return bytes(m)
+
+def confirm(gid, qpn):
+    # reuse Confirm (no first contact): 108 bytes
+    m = bytearray(108)
+    m[0:4] = EYE
+    m[4] = 3
+    m[5:7] = struct.pack("!H", len(m))
+    m[7] = 0x20
+    m[8:16] = bytes.fromhex("0102030405060708")
+    m[16:32] = gid
+    m[32:38] = bytes.fromhex("020000000001")
+    m[38:41] = qpn.to_bytes(3, "big")
+    m[41:45] = struct.pack("!I", 0x1234)
+    m[45] = 1
+    m[46:50] = struct.pack("!I", 1)
+    m[50] = 0x03
+    m[52:60] = struct.pack("!Q", 0x10000)
+    m[61:64] = (1).to_bytes(3, "big")
+    m[64:96] = UEID
+    m[104:108] = EYE
+    return bytes(m)
+
+def read_clc(s):
+    s.settimeout(10)
+    h = b""
+    while len(h) < 8:
+        x = s.recv(8 - len(h))
+        if not x:
+            raise OSError("eof in CLC header")
+        h += x
+    n = struct.unpack("!H", h[5:7])[0]
+    b = h
+    while len(b) < n:
+        x = s.recv(n - len(b))
+        if not x:
+            raise OSError("eof in CLC message")
+        b += x
+    return b
+
+def first():
+    # first contacts for GIDs nobody has; read the Accept, never confirm
+    def one(i, gid):
+        s = hostile()
+        s.sendall(proposal(gid_of(gid)))
+        a = read_clc(s)
+        print("reply type %d first %d" % (a[4], (a[7] >> 3) & 1), flush=True)
+        open("%s.%d" % (args[0], i), "w").close()
+        report("silent-first", outcome(s, 20))
+    ths = [threading.Thread(target=one, args=(i, g)) for i, g in enumerate(args[1:])]
+    [t.start() for t in ths]
+    [t.join() for t in ths]
+
+def maxconn():
+    s = hostile()
+    s.sendall(proposal(gid_of(args[0]), conns=8))
+    d = read_clc(s)
+    print("reply type %d diag 0x%08x" % (d[4], struct.unpack("!I", d[16:20])[0]), flush=True)
+    s.close()
+
+def claim():
+    # a reuse of beta's link group by a stranger: the Confirm names
+    # another QP and MAC than the link's peer
+    s = hostile()
+    s.sendall(proposal(gid_of(args[0])))
+    a = read_clc(s)
+    print("reply type %d first %d" % (a[4], (a[7] >> 3) & 1), flush=True)
+    if a[4] == 2:
+        s.sendall(confirm(gid_of(args[0]), 0x000101))
+    report("claim", outcome(s, 15))
+
+def smc():
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = libc.socket(43, 1, 0)                      # AF_SMC
+    d = struct.pack("=H", socket.AF_INET) + struct.pack("!H", port) + socket.inet_aton(ip) + bytes(8)
+    t0 = time.time()
+    if libc.connect(fd, d, 16):
+        print("smc connect errno %d secs=%.1f" % (ctypes.get_errno(), time.time() - t0), flush=True)
+        return
+    s = socket.socket(fileno=fd)
+    s.sendall(b"honest")
+    s.shutdown(socket.SHUT_WR)
+    report("smc", outcome(s, 20))
+
+def plain():
+    s = socket.create_connection((ip, port), timeout=10)
+    s.sendall(b"plain")
+    s.shutdown(socket.SHUT_WR)
+    report("plain", outcome(s, 15))
+
+if mode == "prefix":
+    ths = [threading.Thread(target=prefix, args=(a,)) for a in args]
+    [t.start() for t in ths]
+    [t.join() for t in ths]
+else:
+    globals()[mode]()
+"""
+
+BUSY = r"""
+import time
+def busy():
+    f = [int(x) for x in open("/proc/stat").readline().split()[1:]]
+    return sum(f) - f[3] - f[4], sum(f)
+b0, t0 = busy()
+time.sleep(3)
+b1, t1 = busy()
+print("%.2f" % ((b1 - b0) / max(1, t1 - t0)))
+"""
+
+SYN_SMC = ("tc filter add dev eth0 parent 1: protocol ip prio 1 u32 "
+           "match ip sport 20480 0xf000 match u8 0x02 0xff at 33 "
+           "match u32 0x0402080a 0xffffffff at 44 "
+           "action pedit munge offset 44 u32 set 0x0402fe06 "
+           "munge offset 48 u32 set 0xe2d4c3d9 munge offset 52 u32 set 0x01010101 "
+           "pipe action csum ip and tcp")
+
+
+def stats(h):
+    return scenarios.smcx_stats(h)
+
+
+def delta(before, after, key):
+    return after.get(key, 0) - before.get(key, 0)
+
+
+def client(t, b, a, port, mode, *args, timeout=60):
+    r = b.run("python3 /tmp/hs_client.py %s %d %s %s" % (a.ip, port, mode, " ".join(args)),
+              timeout=timeout, check=False)
+    t.log(r.out.strip() or r.describe())
+    return r.out
+
+
+def line(out, name):
+    m = re.search(r"^%s (\w+) data=(\S+) secs=([\d.]+)$" % re.escape(name), out, re.M)
+    return (m.group(1), m.group(2), float(m.group(3))) if m else (None, None, None)
+
+
+def start_server(a, port):
+    a.run("rm -f %s" % STOP)
+    srv = a.bg("python3 /tmp/hs_server.py %d %s" % (port, STOP))
+    a.wait_port(port, job=srv)
+    return srv
+
+
+def stop_server(t, a, srv):
+    a.run("touch %s" % STOP)
+    r = srv.wait(timeout=30, check=False)
+    t.log(r.out.strip())
+    t.eq(r.out.split("\n")[0].strip(), "proto 256", "the listener was an smcx socket (tcp2smc)")
+    t.check(re.search(r"^close done", r.out, re.M), "the listener's close() returned")
+    return r
+
+
+def unload(t, h):
+    """rmmod smcx; closing connections may hold it for a moment"""
+    scenarios.wait_for(lambda: h.run("rmmod smcx", check=False).ok, timeout=30, step=1)
+    t.check(not h.loaded("smcx"), "smcx unloads on %s" % h.name)
+
+
+def busy(t, a):
+    v = float(a.run("python3 -", input=BUSY).out)
+    t.log("alpha busy %.2f of a CPU over 3 s" % v)
+    t.check(v < 0.5, "no handshake worker spinning (busy %.2f < 0.5)" % v)
+
+
+def sniff(t, a, b):
+    """F1 with smcr=0 under tcp2smc."""
+    a.insmod_smcx("smcr=0")
+    a.run("sysctl -qw net.smc.tcp2smc=1")
+    srv = start_server(a, PORT_F1)
+    try:
+        with t.subtest("1-3 eyecatcher bytes then FIN or RST: fallback or failure, no spin"):
+            before = stats(a)
+            out = client(t, b, a, PORT_F1, "prefix",
+                         *["%d:%s" % (n, e) for e in ("fin", "rst") for n in (1, 2, 3)])
+            for n in (1, 2, 3):
+                got = line(out, "%d:fin" % n)
+                t.eq(got[:2], ("eof", (b"echo:" + bytes.fromhex("e2d4c3d9")[:n]).hex()),
+                     "%d bytes then FIN: the application got them and EOF" % n)
+            busy(t, a)
+            after = stats(a)
+            t.check(delta(before, after, "srv_hs_started") >= 3,
+                    "handshakes started: %d" % delta(before, after, "srv_hs_started"))
+            t.eq(delta(before, after, "srv_fallback_SYNCERR"), 3, "SYNCERR fallbacks")
+            t.log("hs_errors +%d (the RST ones that the server saw before the handshake)"
+                  % delta(before, after, "srv_hs_errors"))
+            t.eq(line(client(t, b, a, PORT_F1, "plain"), "plain")[:2],
+                 ("eof", b"echo:plain".hex()), "a plain TCP client is served afterwards")
+        with t.subtest("1-3 bytes then silence, one byte per second: reset within the CLC wait"):
+            before = stats(a)
+            job = b.bg("python3 /tmp/hs_client.py %s %d slow" % (a.ip, PORT_F1))
+            out = client(t, b, a, PORT_F1, "prefix", "1:silent", "2:silent", "3:silent")
+            for n in (1, 2, 3):
+                got = line(out, "%d:silent" % n)
+                t.check(got[0] in ("reset", "eof"),
+                        "%d bytes then silence: the server ended it: %s" % (n, got))
+            r = job.wait(timeout=60, check=False)
+            t.log(r.out.strip())
+            got = line(r.out, "slow")
+            t.check(got[0] in ("reset", "eof"), "the slow client was ended by the server: %s"
+                    % (got,))
+            busy(t, a)
+            t.eq(delta(before, stats(a), "srv_hs_errors"), 4, "failed handshakes")
+        with t.subtest("listener close with silent handshakes pending returns at once"):
+            job = b.bg("python3 /tmp/hs_client.py %s %d prefix 1:silent 2:silent 3:silent"
+                       % (a.ip, PORT_F1))
+            time.sleep(2)
+            stop_server(t, a, srv)
+            srv = None
+            r = job.wait(timeout=60, check=False)
+            t.log(r.out.strip())
+            for n in (1, 2, 3):
+                t.check(line(r.out, "%d:silent" % n)[0] in ("reset", "eof"),
+                        "%d bytes then silence: ended by the close" % n)
+            busy(t, a)
+    finally:
+        if srv:
+            stop_server(t, a, srv)
+        a.run("sysctl -qw net.smc.tcp2smc=0", check=False)
+    with t.subtest("smcx unloads"):
+        unload(t, a)
+
+
+def honest(t, a, b, what):
+    before_a, before_b = stats(a), stats(b)
+    out = client(t, b, a, PORT_R, "smc", timeout=60)
+    t.eq(line(out, "smc")[:2], ("eof", b"echo:honest".hex()), "%s: echo over AF_SMC" % what)
+    t.eq(delta(before_b, stats(b), "clnt_success_v2"), 1, "%s: client SMC-Rv2" % what)
+    t.eq(delta(before_a, stats(a), "srv_success_v2"), 1, "%s: server SMC-Rv2" % what)
+
+
+def first_contacts(t, a, b):
+    for h in (a, b):
+        h.insmod_smcx()
+    a.run("sysctl -qw net.smc.tcp2smc=1")
+    srv = start_server(a, PORT_R)
+    names = {h: h.out("hostname").strip() for h in (a, b)}
+    try:
+        with t.subtest("F16: host names with a UTF-8 byte: SMC-R works"):
+            for h in (a, b):
+                # sethostname() takes any bytes; hostname(1) would refuse
+                h.run("printf '%s-\\303\\251' > /proc/sys/kernel/hostname" % names[h])
+                t.log("%s: hostname %r" % (h.name, h.out("cat /proc/sys/kernel/hostname")))
+            try:
+                honest(t, a, b, "UTF-8 host names")
+            finally:
+                for h in (a, b):
+                    h.run("hostname %s" % names[h], check=False)
+        # a fresh start: the next honest connection is a first contact
+        a.run("touch %s" % STOP)
+        srv.wait(timeout=30, check=False)
+        for h in (a, b):
+            unload(t, h)
+            h.insmod_smcx()
+        a.run("sysctl -qw net.smc.tcp2smc=1")
+        srv = start_server(a, PORT_R)
+        with t.subtest("F10: silent first contacts do not hold up an honest one"):
+            a.run("rm -f %s.*" % ACCEPTED)
+            b.run("rm -f %s.*" % ACCEPTED)
+            job = b.bg("python3 /tmp/hs_client.py %s %d first %s 198.18.0.99 198.18.0.97"
+                       % (a.ip, PORT_R, ACCEPTED))
+            t.check(scenarios.wait_for(lambda: b.run("ls %s.*" % ACCEPTED,
+                                                     check=False).ok, timeout=20),
+                    "a silent client got its first-contact Accept")
+            honest(t, a, b, "honest first contact beside silent ones")
+            r = job.wait(timeout=60, check=False)
+            t.log(r.out.strip())
+            t.eq(len(re.findall(r"^reply type 2 first 1$", r.out, re.M)), 2,
+                 "first-contact Accepts to the silent clients")
+            t.eq(re.findall(r"^silent-first (\w+)", r.out, re.M), ["reset", "reset"],
+                 "the server gave up on the silent clients")
+        with t.subtest("F17: max conns 8 is declined with MAXCONNERR"):
+            out = client(t, b, a, PORT_R, "maxconn", "198.18.0.98")
+            t.check(re.search(r"^reply type 4 diag 0x%08x$" % MAXCONNERR, out, re.M),
+                    "a Decline MAXCONNERR")
+        with t.subtest("F11: a stranger's reuse with another QP is reset"):
+            before = stats(a)
+            out = client(t, b, a, PORT_R, "claim", b.ip)
+            t.check(re.search(r"^reply type 2 first 0$", out, re.M),
+                    "the server offered beta's link group (reuse Accept)")
+            t.check(line(out, "claim")[0] in ("reset", "eof"), "the stranger was not served")
+            after = stats(a)
+            t.eq(delta(before, after, "srv_success_v2"), 0, "server SMC-R connections")
+            t.eq(delta(before, after, "srv_hs_errors"), 1, "failed server handshakes")
+            honest(t, a, b, "beta over its link group afterwards")
+    finally:
+        for h in (a, b):
+            h.run("hostname %s" % names[h], check=False)
+        stop_server(t, a, srv)
+        a.run("sysctl -qw net.smc.tcp2smc=0", check=False)
+
+
+def run(t):
+    a, b = t.alpha, t.beta
+    a.run("cat > /tmp/hs_server.py", input=SERVER)
+    b.run("cat > /tmp/hs_client.py", input=CLIENT)
+    b.modprobe("sch_prio", "cls_u32", "act_pedit", "act_csum")
+    b.run("tc qdisc del dev eth0 root 2>/dev/null; tc qdisc add dev eth0 root handle 1: prio")
+    b.run(SYN_SMC)
+    try:
+        sniff(t, a, b)
+        first_contacts(t, a, b)
+    finally:
+        b.run("tc qdisc del dev eth0 root", check=False)
