@@ -471,7 +471,7 @@ int smcx_clc_srv_accept(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 		return smcx_clc_peer_declined(smc, ctx, len);
 	if (hdr.type != SMCX_CLC_CONFIRM ||
 	    smcx_clc_decode_accept(ctx->buf, len, SMCX_CLC_CONFIRM, &ctx->m.acc,
-				   SMCX_WIRE_LAX_RSVD) ||
+				   SMCX_WIRE_LAX_RSVD | SMCX_WIRE_LAX_TEXT) ||
 	    ctx->m.acc.hdr.version != SMCX_CLC_V2 ||
 	    smcx_clc_first_contact(&ctx->m.acc.hdr) != first)
 		return -EPROTO;
@@ -526,7 +526,8 @@ int smcx_clc_client(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		break;
 	case SMCX_CLC_ACCEPT:
 		if (smcx_clc_decode_accept(ctx->buf, len, SMCX_CLC_ACCEPT,
-					   &ctx->m.acc, SMCX_WIRE_LAX_RSVD)) {
+					   &ctx->m.acc,
+					   SMCX_WIRE_LAX_RSVD | SMCX_WIRE_LAX_TEXT)) {
 			rc = -EPROTO;
 			break;
 		}

@@ -29,6 +29,13 @@
  * peers that follow the "ignore on receive" reading of RFC 7609.
  */
 #define SMCX_WIRE_LAX_RSVD	0x1u
+/*
+ * SMCX_WIRE_LAX_TEXT: a peer's host name (informational only) may hold any
+ * byte, as mainline sends the node name unchecked (a UTF-8 host name):
+ * bytes outside printable ASCII are decoded as '?' instead of rejecting
+ * the message.  Other text fields (EIDs) stay strict: they are compared.
+ */
+#define SMCX_WIRE_LAX_TEXT	0x2u
 
 /*
  * Every rejection cause has its own code.  Functions return 0 (decode) or
@@ -217,6 +224,21 @@ static inline int smcx_check_text(const u8 *p, size_t n)
 			return -SMCX_WIRE_ESTRING;
 	}
 	return 0;
+}
+
+/*
+ * Make @p pass smcx_check_text(): trailing NULs stay padding, every other
+ * byte outside 0x20..0x7e (an embedded NUL included) becomes '?'.
+ */
+static inline void smcx_text_sanitize(u8 *p, size_t n)
+{
+	size_t i;
+
+	while (n && !p[n - 1])
+		n--;
+	for (i = 0; i < n; i++)
+		if (p[i] < 0x20 || p[i] > 0x7e)
+			p[i] = '?';
 }
 
 #endif /* SMCX_WIRE_BYTES_H */

@@ -111,8 +111,11 @@ static inline int smcx_clc_decode_accept(const u8 *buf, size_t len,
 			rc = smcx_rsvd_bytes(p + 2, 2, flags);
 		if (rc)
 			return rc;
-		if (smcx_check_text(m->hostname, SMCX_HOSTNAME_LEN))
-			return -SMCX_WIRE_ESTRING;
+		if (smcx_check_text(m->hostname, SMCX_HOSTNAME_LEN)) {
+			if (!(flags & SMCX_WIRE_LAX_TEXT))
+				return -SMCX_WIRE_ESTRING;
+			smcx_text_sanitize(m->hostname, SMCX_HOSTNAME_LEN);
+		}
 		pos += SMCX_CLC_FCE_LEN;
 		if (m->fce_v2x) {
 			p = buf + pos;

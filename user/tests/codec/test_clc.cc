@@ -757,6 +757,31 @@ TEST(ClcReject, Strings)
     EXPECT_WIRE(dacc(v, SMCX_CLC_ACCEPT), -SMCX_WIRE_ESTRING);
 }
 
+TEST(ClcLaxText, HostnameAnyBytes)
+{
+    // mainline sends its node name as it is: a UTF-8 byte, a control char
+    Bytes v = with(with(ACC_V2_FC, 114, 0xc3), 115, 0x0a);
+    EXPECT_WIRE(dacc(v, SMCX_CLC_ACCEPT), -SMCX_WIRE_ESTRING);
+    EXPECT_WIRE(dacc(v, SMCX_CLC_ACCEPT, SMCX_WIRE_LAX_TEXT), 0);
+    smcx_clc_accept d{};
+    ASSERT_EQ(0,
+              smcx_clc_decode_accept(v.data(), v.size(), SMCX_CLC_ACCEPT, &d, SMCX_WIRE_LAX_TEXT));
+    EXPECT_EQ('?', d.hostname[114 - 108]);
+    EXPECT_EQ('?', d.hostname[115 - 108]);
+    EXPECT_EQ(0, smcx_check_text(d.hostname, SMCX_HOSTNAME_LEN));
+    // NUL padding stays; text after a NUL becomes '?'
+    std::fill(v.begin() + 120, v.begin() + 140, 0);
+    v[125] = 'x';
+    ASSERT_EQ(0,
+              smcx_clc_decode_accept(v.data(), v.size(), SMCX_CLC_ACCEPT, &d, SMCX_WIRE_LAX_TEXT));
+    EXPECT_EQ('?', d.hostname[120 - 108]);
+    EXPECT_EQ('x', d.hostname[125 - 108]);
+    EXPECT_EQ(0, d.hostname[126 - 108]);
+    // the EID stays strict
+    EXPECT_WIRE(dacc(with(ACC_V2, 64, 0x7f), SMCX_CLC_ACCEPT, SMCX_WIRE_LAX_TEXT),
+                -SMCX_WIRE_ESTRING);
+}
+
 TEST(ClcReject, ReservedNotZero)
 {
     struct Case {
