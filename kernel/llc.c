@@ -40,7 +40,7 @@ void smcx_llc_init_msg(struct smcx_link *lnk, struct smcx_llc_msg *m, u8 type)
 int smcx_llc_send(struct smcx_link *lnk, struct smcx_llc_msg *m, bool wait)
 {
 	struct smcx_tx_slot *slot;
-	int len;
+	int len, rc;
 
 	slot = smcx_wr_slot_get(lnk, wait);
 	if (!slot)
@@ -50,7 +50,11 @@ int smcx_llc_send(struct smcx_link *lnk, struct smcx_llc_msg *m, bool wait)
 		smcx_wr_slot_put(slot);
 		return -EINVAL;
 	}
-	return smcx_wr_send(slot, len, NULL);
+	rc = smcx_wr_send(slot, len, NULL);
+	/* a single SEND that failed to post was not posted: the slot is ours */
+	if (rc)
+		smcx_wr_slot_put(slot);
+	return rc;
 }
 
 /* wait for a message of @type in the mailbox; 0 and *@out, or -errno */
