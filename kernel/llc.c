@@ -9,7 +9,9 @@
  * Receive runs in softirq: a response, or the CONFIRM_LINK request a client
  * waits for, goes to the link's one-message mailbox (llc_in) and wakes the
  * waiter; any other request is queued for llc_work, which answers it in
- * process context.  All messages are built and parsed by the wire codec.
+ * process context, one at a time.  The queue holds SMCX_LLC_QUEUE_MAX
+ * requests at most: a peer with more unanswered ones floods us, and its
+ * link group ends.  All messages are built and parsed by the wire codec.
  *
  * As mainline 6.12 on a v2 link group: LLC messages use the v2 header
  * (version 2, 16-bit length, little-endian as mainline writes it, see
@@ -125,11 +127,28 @@ int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b)
 	return 0;
 }
 
+/*
+ * The peer's requests waiting for an answer exceed SMCX_LLC_QUEUE_MAX: a
+ * peer that keeps to the LLC flow rules (one flow of its own at a time,
+ * each waiting for our answer, plus TEST_LINK) never has more than a few
+ * outstanding, so this one floods us, e.g. while it keeps our answers from
+ * completing (no receive buffers posted: RNR retried forever).  As a
+ * protocol violation in mainline, the link group ends; the request is not
+ * queued.  Softirq.
+ */
+static void smcx_llc_overflow(struct smcx_link *lnk, u8 type)
+{
+	pr_warn_ratelimited("LLC request queue full (%d), type 0x%02x dropped: peer floods requests\n",
+			    SMCX_LLC_QUEUE_MAX, type);
+	smcx_lgr_terminate_async(lnk->lgr, "LLC protocol violation: request queue overflow");
+}
+
 /* wr.c's receive handler of SMCX_WR_KIND_LLC (registered by smcx_llc_init) */
 static void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 {
 	struct smcx_llc_qentry *qe;
 	struct smcx_llc_msg m;
+	bool full;
 
 	if (smcx_llc_decode(buf, len, &m, SMCX_WIRE_LAX_RSVD))
 		return;		/* unknown or malformed: dropped, as mainline */
@@ -146,13 +165,22 @@ static void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 		wake_up(&lnk->llc_wait);
 		return;
 	}
+	if (READ_ONCE(lnk->state) == SMCX_LNK_DEAD)
+		return;		/* nobody will answer it */
 	qe = kmalloc(sizeof(*qe), GFP_ATOMIC);
 	if (!qe)
 		return;
 	qe->m = m;
 	spin_lock_bh(&lnk->llc_lock);
-	list_add_tail(&qe->list, &lnk->llc_queue);
+	full = list_count_nodes(&lnk->llc_queue) >= SMCX_LLC_QUEUE_MAX;
+	if (!full)
+		list_add_tail(&qe->list, &lnk->llc_queue);
 	spin_unlock_bh(&lnk->llc_lock);
+	if (full) {
+		kfree(qe);
+		smcx_llc_overflow(lnk, m.type);
+		return;
+	}
 	schedule_work(&lnk->llc_work);
 }
 
