@@ -4,7 +4,9 @@
  * exchange, our CONFIRM_RKEY for each new RMB on a reused link group,
  * answers to the peer's requests (TEST_LINK, CONFIRM_RKEY, DELETE_RKEY,
  * ADD_LINK, DELETE_LINK), and our DELETE_LINK at teardown.  Our requests
- * run one at a time per link (llc_flow) and share one response mailbox.
+ * run one at a time per link (llc_flow) and share one response mailbox; a
+ * wait takes only the answer to its own request (smcx/llc_flow.h), so the
+ * late answer to a request that timed out is dropped.
  *
  * Receive runs in softirq: a response, or the CONFIRM_LINK request a client
  * waits for, goes to the link's one-message mailbox (llc_in) and wakes the
@@ -22,6 +24,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/slab.h>
+
+#include <smcx/llc_flow.h>
 
 #include "lgr.h"
 #include "llc.h"
@@ -59,34 +63,56 @@ int smcx_llc_send(struct smcx_link *lnk, struct smcx_llc_msg *m, bool wait)
 	return rc;
 }
 
-/* wait for a message of @type in the mailbox; 0 and *@out, or -errno */
-int smcx_llc_wait(struct smcx_link *lnk, u8 type, long timeo,
-		  struct smcx_llc_msg *out)
+/*
+ * Wait up to @timeo for the message a flow waits for: with @req, the
+ * peer's answer to our request @req (smcx_llc_answers()); without, the
+ * peer's CONFIRM_LINK request (client, first contact).  Anything else found
+ * in the mailbox meanwhile, e.g. the late answer to an earlier request that
+ * timed out, is dropped.  0 and the message in *@out, -ETIMEDOUT, -ENOLINK.
+ */
+static int smcx_llc_wait(struct smcx_link *lnk, const struct smcx_llc_msg *req,
+			 long timeo, struct smcx_llc_msg *out)
 {
+	unsigned long end = jiffies + timeo;
+	long left;
 	bool got;
 
-	wait_event_timeout(lnk->llc_wait,
-			   (READ_ONCE(lnk->llc_got) &&
-			    READ_ONCE(lnk->llc_in.type) == type) ||
-			   READ_ONCE(lnk->state) == SMCX_LNK_DEAD, timeo);
-	spin_lock_bh(&lnk->llc_lock);
-	got = lnk->llc_got && lnk->llc_in.type == type;
-	if (got) {
-		*out = lnk->llc_in;
-		lnk->llc_got = false;
+	for (;;) {
+		left = (long)(end - jiffies);
+		if (left > 0)
+			wait_event_timeout(lnk->llc_wait,
+					   READ_ONCE(lnk->llc_got) ||
+					   READ_ONCE(lnk->state) == SMCX_LNK_DEAD,
+					   left);
+		spin_lock_bh(&lnk->llc_lock);
+		got = lnk->llc_got;
+		if (got) {
+			*out = lnk->llc_in;
+			lnk->llc_got = false;
+		}
+		spin_unlock_bh(&lnk->llc_lock);
+		if (got && (req ? smcx_llc_answers(req, out) :
+			    out->type == SMCX_LLC_CONFIRM_LINK &&
+			    !(out->flags & SMCX_LLC_FLAG_RESP)))
+			return 0;
+		if (got)
+			pr_debug("LLC type 0x%02x flags 0x%02x is not the awaited one: dropped\n",
+				 out->type, out->flags);
+		if (READ_ONCE(lnk->state) == SMCX_LNK_DEAD)
+			return -ENOLINK;
+		if (time_after_eq(jiffies, end))
+			return -ETIMEDOUT;
 	}
-	spin_unlock_bh(&lnk->llc_lock);
-	return got ? 0 : (lnk->state == SMCX_LNK_DEAD ? -ENOLINK : -ETIMEDOUT);
 }
 
 /*
- * Our request @m and the peer's response to it, into @m: one flow at a
- * time per link.  0, -ETIMEDOUT (no response in @timeo), -ENOLINK.
+ * Our request @m and the peer's answer to it, into @m: one flow at a
+ * time per link.  0, -ETIMEDOUT (no answer in @timeo), -ENOLINK.
  */
 static int smcx_llc_request(struct smcx_link *lnk, struct smcx_llc_msg *m,
 			    long timeo)
 {
-	u8 type = m->type;
+	struct smcx_llc_msg req = *m;
 	int rc;
 
 	mutex_lock(&lnk->llc_flow);
@@ -95,7 +121,7 @@ static int smcx_llc_request(struct smcx_link *lnk, struct smcx_llc_msg *m,
 	spin_unlock_bh(&lnk->llc_lock);
 	rc = smcx_llc_send(lnk, m, true);
 	if (!rc)
-		rc = smcx_llc_wait(lnk, type, timeo, m);
+		rc = smcx_llc_wait(lnk, &req, timeo, m);
 	mutex_unlock(&lnk->llc_flow);
 	return rc;
 }
@@ -120,8 +146,7 @@ int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b)
 	rc = smcx_llc_request(lnk, &m, SMCX_LLC_WAIT);
 	if (rc)
 		return rc;
-	if (!(m.flags & SMCX_LLC_FLAG_RESP) ||
-	    (m.flags & SMCX_LLC_FLAG_RKEY_NEG))
+	if (m.flags & SMCX_LLC_FLAG_RKEY_NEG)
 		return -ENOSPC;
 	b->rkey_conf = true;
 	return 0;
@@ -291,8 +316,6 @@ int smcx_llc_confirm_link_srv(struct smcx_link *lnk)
 	rc = smcx_llc_request(lnk, &m, 2 * SMCX_LLC_WAIT);
 	if (rc)
 		return rc;
-	if (!(m.flags & SMCX_LLC_FLAG_RESP))
-		return -EPROTO;
 	memcpy(lnk->peer_link_uid, m.u.confirm_link.link_uid,
 	       SMCX_LLC_LGR_ID_LEN);
 	WRITE_ONCE(lnk->state, SMCX_LNK_ACTIVE);
@@ -305,11 +328,9 @@ int smcx_llc_confirm_link_clnt(struct smcx_link *lnk)
 	struct smcx_llc_msg m;
 	int rc;
 
-	rc = smcx_llc_wait(lnk, SMCX_LLC_CONFIRM_LINK, 2 * SMCX_LLC_WAIT, &m);
+	rc = smcx_llc_wait(lnk, NULL, 2 * SMCX_LLC_WAIT, &m);
 	if (rc)
 		return rc;
-	if (m.flags & SMCX_LLC_FLAG_RESP)
-		return -EPROTO;
 	memcpy(lnk->peer_link_uid, m.u.confirm_link.link_uid,
 	       SMCX_LLC_LGR_ID_LEN);
 	lnk->link_id = m.u.confirm_link.link_num;

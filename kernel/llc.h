@@ -26,8 +26,6 @@ struct work_struct;
 
 int smcx_llc_init(void);
 int smcx_llc_send(struct smcx_link *lnk, struct smcx_llc_msg *m, bool wait);
-int smcx_llc_wait(struct smcx_link *lnk, u8 type, long timeo,
-		  struct smcx_llc_msg *out);
 void smcx_llc_work(struct work_struct *work);
 void smcx_llc_init_msg(struct smcx_link *lnk, struct smcx_llc_msg *m, u8 type);
 int smcx_llc_confirm_link_srv(struct smcx_link *lnk);
