@@ -4,7 +4,12 @@
  * its "objects" file):
  *
  *   stats     handshake statistics of the reader's network namespace
- *   socks     every smcx sock: state, fallback reason, peer diagnosis
+ *   socks     the smcx socks of the reader's network namespace: state,
+ *             fallback reason, peer diagnosis, the connection's cursors
+ *
+ * Both show the namespace of the reading task, as the netlink dumps do, so
+ * a test in a netns sees its own.  The directory is root's (mode 0700 of
+ * the debugfs mount); these files add no access of their own.
  *
  * debugfs is optional (the kernel may lack it or refuse): without the
  * directory the files are not made, and that never fails the module.
@@ -19,6 +24,7 @@
 
 #include <smcx/wire.h>
 
+#include "conn.h"
 #include "debugfs.h"
 #include "obj.h"
 #include "sock.h"
@@ -47,14 +53,59 @@ static void smcx_stats_show_role(struct seq_file *m, const char *role,
 	}
 }
 
+/* socks taken per smcx_sock_collect() call */
+#define SMCX_DBG_SOCKS_BATCH	16
+
+/* one sock of hash @h (0: AF_SMC/SMCPROTO_SMC and AF_INET, 1: the v6 ones) */
+static void smcx_socks_show_one(struct seq_file *m, struct sock *sk,
+				unsigned int h)
+{
+	struct smcx_sock *smc = smcx_sk(sk);
+	struct smcx_conn *conn;
+
+	seq_printf(m, "ino %lu %s state %d hs %d %s rsn 0x%08x peer 0x%08x\n",
+		   sock_i_ino(sk),
+		   sk->sk_family == AF_INET ? "inet" :
+		   sk->sk_family == AF_INET6 ? "inet6" :
+		   h ? "smc6" : "smc",
+		   READ_ONCE(sk->sk_state), READ_ONCE(smc->hs),
+		   READ_ONCE(smc->grafted) ? "tcp" :
+		   READ_ONCE(smc->fallback) ? "fallback" : "smc",
+		   READ_ONCE(smc->fallback_rsn), READ_ONCE(smc->peer_diag));
+	/* the connection's memory goes with the sock, which we hold */
+	conn = READ_ONCE(smc->conn);
+	if (conn)
+		smcx_conn_show(m, conn);
+}
+
+/*
+ * The reader's namespace's socks, a batch at a time: each held while it is
+ * shown (smcx_sock_collect()), none under the hash lock.  Socks that come
+ * or go meanwhile may be missed or shown twice, as in any such listing.
+ */
 static int smcx_socks_show(struct seq_file *m, void *v)
 {
-	smcx_sock_show_all(m);
+	struct sock *sks[SMCX_DBG_SOCKS_BATCH];
+	unsigned int h, i, n, skip;
+	struct net *net;
+
+	net = get_net(current->nsproxy->net_ns);
+	for (h = 0; h < 2; h++) {
+		skip = 0;
+		do {
+			n = smcx_sock_collect(net, h, skip, sks, ARRAY_SIZE(sks));
+			for (i = 0; i < n; i++) {
+				smcx_socks_show_one(m, sks[i], h);
+				sock_put(sks[i]);
+			}
+			skip += n;
+		} while (n == ARRAY_SIZE(sks));
+	}
+	put_net(net);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(smcx_socks);
 
-/* the namespace of the reading task, so a test in a netns sees its own */
 static int smcx_stats_show(struct seq_file *m, void *v)
 {
 	struct smcx_stats *s;

@@ -4,12 +4,16 @@
  * exchange, our CONFIRM_RKEY for each new RMB on a reused link group,
  * answers to the peer's requests (TEST_LINK, CONFIRM_RKEY, DELETE_RKEY,
  * ADD_LINK, DELETE_LINK), and our DELETE_LINK at teardown.  Our requests
- * run one at a time per link (llc_flow) and share one response mailbox.
+ * run one at a time per link (llc_flow) and share one response mailbox; a
+ * wait takes only the answer to its own request (smcx/llc_flow.h), so the
+ * late answer to a request that timed out is dropped.
  *
  * Receive runs in softirq: a response, or the CONFIRM_LINK request a client
  * waits for, goes to the link's one-message mailbox (llc_in) and wakes the
  * waiter; any other request is queued for llc_work, which answers it in
- * process context.  All messages are built and parsed by the wire codec.
+ * process context, one at a time.  The queue holds SMCX_LLC_QUEUE_MAX
+ * requests at most: a peer with more unanswered ones floods us, and its
+ * link group ends.  All messages are built and parsed by the wire codec.
  *
  * As mainline 6.12 on a v2 link group: LLC messages use the v2 header
  * (version 2, 16-bit length, little-endian as mainline writes it, see
@@ -20,6 +24,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/slab.h>
+
+#include <smcx/llc_flow.h>
 
 #include "lgr.h"
 #include "llc.h"
@@ -40,7 +46,7 @@ void smcx_llc_init_msg(struct smcx_link *lnk, struct smcx_llc_msg *m, u8 type)
 int smcx_llc_send(struct smcx_link *lnk, struct smcx_llc_msg *m, bool wait)
 {
 	struct smcx_tx_slot *slot;
-	int len;
+	int len, rc;
 
 	slot = smcx_wr_slot_get(lnk, wait);
 	if (!slot)
@@ -50,37 +56,63 @@ int smcx_llc_send(struct smcx_link *lnk, struct smcx_llc_msg *m, bool wait)
 		smcx_wr_slot_put(slot);
 		return -EINVAL;
 	}
-	return smcx_wr_send(slot, len, NULL);
-}
-
-/* wait for a message of @type in the mailbox; 0 and *@out, or -errno */
-int smcx_llc_wait(struct smcx_link *lnk, u8 type, long timeo,
-		  struct smcx_llc_msg *out)
-{
-	bool got;
-
-	wait_event_timeout(lnk->llc_wait,
-			   (READ_ONCE(lnk->llc_got) &&
-			    READ_ONCE(lnk->llc_in.type) == type) ||
-			   READ_ONCE(lnk->state) == SMCX_LNK_DEAD, timeo);
-	spin_lock_bh(&lnk->llc_lock);
-	got = lnk->llc_got && lnk->llc_in.type == type;
-	if (got) {
-		*out = lnk->llc_in;
-		lnk->llc_got = false;
-	}
-	spin_unlock_bh(&lnk->llc_lock);
-	return got ? 0 : (lnk->state == SMCX_LNK_DEAD ? -ENOLINK : -ETIMEDOUT);
+	rc = smcx_wr_send(slot, len, NULL);
+	/* a single SEND that failed to post was not posted: the slot is ours */
+	if (rc)
+		smcx_wr_slot_put(slot);
+	return rc;
 }
 
 /*
- * Our request @m and the peer's response to it, into @m: one flow at a
- * time per link.  0, -ETIMEDOUT (no response in @timeo), -ENOLINK.
+ * Wait up to @timeo for the message a flow waits for: with @req, the
+ * peer's answer to our request @req (smcx_llc_answers()); without, the
+ * peer's CONFIRM_LINK request (client, first contact).  Anything else found
+ * in the mailbox meanwhile, e.g. the late answer to an earlier request that
+ * timed out, is dropped.  0 and the message in *@out, -ETIMEDOUT, -ENOLINK.
+ */
+static int smcx_llc_wait(struct smcx_link *lnk, const struct smcx_llc_msg *req,
+			 long timeo, struct smcx_llc_msg *out)
+{
+	unsigned long end = jiffies + timeo;
+	long left;
+	bool got;
+
+	for (;;) {
+		left = (long)(end - jiffies);
+		if (left > 0)
+			wait_event_timeout(lnk->llc_wait,
+					   READ_ONCE(lnk->llc_got) ||
+					   READ_ONCE(lnk->state) == SMCX_LNK_DEAD,
+					   left);
+		spin_lock_bh(&lnk->llc_lock);
+		got = lnk->llc_got;
+		if (got) {
+			*out = lnk->llc_in;
+			lnk->llc_got = false;
+		}
+		spin_unlock_bh(&lnk->llc_lock);
+		if (got && (req ? smcx_llc_answers(req, out) :
+			    out->type == SMCX_LLC_CONFIRM_LINK &&
+			    !(out->flags & SMCX_LLC_FLAG_RESP)))
+			return 0;
+		if (got)
+			pr_debug("LLC type 0x%02x flags 0x%02x is not the awaited one: dropped\n",
+				 out->type, out->flags);
+		if (READ_ONCE(lnk->state) == SMCX_LNK_DEAD)
+			return -ENOLINK;
+		if (time_after_eq(jiffies, end))
+			return -ETIMEDOUT;
+	}
+}
+
+/*
+ * Our request @m and the peer's answer to it, into @m: one flow at a
+ * time per link.  0, -ETIMEDOUT (no answer in @timeo), -ENOLINK.
  */
 static int smcx_llc_request(struct smcx_link *lnk, struct smcx_llc_msg *m,
 			    long timeo)
 {
-	u8 type = m->type;
+	struct smcx_llc_msg req = *m;
 	int rc;
 
 	mutex_lock(&lnk->llc_flow);
@@ -89,7 +121,7 @@ static int smcx_llc_request(struct smcx_link *lnk, struct smcx_llc_msg *m,
 	spin_unlock_bh(&lnk->llc_lock);
 	rc = smcx_llc_send(lnk, m, true);
 	if (!rc)
-		rc = smcx_llc_wait(lnk, type, timeo, m);
+		rc = smcx_llc_wait(lnk, &req, timeo, m);
 	mutex_unlock(&lnk->llc_flow);
 	return rc;
 }
@@ -114,11 +146,26 @@ int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b)
 	rc = smcx_llc_request(lnk, &m, SMCX_LLC_WAIT);
 	if (rc)
 		return rc;
-	if (!(m.flags & SMCX_LLC_FLAG_RESP) ||
-	    (m.flags & SMCX_LLC_FLAG_RKEY_NEG))
+	if (m.flags & SMCX_LLC_FLAG_RKEY_NEG)
 		return -ENOSPC;
 	b->rkey_conf = true;
 	return 0;
+}
+
+/*
+ * The peer's requests waiting for an answer exceed SMCX_LLC_QUEUE_MAX: a
+ * peer that keeps to the LLC flow rules (one flow of its own at a time,
+ * each waiting for our answer, plus TEST_LINK) never has more than a few
+ * outstanding, so this one floods us, e.g. while it keeps our answers from
+ * completing (no receive buffers posted: RNR retried forever).  As a
+ * protocol violation in mainline, the link group ends; the request is not
+ * queued.  Softirq.
+ */
+static void smcx_llc_overflow(struct smcx_link *lnk, u8 type)
+{
+	pr_warn_ratelimited("LLC request queue full (%d), type 0x%02x dropped: peer floods requests\n",
+			    SMCX_LLC_QUEUE_MAX, type);
+	smcx_lgr_terminate_async(lnk->lgr, "LLC protocol violation: request queue overflow");
 }
 
 /* wr.c's receive handler of SMCX_WR_KIND_LLC (registered by smcx_llc_init) */
@@ -126,6 +173,7 @@ static void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 {
 	struct smcx_llc_qentry *qe;
 	struct smcx_llc_msg m;
+	bool full;
 
 	if (smcx_llc_decode(buf, len, &m, SMCX_WIRE_LAX_RSVD))
 		return;		/* unknown or malformed: dropped, as mainline */
@@ -142,13 +190,22 @@ static void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 		wake_up(&lnk->llc_wait);
 		return;
 	}
+	if (READ_ONCE(lnk->state) == SMCX_LNK_DEAD)
+		return;		/* nobody will answer it */
 	qe = kmalloc(sizeof(*qe), GFP_ATOMIC);
 	if (!qe)
 		return;
 	qe->m = m;
 	spin_lock_bh(&lnk->llc_lock);
-	list_add_tail(&qe->list, &lnk->llc_queue);
+	full = list_count_nodes(&lnk->llc_queue) >= SMCX_LLC_QUEUE_MAX;
+	if (!full)
+		list_add_tail(&qe->list, &lnk->llc_queue);
 	spin_unlock_bh(&lnk->llc_lock);
+	if (full) {
+		kfree(qe);
+		smcx_llc_overflow(lnk, m.type);
+		return;
+	}
 	schedule_work(&lnk->llc_work);
 }
 
@@ -259,8 +316,6 @@ int smcx_llc_confirm_link_srv(struct smcx_link *lnk)
 	rc = smcx_llc_request(lnk, &m, 2 * SMCX_LLC_WAIT);
 	if (rc)
 		return rc;
-	if (!(m.flags & SMCX_LLC_FLAG_RESP))
-		return -EPROTO;
 	memcpy(lnk->peer_link_uid, m.u.confirm_link.link_uid,
 	       SMCX_LLC_LGR_ID_LEN);
 	WRITE_ONCE(lnk->state, SMCX_LNK_ACTIVE);
@@ -273,11 +328,9 @@ int smcx_llc_confirm_link_clnt(struct smcx_link *lnk)
 	struct smcx_llc_msg m;
 	int rc;
 
-	rc = smcx_llc_wait(lnk, SMCX_LLC_CONFIRM_LINK, 2 * SMCX_LLC_WAIT, &m);
+	rc = smcx_llc_wait(lnk, NULL, 2 * SMCX_LLC_WAIT, &m);
 	if (rc)
 		return rc;
-	if (m.flags & SMCX_LLC_FLAG_RESP)
-		return -EPROTO;
 	memcpy(lnk->peer_link_uid, m.u.confirm_link.link_uid,
 	       SMCX_LLC_LGR_ID_LEN);
 	lnk->link_id = m.u.confirm_link.link_num;

@@ -18,11 +18,14 @@ struct smcx_link;
 struct work_struct;
 
 #define SMCX_LLC_WAIT		(2 * HZ)	/* mainline SMC_LLC_WAIT_TIME */
+/*
+ * The peer's requests queued for the LLC work at most, per link; one more
+ * ends the link group (a peer that keeps to the flow rules has a few).
+ */
+#define SMCX_LLC_QUEUE_MAX	16
 
 int smcx_llc_init(void);
 int smcx_llc_send(struct smcx_link *lnk, struct smcx_llc_msg *m, bool wait);
-int smcx_llc_wait(struct smcx_link *lnk, u8 type, long timeo,
-		  struct smcx_llc_msg *out);
 void smcx_llc_work(struct work_struct *work);
 void smcx_llc_init_msg(struct smcx_link *lnk, struct smcx_llc_msg *m, u8 type);
 int smcx_llc_confirm_link_srv(struct smcx_link *lnk);

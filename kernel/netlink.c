@@ -4,11 +4,12 @@
  *
  * Every reply nests its payload the way the mainline ABI does, one object
  * per message, so existing tools parse it unchanged.  Reads are open to
- * anyone; commands that change per-namespace state need CAP_NET_ADMIN over
- * the namespace (GENL_UNS_ADMIN_PERM), commands that change global state
- * (the user EID table, the system EID) need it in the initial user
- * namespace (GENL_ADMIN_PERM): a container's root must not rewrite the
- * EIDs every namespace of the host uses.
+ * anyone; every command that changes state needs CAP_NET_ADMIN in the
+ * initial user namespace (GENL_ADMIN_PERM), exactly the ops mainline marks
+ * so: the user EID table and the system EID, which every namespace of the
+ * host uses, and the handshake limitation flag, which is per namespace but
+ * mainline's command still refuses a user namespace's root (EPERM; that
+ * root may write its namespace's net.smc.limit_smc_hs, as with mainline).
  *
  * Input is validated strictly by the core (the family is "new": unknown
  * attributes, attributes on commands that take none and a non-zero
@@ -524,7 +525,7 @@ static const struct genl_ops smcx_gen_ops[] = {
 	{ .cmd = SMC_NETLINK_DUMP_UEID,		.dumpit = smcx_nl_dump_ueid },
 	{ .cmd = SMC_NETLINK_DUMP_SEID,		.dumpit = smcx_nl_dump_seid },
 	{ .cmd = SMC_NETLINK_DUMP_HS_LIMITATION, .dumpit = smcx_nl_dump_hs },
-	/* global state: initial user namespace's CAP_NET_ADMIN */
+	/* changes: CAP_NET_ADMIN in the initial user namespace */
 	{
 		.cmd = SMC_NETLINK_ADD_UEID,
 		.flags = GENL_ADMIN_PERM,
@@ -554,15 +555,15 @@ static const struct genl_ops smcx_gen_ops[] = {
 		.flags = GENL_ADMIN_PERM,
 		.doit = smcx_nl_seid_set,
 	},
-	/* per-namespace state: CAP_NET_ADMIN over the namespace */
+	/* the namespace's flag, but GENL_ADMIN_PERM as mainline */
 	{
 		.cmd = SMC_NETLINK_ENABLE_HS_LIMITATION,
-		.flags = GENL_UNS_ADMIN_PERM,
+		.flags = GENL_ADMIN_PERM,
 		.doit = smcx_nl_hs_set,
 	},
 	{
 		.cmd = SMC_NETLINK_DISABLE_HS_LIMITATION,
-		.flags = GENL_UNS_ADMIN_PERM,
+		.flags = GENL_ADMIN_PERM,
 		.doit = smcx_nl_hs_set,
 	},
 };

@@ -16,11 +16,14 @@
  *     request with NAME answers a multi-part reply of that PNET ID.
  *   - Replies carry NAME, ETHNAME ("n/a" for RDMA entries), IBNAME ("n/a"
  *     for interface entries) and IBPORT (0xff for interface entries).
+ *   - ADD, DEL and FLUSH need CAP_NET_ADMIN in the initial user namespace
+ *     (GENL_ADMIN_PERM), in every network namespace: a user namespace's
+ *     root gets EPERM, also for its own namespace's table.  GET is open.
  * Differences, on purpose: entries are dropped with their device (mainline
  * keeps interface entries as dangling names); empty device names are
- * refused; an invalid IBPORT is refused before anything is added; admin
- * commands need CAP_NET_ADMIN over the namespace (GENL_UNS_ADMIN_PERM), not
- * over the initial user namespace.
+ * refused; an invalid IBPORT is refused before anything is added; a table
+ * holds at most SMCX_PNET_MAX entries (mainline: no limit), an ADD beyond
+ * that is ENOSPC; entries are charged to the adding task's memory cgroup.
  *
  * Locking: each table has a spinlock that covers its list; nothing sleeps
  * under it (entries are allocated before, freed after).  ADD and the
@@ -65,8 +68,9 @@ struct smcx_pnet_entry {
 };
 
 struct smcx_pnet_table {
-	spinlock_t lock;		/* entries */
+	spinlock_t lock;		/* entries, n */
 	struct list_head entries;
+	unsigned int n;			/* entries in the list */
 };
 
 static unsigned int smcx_pnet_net_id __read_mostly;
@@ -177,6 +181,25 @@ int smcx_pnet_ib_pnetid(const struct ib_device *ibdev, u32 port,
 
 /* -- ADD ------------------------------------------------------------------- */
 
+/* append @e to @t unless @t is full (-ENOSPC); under t->lock */
+static int smcx_pnet_insert(struct smcx_pnet_table *t,
+			    struct smcx_pnet_entry *e)
+{
+	if (t->n >= SMCX_PNET_MAX)
+		return -ENOSPC;
+	list_add_tail(&e->list, &t->entries);
+	t->n++;
+	return 0;
+}
+
+/* unlink @e from @t onto @gone, to be freed after t->lock is dropped */
+static void smcx_pnet_unlink(struct smcx_pnet_table *t,
+			     struct smcx_pnet_entry *e, struct list_head *gone)
+{
+	list_move_tail(&e->list, gone);
+	t->n--;
+}
+
 static int smcx_pnet_add_eth(struct net *net, const char *name,
 			     const char *pnetid)
 {
@@ -185,7 +208,7 @@ static int smcx_pnet_add_eth(struct net *net, const char *name,
 	struct net_device *ndev;
 	int rc = 0;
 
-	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
 	if (!e)
 		return -ENOMEM;
 	atomic_long_inc(&smcx_pnet_entries);
@@ -206,7 +229,7 @@ static int smcx_pnet_add_eth(struct net *net, const char *name,
 		}
 	}
 	if (!rc)
-		list_add_tail(&e->list, &t->entries);
+		rc = smcx_pnet_insert(t, e);
 	spin_unlock(&t->lock);
 	rtnl_unlock();
 
@@ -221,7 +244,7 @@ static int smcx_pnet_add_ib(const char *name, u8 port, const char *pnetid)
 	struct smcx_pnet_entry *e, *old;
 	int rc = 0;
 
-	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
 	if (!e)
 		return -ENOMEM;
 	atomic_long_inc(&smcx_pnet_entries);
@@ -239,7 +262,7 @@ static int smcx_pnet_add_ib(const char *name, u8 port, const char *pnetid)
 		}
 	}
 	if (!rc)
-		list_add_tail(&e->list, &t->entries);
+		rc = smcx_pnet_insert(t, e);
 	spin_unlock(&t->lock);
 
 	if (rc)
@@ -295,13 +318,13 @@ static int smcx_pnet_nl_add(struct sk_buff *skb, struct genl_info *info)
 	if (ethattr) {
 		rc = smcx_pnet_add_eth(net, nla_data(ethattr), pnetid);
 		if (rc && rc != -EEXIST)
-			return rc;
+			goto fail;
 		added = !rc;
 	}
 	if (name) {
 		rc = smcx_pnet_add_ib(name, port, pnetid);
 		if (rc && rc != -EEXIST)
-			return rc;
+			goto fail;
 		added |= !rc;
 	}
 	if (added)
@@ -313,6 +336,12 @@ static int smcx_pnet_nl_add(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack,
 			       "the device already has a PNET table entry");
 	return -EEXIST;
+fail:
+	if (rc == -ENOSPC)
+		NL_SET_ERR_MSG_FMT(info->extack,
+				   "PNET table full: at most %d entries per network namespace",
+				   SMCX_PNET_MAX);
+	return rc;
 }
 
 /* -- DEL / FLUSH ----------------------------------------------------------- */
@@ -328,7 +357,7 @@ static int smcx_pnet_remove(struct net *net, const char *pnetid)
 	spin_lock(&t->lock);
 	list_for_each_entry_safe(e, tmp, &t->entries, list) {
 		if (!pnetid || smcx_pnetid_match(e->pnetid, pnetid)) {
-			list_move_tail(&e->list, &gone);
+			smcx_pnet_unlink(t, e, &gone);
 			n++;
 		}
 	}
@@ -461,17 +490,17 @@ static const struct genl_ops smcx_pnet_ops[] = {
 	},
 	{
 		.cmd = SMC_PNETID_ADD,
-		.flags = GENL_UNS_ADMIN_PERM,
+		.flags = GENL_ADMIN_PERM,
 		.doit = smcx_pnet_nl_add,
 	},
 	{
 		.cmd = SMC_PNETID_DEL,
-		.flags = GENL_UNS_ADMIN_PERM,
+		.flags = GENL_ADMIN_PERM,
 		.doit = smcx_pnet_nl_del,
 	},
 	{
 		.cmd = SMC_PNETID_FLUSH,
-		.flags = GENL_UNS_ADMIN_PERM,
+		.flags = GENL_ADMIN_PERM,
 		.doit = smcx_pnet_nl_flush,
 	},
 };
@@ -516,7 +545,7 @@ static int smcx_pnet_netdev_event(struct notifier_block *nb,
 			if (e == bound) {
 				pr_info("pnet entry %s for %s dropped with the device\n",
 					e->pnetid, e->eth.name);
-				list_move_tail(&e->list, &gone);
+				smcx_pnet_unlink(t, e, &gone);
 			}
 			break;
 		case NETDEV_REGISTER:
@@ -527,7 +556,7 @@ static int smcx_pnet_netdev_event(struct notifier_block *nb,
 			} else if (!e->eth.ifindex &&
 				   !strcmp(e->eth.name, ndev->name)) {
 				if (bound)	/* superseded by the bound one */
-					list_move_tail(&e->list, &gone);
+					smcx_pnet_unlink(t, e, &gone);
 				else
 					e->eth.ifindex = ndev->ifindex;
 			}
@@ -558,7 +587,7 @@ static int smcx_pnet_ib_event(struct notifier_block *nb, unsigned long event,
 		if (e->type == SMCX_PNET_IB && smcx_pnet_ib_named(e, ev->dev->ibdev)) {
 			pr_info("pnet entry %s for %s dropped with the device\n",
 				e->pnetid, e->ib.name);
-			list_move_tail(&e->list, &gone);
+			smcx_pnet_unlink(t, e, &gone);
 		}
 	}
 	spin_unlock(&t->lock);
@@ -576,6 +605,7 @@ static __net_init int smcx_pnet_net_init(struct net *net)
 
 	spin_lock_init(&t->lock);
 	INIT_LIST_HEAD(&t->entries);
+	t->n = 0;
 	return 0;
 }
 

@@ -13,6 +13,9 @@
  * (or leaves the namespace); an RDMA entry is dropped when its device is
  * removed.  An entry may name a device that does not exist yet (as mainline
  * accepts it); it binds when the device appears.
+ *
+ * Only CAP_NET_ADMIN in the initial user namespace changes a table (as
+ * mainline); each table holds at most SMCX_PNET_MAX entries.
  */
 #ifndef SMCX_PNET_H
 #define SMCX_PNET_H
@@ -23,6 +26,14 @@
 
 struct net_device;
 struct ib_device;
+
+/*
+ * Entries per network namespace's table (RDMA entries count in the initial
+ * namespace's): far more than a host has interfaces to give a PNET ID, few
+ * enough that a table's walk under the RTNL stays short.  Mainline has no
+ * limit; an ADD beyond it is ENOSPC.
+ */
+#define SMCX_PNET_MAX		256
 
 /*
  * PNET ID of @ndev from its namespace's table: 0 with @pnetid filled

@@ -16,6 +16,12 @@
  * out of range) leaves the value untouched: the handlers parse into a
  * scratch int and store only a value that passed every check.
  *
+ * Permissions are the net sysctl core's, as for mainline's table (mode
+ * 0644): the root of the user namespace that owns a network namespace (or
+ * whoever has CAP_NET_ADMIN over it) writes that namespace's values, so a
+ * container's root sets its own and nobody else's; everyone reads.  The
+ * copy of the table is charged to the task that creates the namespace.
+ *
  * Registering net/smc in init_net fails when another provider (smc.ko)
  * already owns the directory; module init then unwinds, as it would a
  * moment later at AF_SMC registration.
@@ -215,7 +221,7 @@ static int __net_init smcx_sysctl_net_init(struct net *net)
 	v->limit_smc_hs = 0;
 
 	sn->table = kmemdup(smcx_sysctl_template, sizeof(smcx_sysctl_template),
-			    GFP_KERNEL);
+			    GFP_KERNEL_ACCOUNT);
 	if (!sn->table)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)

@@ -60,6 +60,8 @@ std::string specific_reason(const Command& c, int err) {
         if (err == EINVAL)
             return "kernel rejected the entry (PNET ID " + a.pnetid +
                    ", names or port invalid; RDMA devices only in the initial namespace)";
+        if (err == ENOSPC)
+            return "PNET table is full (smcx keeps at most 256 entries per network namespace)";
     }
     if (std::holds_alternative<cmd::PnetDel>(c) && err == ENOENT)
         return "PNET ID " + std::get<cmd::PnetDel>(c).pnetid + " not found";
@@ -101,7 +103,8 @@ std::string describe_failure(const Command& command, const nl::error& e) {
     const std::string prefix = action.empty() ? std::string() : action + ": ";
     const int err = e.errno_value();
     if (err == EPERM || err == EACCES)
-        return prefix + "permission denied (needs CAP_NET_ADMIN; run as root)";
+        return prefix + "permission denied (needs CAP_NET_ADMIN in the initial user namespace; "
+                        "run as root on the host)";
     if (auto r = specific_reason(command, err); !r.empty())
         return prefix + r;
     if (err == EOPNOTSUPP)

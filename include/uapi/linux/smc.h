@@ -23,10 +23,10 @@
  *            multi-part reply terminated by NLMSG_DONE.
  *   [do]     the command is a plain request answered by an ACK/error.
  *   [any]    any user in the network namespace may call it.
- *   [admin]  requires CAP_NET_ADMIN; otherwise EPERM.  Commands that
- *            change global state check it against the initial user
- *            namespace (GENL_ADMIN_PERM), per-namespace ones against the
- *            namespace's owner (GENL_UNS_ADMIN_PERM).
+ *   [admin]  requires CAP_NET_ADMIN in the initial user namespace
+ *            (GENL_ADMIN_PERM, as mainline marks every such command), also
+ *            for per-namespace state; otherwise EPERM, for the root of a
+ *            user namespace too.
  *   string   NUL-terminated character data (NLA_NUL_STRING style).
  *   uint     variable-width unsigned (NLA_UINT); current kernels always
  *            send it as 8 bytes, readers must accept 4 or 8.
@@ -89,7 +89,8 @@ enum {
 	/* [do] [admin]  Add NAME with ETHNAME and/or IBNAME (+IBPORT).  EEXIST
 	 * when nothing new was added (entry present, or the device already has
 	 * a hardware PNET ID); EINVAL for a malformed NAME or bad port.  RDMA
-	 * entries are accepted only in the initial network namespace.
+	 * entries are accepted only in the initial network namespace.  smcx:
+	 * ENOSPC when the namespace's table is full (256 entries).
 	 */
 	SMC_PNETID_ADD,
 	/* [do] [admin]  Delete every entry of NAME, and user-set PNET IDs of

@@ -70,9 +70,11 @@ TEST(Describe, ModuleNotLoaded) {
 
 TEST(Describe, Permission) {
     EXPECT_EQ(describe_failure(cmd::UeidAdd{"X"}, nl::error("x", EPERM)),
-              "ueid add: permission denied (needs CAP_NET_ADMIN; run as root)");
+              "ueid add: permission denied (needs CAP_NET_ADMIN in the initial user namespace; run "
+              "as root on the host)");
     EXPECT_EQ(describe_failure(cmd::PnetFlush{}, nl::error("x", EPERM)),
-              "pnet flush: permission denied (needs CAP_NET_ADMIN; run as root)");
+              "pnet flush: permission denied (needs CAP_NET_ADMIN in the initial user namespace; "
+              "run as root on the host)");
 }
 
 TEST(Describe, CommandSpecific) {
@@ -87,6 +89,9 @@ TEST(Describe, CommandSpecific) {
     EXPECT_NE(describe_failure(cmd::PnetAdd{"N", "eth0", {}, 1}, nl::error("x", EEXIST))
                   .find("nothing added"),
               std::string::npos);
+    EXPECT_EQ(
+        describe_failure(cmd::PnetAdd{"N", "eth0", {}, 1}, nl::error("x", ENOSPC)),
+        "pnet add: PNET table is full (smcx keeps at most 256 entries per network namespace)");
     EXPECT_EQ(describe_failure(cmd::StatsShow{}, nl::error("x", EOPNOTSUPP)),
               "stats: not supported by the running kernel");
 }

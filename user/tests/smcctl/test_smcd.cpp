@@ -297,7 +297,8 @@ TEST(SeidErrors, KernelAnswersAreExplained) {
     EXPECT_TRUE(contains(disable, "seid disable:")) << disable;
     EXPECT_TRUE(contains(disable, "no user EID")) << disable;
     EXPECT_EQ(describe_failure(cmd::SeidSet{true}, nl::error("x", EPERM)),
-              "seid enable: permission denied (needs CAP_NET_ADMIN; run as root)");
+              "seid enable: permission denied (needs CAP_NET_ADMIN in the initial user namespace; "
+              "run as root on the host)");
     // other commands keep the generic wording
     EXPECT_EQ(describe_failure(cmd::SeidShow{}, nl::error("x", EOPNOTSUPP)),
               "seid show: not supported by the running kernel");

@@ -1,0 +1,285 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Who may change smcx's state, checked against mainline.
+
+smcx.ko runs on alpha, the stock smc.ko on beta; the same probe runs on
+both as four identities: root; nobody; the root of a user namespace that
+nobody made together with a network namespace (`unshare -Urn`, done by
+build/tools/userns_run since the guests run chrooted); and the
+root of a user namespace nobody made in the initial network namespace
+(`unshare -Ur`).  The probe sends every state-changing generic netlink
+command (PNET ADD/DEL/FLUSH, UEID ADD/REMOVE/FLUSH, SEID ENABLE/DISABLE,
+HS limitation ENABLE/DISABLE) and every dump, and writes every net.smc
+sysctl back with its own value.
+
+- every change is EPERM for the three unprivileged identities, on both
+  stacks (mainline marks each GENL_ADMIN_PERM); the dumps work for all;
+- a net.smc sysctl write gets what it gets with mainline: a user
+  namespace's root writes its own network namespace's values, nobody and
+  a user namespace's root in the initial namespace get EACCES;
+- debugfs (/sys/kernel/debug/smcx: objects, config, stats, socks,
+  devices, route) is root's: EACCES for the three;
+- root changes all of it (no system EID without ISM: EOPNOTSUPP);
+- a PNET table holds 256 entries: the 257th ADD (interface or RDMA) is
+  ENOSPC with an extack message, another namespace's table still takes
+  entries, and DEL frees every entry (the object count is back to 0);
+- debugfs `socks` lists the socks of the reader's network namespace
+  only, as `stats` counts only its handshakes.
+"""
+import json
+import os
+
+TIMEOUT = 300
+
+NOBODY = "setpriv --reuid=65534 --regid=65534 --clear-groups "
+
+
+def identities(tooldir):
+    """(name, command prefix): root last, because it changes the tables.
+    userns_run is `setpriv --reuid=65534 ... unshare -Ur[n]` for a guest
+    that runs chrooted (see selftests/tools/userns_run.c)."""
+    userns = os.path.join(tooldir, "userns_run")
+    return (("nobody", NOBODY),
+            ("userns+netns", userns + " -n -- "),
+            ("userns", userns + " -- "),
+            ("root", ""))
+
+
+EPERM, EACCES, ENOSPC, EOPNOTSUPP = 1, 13, 28, 95
+DBG = "/sys/kernel/debug/smcx"
+PNET_MAX = 256			# SMCX_PNET_MAX (kernel/pnet.h)
+
+# SMC_PNETID and SMC_GEN_NETLINK commands (include/uapi/linux/smc.h)
+PNET_GET, PNET_ADD, PNET_DEL, PNET_FLUSH = 1, 2, 3, 4
+(GET_SYS_INFO, GET_LGR_SMCR, GET_LINK_SMCR, GET_LGR_SMCD, GET_DEV_SMCD,
+ GET_DEV_SMCR, GET_STATS, GET_FBACK_STATS, DUMP_UEID, ADD_UEID, REMOVE_UEID,
+ FLUSH_UEID, DUMP_SEID, ENABLE_SEID, DISABLE_SEID, DUMP_HS, ENABLE_HS,
+ DISABLE_HS) = range(1, 19)
+EID = "1=str:" + "PRIV-TEST-EID".ljust(32)
+
+# (what, family, command, attributes): root runs them in this order
+CHANGES = (
+    ("pnet add", "SMC_PNETID", PNET_ADD, ["1=str:PRIVT", "2=str:lo"]),
+    ("pnet del", "SMC_PNETID", PNET_DEL, ["1=str:PRIVT"]),
+    ("pnet flush", "SMC_PNETID", PNET_FLUSH, []),
+    ("ueid add", "SMC_GEN_NETLINK", ADD_UEID, [EID]),
+    ("ueid remove", "SMC_GEN_NETLINK", REMOVE_UEID, [EID]),
+    ("ueid flush", "SMC_GEN_NETLINK", FLUSH_UEID, []),
+    ("seid enable", "SMC_GEN_NETLINK", ENABLE_SEID, []),
+    ("seid disable", "SMC_GEN_NETLINK", DISABLE_SEID, []),
+    ("hs limitation enable", "SMC_GEN_NETLINK", ENABLE_HS, []),
+    ("hs limitation disable", "SMC_GEN_NETLINK", DISABLE_HS, []),
+)
+READS = (("pnet get", "SMC_PNETID", PNET_GET),) + tuple(
+    ("dump %d" % c, "SMC_GEN_NETLINK", c)
+    for c in (GET_SYS_INFO, GET_LGR_SMCR, GET_LINK_SMCR, GET_LGR_SMCD, GET_DEV_SMCD,
+              GET_DEV_SMCR, GET_STATS, GET_FBACK_STATS, DUMP_UEID, DUMP_SEID, DUMP_HS))
+DEBUGFS = [(DBG + "/" + f, "r") for f in ("objects", "config", "stats", "socks",
+                                          "devices", "route")] + [(DBG + "/route", "w")]
+
+# Runs in the guest as each identity (argv: repository, spec file); one
+# JSON line: errno of each request, of each sysctl write-back, each file.
+PROBE = r'''
+import json, os, sys
+sys.path.insert(0, sys.argv[1] + "/selftests/tools")
+from genlreq import Genl, encode
+spec = json.load(open(sys.argv[2]))
+g = Genl()
+fids = {}
+out = {"genl": [], "sysctl": {}, "files": []}
+for fam, cmd, attrs, dump in spec["genl"]:
+    if fam not in fids:
+        fids[fam] = g.family(fam)
+    if fids[fam] is None:
+        out["genl"].append([-1, "no family " + fam, 0])
+        continue
+    err, msgs, ext = g.request(fids[fam], cmd, b"".join(encode(a) for a in attrs),
+                               0x300 if dump else 0)
+    out["genl"].append([err, ext, len(msgs)])
+d = "/proc/sys/net/smc"
+for name in sorted(os.listdir(d)):
+    try:
+        with open(os.path.join(d, name)) as f:
+            v = f.read()
+        with open(os.path.join(d, name), "w") as f:
+            f.write(v)
+        out["sysctl"][name] = 0
+    except OSError as e:
+        out["sysctl"][name] = e.errno
+for path, mode in spec["files"]:
+    try:
+        with open(path, mode) as f:
+            if mode == "r":
+                f.read()
+            else:
+                f.write("release\n")
+        out["files"].append(0)
+    except OSError as e:
+        out["files"].append(e.errno)
+print(json.dumps(out))
+'''
+
+# Runs in the guest as root (argv: the netns name): an IPPROTO_SMC socket
+# in the initial namespace and one in the netns, both open while debugfs
+# socks is read from each namespace; the inodes and the two listings.
+SOCKS = r'''
+import ctypes, json, os, socket, sys
+libc = ctypes.CDLL(None, use_errno=True)
+CLONE_NEWNET = 0x40000000
+def read():
+    with open("%s/socks") as f:
+        return f.read()
+home = os.open("/proc/self/ns/net", os.O_RDONLY)
+there = os.open("/run/netns/" + sys.argv[1], os.O_RDONLY)
+s_init = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
+assert libc.setns(there, CLONE_NEWNET) == 0, ctypes.get_errno()
+s_ns = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
+in_ns = read()
+assert libc.setns(home, CLONE_NEWNET) == 0, ctypes.get_errno()
+in_init = read()
+print(json.dumps({"init": os.fstat(s_init.fileno()).st_ino,
+                  "ns": os.fstat(s_ns.fileno()).st_ino,
+                  "list_init": in_init, "list_ns": in_ns}))
+''' % DBG
+
+
+def probe_script(h, repo, ids, files):
+    """Put PROBE on @h; the script that runs it as every identity of @ids,
+    one "identity {json}" line each."""
+    spec = {"genl": [[fam, cmd, attrs, False] for _, fam, cmd, attrs in CHANGES] +
+            [[fam, cmd, [], True] for _, fam, cmd in READS],
+            "files": files}
+    h.run("cat > /tmp/privprobe.py", input=PROBE)
+    h.run("cat > /tmp/privspec.json", input=json.dumps(spec))
+    h.run("chmod 0644 /tmp/privprobe.py /tmp/privspec.json")
+    script = "".join("echo %s \"$(%spython3 /tmp/privprobe.py %s /tmp/privspec.json)\"\n"
+                     % (name, prefix, repo) for name, prefix in ids)
+    return script
+
+
+def parse(h, res):
+    out = {}
+    for line in res.out.splitlines():
+        name, _, js = line.partition(" ")
+        if not js.strip():
+            raise AssertionError("%s: the probe as %s printed nothing: %s"
+                                 % (h.name, name, res.describe()))
+        out[name] = json.loads(js)
+    return out
+
+
+def genl_batch(h, repo, lines, netns=None):
+    pre = "ip netns exec %s " % netns if netns else ""
+    r = h.run("%spython3 %s/selftests/tools/genlreq.py --batch" % (pre, repo),
+              input="".join(ln + "\n" for ln in lines), check=False)
+    answers = [json.loads(ln) for ln in r.out.splitlines()]
+    if len(answers) != len(lines):
+        raise AssertionError("genlreq --batch answered %d of %d: %s"
+                             % (len(answers), len(lines), r.describe()))
+    return answers
+
+
+def config(h):
+    return {k: int(v) for k, v in (ln.split() for ln in
+                                    h.out("cat %s/config" % DBG).splitlines())}
+
+
+def run(t):
+    a, b = t.alpha, t.beta
+    repo = t.repo
+    tools = os.path.dirname(t.tool())
+
+    ids = identities(os.path.join(repo, "build", "tools"))
+    userns = dict(ids)["userns"]
+
+    a.insmod_smcx()
+    b.modprobe("smc")
+    for h in (a, b):
+        r = h.run(userns + "sh -c 'id -u; cat /proc/self/uid_map; readlink /proc/self/ns/user'",
+                  check=False)
+        t.check(r.rc == 0, "userns_run works: " + r.describe())
+        lines = r.out.split()
+        t.eq(lines[:4], ["0", "0", "65534", "1"], "%s: root of a namespace nobody made" % h.name)
+        t.check(lines[4] != h.out("readlink /proc/self/ns/user"), "a new user namespace")
+
+    with t.subtest("every identity: changes, dumps, sysctls, debugfs (smcx and smc.ko)"):
+        a.out("%s/smc_pnet -a keep -I eth0" % tools)
+        job = b.bg("bash -s", input=probe_script(b, repo, ids, []), cwd="/tmp")
+        got = parse(a, a.run("bash -s", input=probe_script(a, repo, ids, DEBUGFS), cwd="/tmp"))
+        ref = parse(b, job.wait())
+        for who, _ in ids:
+            x, m = got[who], ref[who]
+            for i, (what, _, _, _) in enumerate(CHANGES):
+                if who == "root":
+                    want = EOPNOTSUPP if what.startswith("seid") else 0
+                    t.eq(x["genl"][i][0], want, "root: %s on smcx (%s)" % (what, x["genl"][i][1]))
+                    continue
+                t.eq(m["genl"][i][0], EPERM, "%s: %s on smc.ko" % (who, what))
+                t.eq(x["genl"][i][0], EPERM, "%s: %s on smcx, as on smc.ko" % (who, what))
+            for i, (what, _, _) in enumerate(READS, len(CHANGES)):
+                t.eq(m["genl"][i][0], 0, "%s: %s on smc.ko" % (who, what))
+                t.eq(x["genl"][i][0], 0, "%s: %s on smcx, as on smc.ko" % (who, what))
+            want = EACCES if who in ("nobody", "userns") else 0
+            common = sorted(set(x["sysctl"]) & set(m["sysctl"]))
+            t.check(len(common) >= 6, "%s: sysctls of both: %s" % (who, common))
+            for name in common:
+                t.eq(m["sysctl"][name], want, "%s: write net.smc.%s on smc.ko" % (who, name))
+            for name in sorted(x["sysctl"]):
+                t.eq(x["sysctl"][name], want, "%s: write net.smc.%s on smcx" % (who, name))
+            t.eq(len(x["files"]), len(DEBUGFS), "%s: every debugfs file tried" % who)
+            for (path, mode), err in zip(DEBUGFS, x["files"]):
+                t.eq(err, 0 if who == "root" else EACCES,
+                     "%s: open %s for %s" % (who, path, "reading" if mode == "r" else "writing"))
+        # the unprivileged ones ran first: the tables they tried are as root left them
+        t.eq(got["nobody"]["genl"][len(CHANGES)][2], 1, "pnet table (KEEP) seen by nobody")
+        t.eq(got["userns"]["genl"][len(CHANGES)][2], 1, "... and unchanged after userns")
+        t.eq(got["root"]["genl"][len(CHANGES)][2], 0, "root's FLUSH emptied it")
+        r = a.run(dict(ids)["userns+netns"] + "%s/smc_pnet -a ns1 -I lo" % tools, check=False)
+        t.check(r.rc == 1 and "permission denied" in r.err,
+                "smc_pnet as a user namespace's root: refused: " + r.describe())
+
+    with t.subtest("PNET table cap: %d entries per namespace, ENOSPC beyond" % PNET_MAX):
+        a.out("%s/smc_pnet -f" % tools)
+        adds = ["SMC_PNETID %d 1=str:CAP 2=str:cap%d" % (PNET_ADD, i) for i in range(PNET_MAX + 1)]
+        adds.append("SMC_PNETID %d 1=str:CAP 3=str:rxe0" % PNET_ADD)
+        res = genl_batch(a, repo, adds)
+        t.eq([r["errno"] for r in res[:PNET_MAX]], [0] * PNET_MAX, "the first %d ADDs" % PNET_MAX)
+        for what, r in (("interface", res[PNET_MAX]), ("RDMA", res[PNET_MAX + 1])):
+            t.eq(r["errno"], ENOSPC, "%s entry %d: ENOSPC" % (what, PNET_MAX + 1))
+            t.check("at most %d" % PNET_MAX in (r["extack"] or ""),
+                    "%s: the extack says the limit: %r" % (what, r["extack"]))
+        t.eq(config(a)["pnet_entries"], PNET_MAX, "entries counted")
+        a.run("ip netns del privt 2>/dev/null; ip netns add privt")
+        try:
+            ns = genl_batch(a, repo, ["SMC_PNETID %d 1=str:CAP 2=str:lo" % PNET_ADD], "privt")
+            t.eq(ns[0]["errno"], 0, "another namespace's table takes an entry")
+        finally:
+            a.run("ip netns del privt")
+        res = genl_batch(a, repo, ["SMC_PNETID %d 1=str:CAP" % PNET_DEL,
+                                   "SMC_PNETID %d 1=str:CAP 2=str:again" % PNET_ADD,
+                                   "SMC_PNETID %d 1=str:CAP" % PNET_DEL])
+        t.eq([r["errno"] for r in res], [0, 0, 0], "DEL of all %d, then ADD and DEL work"
+             % PNET_MAX)
+        t.eq(a.out("%s/smc_pnet" % tools), "", "table empty")
+        # the namespace's entry goes with the namespace (pernet exit, async)
+        left = config(a)["pnet_entries"]
+        for _ in range(50):
+            if not left:
+                break
+            a.run("sleep 0.2")
+            left = config(a)["pnet_entries"]
+        t.eq(left, 0, "entries left once the namespace is gone")
+
+    with t.subtest("debugfs socks: the reader's namespace only"):
+        a.run("ip netns del privs 2>/dev/null; ip netns add privs")
+        try:
+            r = json.loads(a.run("python3 - privs", input=SOCKS).out)
+        finally:
+            a.run("ip netns del privs")
+
+        def mine(text, ino):
+            return any(ln.startswith("ino %d " % ino) for ln in text.splitlines())
+
+        t.check(mine(r["list_init"], r["init"]), "init's sock listed in init: %s" % r)
+        t.check(mine(r["list_ns"], r["ns"]), "the netns's sock listed in the netns: %s" % r)
+        t.check(not mine(r["list_init"], r["ns"]), "the netns's sock not listed in init: %s" % r)
+        t.check(not mine(r["list_ns"], r["init"]), "init's sock not listed in the netns: %s" % r)
