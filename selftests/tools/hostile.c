@@ -5,8 +5,21 @@
  *
  *   hostile client -a ADDR -p PORT [-s SEED] [-n CASES] [-c FIRST] [-j THREADS]
  *                  [-x CLASS,...] [-k CLASS,...] [-v]
+ *   hostile rdma -a ADDR -p PORT [-s SEED] [-n CASES] [-c FIRST] [-x/-k CLASS,...] [-v]
  *   hostile victim -p PORT [-f smc|tcp] [-b BACKLOG]
+ *   hostile dial -a ADDR -p PORT [-f smc|tcp] [-n COUNT]
+ *   hostile server -p PORT [-s SEED] [-n CASES] [-c FIRST] [-v]
  *   hostile list
+ *
+ * rdma: the same against an SMC-R link of our own (hostile_ib.c).
+ * dial: an honest client, one line echoed: "connect_secs=S echo=ok"; with
+ * -n COUNT that many connections one after the other and a table.
+ * server: the other role: an smcx client (hostile dial -n on its host)
+ * connects, its Proposal must decode strictly, and each case answers it
+ * with a mutated, cut, valid or wrong Accept, a Decline, garbage, FIN, RST
+ * or silence (the SYN-ACK gets the SMC option by tc pedit).  A Decline
+ * from us must make the client fall back (its line echoed by us), garbage
+ * must make it reset, a valid Accept must get a Confirm that decodes.
  *
  * client: runs cases FIRST .. FIRST+CASES-1 (default 0, 1000) against the
  * listener at ADDR:PORT, THREADS at a time (default 8).  Case i's bytes and
@@ -71,7 +84,7 @@
 #define RXMAX		(TXMAX + 256)
 #define ANSWER_MS	20000	/* the victim's CLC wait (6 s) plus TCG slack */
 #define PROBE		"HOSTILE-PROBE\n"
-#define OUR_EID		"SMCX-DEFAULT-UEID"	/* smcx's default user EID */
+#define OUR_EID		HOSTILE_OUR_EID
 
 static const char *const outcome_names[HO_MAX] = {
 	"decline", "fallback", "reset", "lgr-term", "smcr", "unexpected",
@@ -102,6 +115,7 @@ struct hcase {
 	uint8_t rx[RXMAX];
 	uint8_t fake_gid[16];
 	unsigned int flood;	/* connections of a flood case */
+	int locked;		/* holds first_contact_lock */
 };
 
 struct hopts {
@@ -118,7 +132,7 @@ static struct hopts O = { .seed = 1, .count = 1000, .threads = 8 };
 
 /* ------------------------------------------------------------ helpers */
 
-static int64_t now_ms(void)
+int64_t now_ms(void)
 {
 	struct timespec ts;
 
@@ -126,7 +140,7 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void sleep_ms(int ms)
+void sleep_ms(int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
 
@@ -158,7 +172,7 @@ static int fail(struct hcase *c, const char *fmt, ...)
 	return -1;
 }
 
-static int tcp_connect(const char *addr, int port, int ms)
+int tcp_connect(const char *addr, int port, int ms)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(port) };
 	struct pollfd p;
@@ -192,7 +206,7 @@ static int tcp_connect(const char *addr, int port, int ms)
 }
 
 /* all of @n bytes; 0 or -errno */
-static int send_all(int fd, const uint8_t *p, size_t n)
+int send_all(int fd, const uint8_t *p, size_t n)
 {
 	while (n) {
 		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
@@ -212,7 +226,7 @@ static int send_all(int fd, const uint8_t *p, size_t n)
  * Read exactly @n bytes before @deadline.  Returns @n, or the count read so
  * far with *@why set: 0 EOF, -errno (-ETIMEDOUT at the deadline).
  */
-static size_t rd_exact(int fd, uint8_t *buf, size_t n, int64_t deadline, int *why)
+size_t rd_exact(int fd, uint8_t *buf, size_t n, int64_t deadline, int *why)
 {
 	size_t got = 0;
 
@@ -255,7 +269,7 @@ static void rst_close(int fd)
 
 /* ------------------------------------------------------ message builders */
 
-static void eid_set(uint8_t *eid, const char *s)
+void eid_set(uint8_t *eid, const char *s)
 {
 	size_t l = strlen(s);
 
@@ -654,7 +668,7 @@ enum {
 	K_PROP_DUP, K_DECLINE_FIRST, K_WRONG_TYPE, K_GARBAGE_EYE, K_GARBAGE_TCP,
 	K_PARTIAL_EYE_FIN, K_PARTIAL_EYE_RST, K_PARTIAL_EYE_SILENT, K_FIN_FIRST,
 	K_RST_FIRST, K_SILENT_FIRST, K_FLOOD_CONNS, K_FLOOD_BYTES, K_FIRST_CONTACT,
-	K_FIRST_CONTACT_SILENT, K_SLOW, K_MAX
+	K_FIRST_CONTACT_SILENT, K_FIRST_CONTACT_PAR, K_SLOW, K_MAX
 };
 
 struct hclass {
@@ -666,7 +680,7 @@ struct hclass {
 static const struct hclass classes[K_MAX] = {
 	[K_PROP_VALID] = { "prop-valid", 30, "a valid proposal we are declined for" },
 	[K_PROP_STRUCT] = { "prop-struct", 110, "proposal with extreme, encodable values" },
-	[K_PROP_FIELD] = { "prop-field", 330, "proposal, one to four fields mutated" },
+	[K_PROP_FIELD] = { "prop-field", 345, "proposal, one to four fields mutated" },
 	[K_PROP_TRUNC] = { "prop-trunc", 90, "proposal cut short, then FIN, RST or silence" },
 	[K_PROP_LEN] = { "prop-len", 60, "proposal with a wrong length field" },
 	[K_PROP_DUP] = { "prop-dup", 40, "two messages back to back" },
@@ -682,9 +696,11 @@ static const struct hclass classes[K_MAX] = {
 	[K_SILENT_FIRST] = { "silent-first", 2, "connect and say nothing" },
 	[K_FLOOD_CONNS] = { "flood-conns", 10, "8-32 proposals on parallel connections" },
 	[K_FLOOD_BYTES] = { "flood-bytes", 15, "a declined proposal and 32 KiB behind it" },
-	[K_FIRST_CONTACT] = { "first-contact", 25, "our EID: accept, then a hostile stage 2" },
+	[K_FIRST_CONTACT] = { "first-contact", 10, "our EID: accept, then a hostile stage 2" },
 	[K_FIRST_CONTACT_SILENT] = { "first-contact-silent", 0,
 				     "our EID, accept, then silence (only with -k)" },
+	[K_FIRST_CONTACT_PAR] = { "first-contact-parallel", 10,
+				  "first-contact, several at once (not serialised by us)" },
 	[K_SLOW] = { "slow", 0, "a proposal at one byte per second" },
 };
 
@@ -900,6 +916,7 @@ static void generate(struct hcase *c)
 	case K_PROP_FIELD:
 	case K_FIRST_CONTACT:
 	case K_FIRST_CONTACT_SILENT:
+	case K_FIRST_CONTACT_PAR:
 		c->txlen = put_prop(c, c->tx, TXMAX, c->cls != K_PROP_FIELD ? 0 :
 				    hr_chance(r, 4) ? 0 : 1 + hr_below(r, 4), &p);
 		if (c->cls == K_PROP_FIELD) {
@@ -1167,7 +1184,7 @@ static void stage2(struct hcase *c, int fd, const struct smcx_clc_accept *acc)
 	struct hrng *r = &c->r;
 	struct hfield f[MAXF];
 	size_t n = 0;
-	int nf, first = smcx_clc_first_contact(&acc->hdr);
+	int nf, complete, first = smcx_clc_first_contact(&acc->hdr);
 	unsigned int x = hr_below(r, 100);
 
 	c->end = END_PROBE;
@@ -1203,14 +1220,15 @@ static void stage2(struct hcase *c, int fd, const struct smcx_clc_accept *acc)
 	}
 	note(c, "stage2 %s", end_names[c->end]);
 	c->slow = 0;
-	if (!oracle(c, buf, n, SMCX_CLC_CONFIRM, 0) && c->end == END_PROBE)
+	complete = oracle(c, buf, n, SMCX_CLC_CONFIRM, 0);
+	if (!complete && c->end == END_PROBE)
 		c->end = END_FIN;
 	c->may_accept = c->reply == R_CLC;	/* a reset is as good as a decline */
 	if (send_stream(c, fd, buf, n)) {
 		c->outcome = HO_RESET;
 		return;
 	}
-	if (judge(c, fd, buf, n, oracle(c, buf, n, SMCX_CLC_CONFIRM, 0), NULL) == 1)
+	if (judge(c, fd, buf, n, complete, NULL) == 1)
 		fail(c, "a second accept");
 }
 
@@ -1221,6 +1239,7 @@ static void flood_conns(struct hcase *c)
 	size_t got;
 	int64_t deadline;
 
+	c->outcome = HO_DECLINE;
 	for (i = 0; i < k; i++) {
 		fds[i] = tcp_connect(O.addr, O.port, ANSWER_MS);
 		if (fds[i] < 0) {
@@ -1239,11 +1258,26 @@ static void flood_conns(struct hcase *c)
 			fail(c, "flood conn %u: no decline (%zu bytes)", i, got);
 		close(fds[i]);
 	}
-	if (c->outcome != HO_UNEXPECTED)
-		c->outcome = HO_DECLINE;
 }
 
+/*
+ * Cases that may make a first contact run one at a time unless their class
+ * says otherwise: the victim serialises first contacts across network
+ * waits (REVIEW F10), so several at once wait on each other for longer
+ * than a case's answer time.
+ */
+static pthread_mutex_t first_contact_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void run_case_fc(struct hcase *c);
+
 static void run_case(struct hcase *c)
+{
+	c->txlen = 0;
+	c->may_accept = 0;
+	run_case_fc(c);
+}
+
+static void run_case_fc(struct hcase *c)
 {
 	static __thread struct smcx_clc_accept acc;
 	int fd, complete;
@@ -1270,6 +1304,14 @@ static void run_case(struct hcase *c)
 	if (!complete && c->end == END_PROBE)
 		c->end = END_FIN;	/* a probe would become part of the message */
 	note(c, "%s", end_names[c->end]);
+	if (c->may_accept && c->cls != K_FIRST_CONTACT_PAR && !c->locked) {
+		c->locked = 1;
+		pthread_mutex_lock(&first_contact_lock);
+		run_case_fc(c);
+		c->locked = 0;
+		pthread_mutex_unlock(&first_contact_lock);
+		return;
+	}
 	fd = tcp_connect(O.addr, O.port, ANSWER_MS);
 	if (fd < 0) {
 		fail(c, "connect: %s", strerror(-fd));
@@ -1483,19 +1525,378 @@ static int cmd_victim(const char *family, int backlog)
 	return 0;
 }
 
+/*
+ * An honest client: connect (AF_SMC by default) -n times (default 1), one
+ * line echoed on each.  Output: "connect_secs=S echo=ok" for one, a table
+ * of results for more ("dial ok N", "dial ECONNRESET N", ...).
+ */
+static int cmd_dial(const char *family, int many)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(O.port) };
+	int af = strcmp(family, "tcp") ? AF_SMC : AF_INET;
+	const char line[] = "honest peer\n";
+	unsigned long long ok = 0, bad = 0, errs[200] = { 0 }, i;
+	int64_t t0 = now_ms(), t1 = 0;
+	uint8_t buf[64];
+
+	if (!O.addr || !O.port || inet_pton(AF_INET, O.addr, &sa.sin_addr) != 1) {
+		fprintf(stderr, "hostile dial: -a ADDR -p PORT [-f smc|tcp] [-n COUNT]\n");
+		return 2;
+	}
+	for (i = 0; i < (many ? O.count : 1); i++) {
+		int fd = socket(af, SOCK_STREAM, 0), why;
+		size_t got;
+
+		t0 = now_ms();
+		if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+			errs[errno < 200 ? errno : 0]++;
+			if (!many)
+				printf("hostile: dial connect failed: %s secs=%.2f\n", strerror(errno),
+				       (now_ms() - t0) / 1000.0);
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		t1 = now_ms();
+		got = 0;
+		if (!send_all(fd, (const uint8_t *)line, sizeof(line) - 1) && !shutdown(fd, SHUT_WR))
+			got = rd_exact(fd, buf, sizeof(line) - 1, now_ms() + 30000, &why);
+		close(fd);
+		if (got == sizeof(line) - 1 && !memcmp(buf, line, got))
+			ok++;
+		else
+			bad++;
+	}
+	if (!many) {
+		if (ok + bad)
+			printf("hostile: dial family=%s connect_secs=%.2f echo=%s\n", family,
+			       (t1 - t0) / 1000.0, ok ? "ok" : "BAD");
+		return ok ? 0 : 1;
+	}
+	printf("dial ok %llu\ndial echo-bad %llu\n", ok, bad);
+	for (i = 0; i < 200; i++)
+		if (errs[i])
+			printf("dial %s %llu\n", strerror((int)i), errs[i]);
+	return 0;
+}
+
+/* ------------------------------------------------- server role (smcx client) */
+
+enum {
+	SK_ACC_FIELD, SK_ACC_VALID, SK_ACC_NOFIRST, SK_ACC_V1, SK_ACC_TRUNC, SK_DECLINE,
+	SK_DECLINE_FIELD, SK_GARBAGE_EYE, SK_GARBAGE_TCP, SK_WRONG_TYPE, SK_FIN, SK_RST,
+	SK_SILENT, SK_PARTIAL_EYE, SK_MAX
+};
+
+static const struct hclass sclasses[SK_MAX] = {
+	[SK_ACC_FIELD] = { "srv-accept-field", 300, "an accept with fields mutated" },
+	[SK_ACC_VALID] = { "srv-accept-valid", 15, "a valid first-contact accept, fake QP" },
+	[SK_ACC_NOFIRST] = { "srv-accept-reuse", 60, "an accept for a group that does not exist" },
+	[SK_ACC_V1] = { "srv-accept-v1", 30, "a v1 accept to a v2-only offer" },
+	[SK_ACC_TRUNC] = { "srv-accept-trunc", 100, "an accept cut short, then FIN or RST" },
+	[SK_DECLINE] = { "srv-decline", 100, "a valid decline: fallback" },
+	[SK_DECLINE_FIELD] = { "srv-decline-field", 100, "a decline with fields mutated" },
+	[SK_GARBAGE_EYE] = { "srv-garbage-eye", 80, "an eyecatcher and random bytes" },
+	[SK_GARBAGE_TCP] = { "srv-garbage-tcp", 60, "random bytes, no CLC" },
+	[SK_WRONG_TYPE] = { "srv-wrong-type", 60, "proposal or confirm instead of accept" },
+	[SK_FIN] = { "srv-fin", 40, "FIN instead of an answer" },
+	[SK_RST] = { "srv-rst", 40, "RST instead of an answer" },
+	[SK_SILENT] = { "srv-silent", 5, "no answer at all (the client's CLC wait)" },
+	[SK_PARTIAL_EYE] = { "srv-partial-eye", 10, "1-3 eyecatcher bytes, then FIN" },
+};
+
+/* what the smcx client did with our answer, from our side */
+static void srv_judge(struct hcase *c, int fd, const uint8_t *sent, size_t n, int complete)
+{
+	int64_t deadline = now_ms() + ANSWER_MS;
+	static __thread union {
+		struct smcx_clc_accept acc;
+		struct smcx_clc_decline dcl;
+	} m;
+	const char line[] = "honest peer\n";
+	struct smcx_clc_hdr h;
+	size_t got;
+	int why, dcl_ok = 0, acc_ok = 0;
+
+	if (complete && n >= SMCX_CLC_HDR_LEN && !smcx_clc_peek(sent, n, &h) && h.length == n) {
+		if (h.type == SMCX_CLC_DECLINE)
+			dcl_ok = !smcx_clc_decode_decline(sent, n, &m.dcl, SMCX_WIRE_LAX_RSVD);
+		if (h.type == SMCX_CLC_ACCEPT)
+			acc_ok = !smcx_clc_decode_accept(sent, n, SMCX_CLC_ACCEPT, &m.acc,
+							 SMCX_WIRE_LAX_RSVD);
+	}
+	if (c->end == END_RST) {
+		c->outcome = HO_RESET;
+		return;
+	}
+	got = rd_exact(fd, c->rx, SMCX_CLC_HDR_LEN, deadline, &why);
+	if (got < SMCX_CLC_HDR_LEN) {
+		if (dcl_ok && got == 0)
+			return (void)fail(c, "fallback expected, got %s", why ? strerror(-why) : "EOF");
+		if (why == -ETIMEDOUT)
+			return (void)fail(c, "smcx client silent for %d ms", ANSWER_MS);
+		if (dcl_ok && got && !memcmp(c->rx, line, got)) {
+			/* the application's line: fallback */
+			got += rd_exact(fd, c->rx + got, sizeof(line) - 1 - got, deadline, &why);
+			if (got == sizeof(line) - 1 && !memcmp(c->rx, line, got)) {
+				send_all(fd, c->rx, got);
+				c->outcome = HO_FALLBACK;
+				return;
+			}
+		}
+		if (got)
+			return (void)fail(c, "%zu bytes from the smcx client, then %s", got,
+					  why ? strerror(-why) : "EOF");
+		c->outcome = HO_RESET;
+		return;
+	}
+	if (dcl_ok) {
+		/* after our decline only the application's bytes may come */
+		got += rd_exact(fd, c->rx + got, sizeof(line) - 1 - got, deadline, &why);
+		if (got != sizeof(line) - 1 || memcmp(c->rx, line, got))
+			return (void)fail(c, "after our decline: not the application's line");
+		send_all(fd, c->rx, got);
+		c->outcome = HO_FALLBACK;
+		return;
+	}
+	if (smcx_clc_peek(c->rx, SMCX_CLC_HDR_LEN, &h) || h.length > RXMAX ||
+	    h.length < SMCX_CLC_HDR_LEN + SMCX_CLC_TRL_LEN ||
+	    rd_exact(fd, c->rx + SMCX_CLC_HDR_LEN, h.length - SMCX_CLC_HDR_LEN, deadline, &why) !=
+	    (size_t)h.length - SMCX_CLC_HDR_LEN)
+		return (void)fail(c, "smcx client sent bytes that are no CLC message");
+	if (!acc_ok)
+		return (void)fail(c, "smcx client answered (type %u) what it cannot decode", h.type);
+	if (h.type == SMCX_CLC_DECLINE) {
+		if (smcx_clc_decode_decline(c->rx, h.length, &m.dcl, 0))
+			return (void)fail(c, "smcx client's decline does not decode");
+		note(c, "-> decline %#x", m.dcl.diag);
+		got = rd_exact(fd, c->rx, sizeof(line) - 1, deadline, &why);
+		if (got == sizeof(line) - 1 && !memcmp(c->rx, line, got)) {
+			send_all(fd, c->rx, got);
+			c->outcome = HO_DECLINE;
+			return;
+		}
+		return (void)fail(c, "after its decline: not the application's line (%zu)", got);
+	}
+	if (h.type != SMCX_CLC_CONFIRM)
+		return (void)fail(c, "smcx client sent CLC type %u", h.type);
+	if (smcx_clc_decode_accept(c->rx, h.length, SMCX_CLC_CONFIRM, &m.acc, 0))
+		return (void)fail(c, "smcx client's confirm does not decode");
+	note(c, "-> confirm");
+	/* its CONFIRM_LINK wait on our fake QP ends in a reset */
+	got = rd_exact(fd, c->rx, 1, now_ms() + ANSWER_MS, &why);
+	if (got || why == -ETIMEDOUT)
+		return (void)fail(c, "after its confirm: %s", got ? "data" : "no reset");
+	c->outcome = HO_RESET;
+}
+
+static void srv_case(struct hcase *c, int fd)
+{
+	static __thread struct smcx_clc_proposal prop;
+	static __thread uint8_t buf[1024];
+	struct smcx_clc_accept theirs;
+	struct hfield f[MAXF];
+	struct smcx_clc_hdr h;
+	struct hrng *r = &c->r;
+	size_t n = 0, got;
+	int why, complete = 1, nf;
+
+	memset(c->what, 0, sizeof(c->what));
+	c->msg[0] = 0;
+	c->outcome = HO_UNEXPECTED;
+	c->r.s = O.seed * 0x9e3779b97f4a7c15ull ^ (c->no + 1) * 0xd1b54a32d192ed03ull ^ 0x5352ull;
+	hr_next(r);
+	fake_gid(c);
+	{
+		unsigned int tot = 0, x;
+		int k;
+
+		for (k = 0; k < SK_MAX; k++)
+			tot += sclasses[k].weight;
+		x = hr_below(r, tot);
+		for (k = 0; k < SK_MAX; k++) {
+			if (x < sclasses[k].weight)
+				break;
+			x -= sclasses[k].weight;
+		}
+		c->cls = k;
+	}
+	/* the smcx client's proposal: it must decode strictly */
+	got = rd_exact(fd, c->rx, SMCX_CLC_HDR_LEN, now_ms() + ANSWER_MS, &why);
+	if (got < SMCX_CLC_HDR_LEN || smcx_clc_peek(c->rx, SMCX_CLC_HDR_LEN, &h) ||
+	    h.length > RXMAX || h.length < SMCX_CLC_HDR_LEN + SMCX_CLC_TRL_LEN ||
+	    rd_exact(fd, c->rx + SMCX_CLC_HDR_LEN, h.length - SMCX_CLC_HDR_LEN,
+		     now_ms() + ANSWER_MS, &why) != (size_t)h.length - SMCX_CLC_HDR_LEN) {
+		fail(c, "no CLC message from the smcx client");
+		return;
+	}
+	if (h.type != SMCX_CLC_PROPOSAL || smcx_clc_decode_proposal(c->rx, h.length, &prop, 0)) {
+		fail(c, "the smcx client's first message is no valid proposal (type %u)", h.type);
+		return;
+	}
+	memset(&theirs, 0, sizeof(theirs));
+	if (prop.eid_cnt)
+		memcpy(theirs.eid, prop.user_eid[0], SMCX_EID_LEN);
+	theirs.release = prop.release;
+	theirs.max_conns = prop.max_conns;
+	theirs.max_links = prop.max_links;
+	c->end = END_FIN;
+	switch (c->cls) {
+	case SK_ACC_FIELD:
+		n = put_acc(c, buf, SMCX_CLC_ACCEPT, 1, &theirs);
+		nf = acc_fields(n, f);
+		mutate_fields(c, buf, f, nf);
+		break;
+	case SK_ACC_VALID:
+		n = put_acc(c, buf, SMCX_CLC_ACCEPT, 1, &theirs);
+		c->end = END_SILENT;
+		break;
+	case SK_ACC_NOFIRST:
+		n = put_acc(c, buf, SMCX_CLC_ACCEPT, 0, &theirs);
+		break;
+	case SK_ACC_V1:
+		n = put_acc(c, buf, SMCX_CLC_ACCEPT, 1, &theirs);
+		buf[7] = (uint8_t)((buf[7] & 0x0f) | 0x10);
+		note(c, "v1");
+		break;
+	case SK_ACC_TRUNC:
+		n = put_acc(c, buf, SMCX_CLC_ACCEPT, 1, &theirs);
+		n = 1 + hr_below(r, (uint32_t)n - 1);
+		complete = 0;
+		c->end = hr_chance(r, 50) ? END_FIN : END_RST;
+		note(c, "cut at %zu", n);
+		break;
+	case SK_DECLINE:
+		n = put_decline(c, buf, hr_below(r, 2));
+		c->end = END_SILENT;
+		break;
+	case SK_DECLINE_FIELD:
+		n = put_decline(c, buf, hr_below(r, 2));
+		nf = decl_fields(n, f);
+		mutate_fields(c, buf, f, nf);
+		c->end = END_SILENT;
+		break;
+	case SK_GARBAGE_EYE:
+		n = 8 + hr_below(r, 512);
+		hr_fill(r, buf, n);
+		memcpy(buf, smcx_eye_smcr, 4);
+		break;
+	case SK_GARBAGE_TCP:
+		n = 1 + hr_below(r, 512);
+		hr_fill(r, buf, n);
+		if (buf[0] == 0xe2)
+			buf[0] = 0x41;
+		break;
+	case SK_WRONG_TYPE:
+		if (hr_chance(r, 50)) {
+			n = put_prop(c, buf, sizeof(buf), 1, &prop);
+			note(c, "proposal");
+		} else {
+			n = put_acc(c, buf, SMCX_CLC_CONFIRM, 1, &theirs);
+			note(c, "confirm");
+		}
+		break;
+	case SK_FIN:
+		break;
+	case SK_RST:
+		c->end = END_RST;
+		break;
+	case SK_SILENT:
+		c->end = END_SILENT;
+		complete = 0;
+		break;
+	default:
+		n = 1 + hr_below(r, 3);
+		memcpy(buf, smcx_eye_smcr, 4);
+		complete = 0;
+		break;
+	}
+	note(c, "%s", end_names[c->end]);
+	if (send_stream(c, fd, buf, n)) {
+		c->outcome = HO_RESET;
+		return;
+	}
+	if (c->end == END_RST) {
+		c->outcome = HO_RESET;
+		return;
+	}
+	srv_judge(c, fd, buf, n, complete);
+}
+
+static int cmd_server(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(O.port) };
+	unsigned long long cnt[SK_MAX][HO_MAX] = { { 0 } }, tot[HO_MAX] = { 0 }, n = 0;
+	int lfd, one = 1, findings = 0, k, o;
+	int64_t t0 = now_ms();
+	struct hcase *c = calloc(1, sizeof(*c));
+
+	signal(SIGPIPE, SIG_IGN);
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (!c || lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) || listen(lfd, 64)) {
+		perror("hostile server");
+		return 2;
+	}
+	printf("hostile: server listening port=%d\n", O.port);
+	fflush(stdout);
+	for (n = 0; n < O.count; n++) {
+		struct pollfd p = { .fd = lfd, .events = POLLIN };
+		int fd;
+
+		if (poll(&p, 1, 60000) != 1)
+			break;		/* the dialer is done */
+		fd = accept(lfd, NULL, NULL);
+		if (fd < 0)
+			break;
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		c->no = O.first + n;
+		srv_case(c, fd);
+		if (c->end == END_RST)
+			rst_close(fd);
+		else
+			close(fd);
+		cnt[c->cls][c->outcome]++;
+		if (c->outcome == HO_UNEXPECTED)
+			findings++;
+		if (O.verbose || c->outcome == HO_UNEXPECTED)
+			printf("server case %llu seed %llu class %s: %s [%s]%s%s\n",
+			       (unsigned long long)c->no, (unsigned long long)O.seed,
+			       sclasses[c->cls].name, outcome_names[c->outcome], c->what,
+			       c->msg[0] ? ": " : "", c->msg);
+		fflush(stdout);
+	}
+	for (k = 0; k < SK_MAX; k++)
+		for (o = 0; o < HO_MAX; o++)
+			if (cnt[k][o]) {
+				printf("class %-20s %-10s %llu\n", sclasses[k].name, outcome_names[o],
+				       cnt[k][o]);
+				tot[o] += cnt[k][o];
+			}
+	for (o = 0; o < HO_MAX; o++)
+		printf("outcome %-10s %llu\n", outcome_names[o], tot[o]);
+	printf("hostile: server cases=%llu seed=%llu secs=%.1f findings=%d\n", n,
+	       (unsigned long long)O.seed, (now_ms() - t0) / 1000.0, findings);
+	free(c);
+	return findings ? 1 : 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: hostile client -a ADDR -p PORT [-s SEED] [-n CASES] [-c FIRST] [-j THREADS]\n"
 		"                      [-x CLASS,...] [-k CLASS,...] [-v]\n"
+		"       hostile rdma -a ADDR -p PORT [-s SEED] [-n CASES] [-c FIRST] [-x/-k CLASS,...] [-v]\n"
 		"       hostile victim -p PORT [-f smc|tcp] [-b BACKLOG]\n"
+		"       hostile dial -a ADDR -p PORT [-f smc|tcp] [-n COUNT]\n"
+		"       hostile server -p PORT [-s SEED] [-n CASES] [-c FIRST] [-v]\n"
 		"       hostile list\n");
 }
 
 int main(int argc, char **argv)
 {
-	const char *cmd, *family = "smc";
-	int opt, backlog = 1024, k;
+	const char *cmd, *family = "smc", *skip_arg = NULL, *keep_arg = NULL;
+	int opt, backlog = 1024, k, count_given = 0;
 
 	if (argc < 2) {
 		usage();
@@ -1508,14 +1909,23 @@ int main(int argc, char **argv)
 		case 'a': O.addr = optarg; break;
 		case 'p': O.port = atoi(optarg); break;
 		case 's': O.seed = strtoull(optarg, NULL, 0); break;
-		case 'n': O.count = strtoull(optarg, NULL, 0); break;
+		case 'n':
+			O.count = strtoull(optarg, NULL, 0);
+			count_given = 1;
+			break;
 		case 'c': O.first = strtoull(optarg, NULL, 0); break;
 		case 'j': O.threads = atoi(optarg); break;
 		case 'x':
+			skip_arg = optarg;
+			if (!strcmp(cmd, "rdma"))
+				break;
 			if (parse_classes(optarg, &O.skip_mask))
 				return 2;
 			break;
 		case 'k':
+			keep_arg = optarg;
+			if (!strcmp(cmd, "rdma"))
+				break;
 			if (parse_classes(optarg, &O.keep_mask))
 				return 2;
 			break;
@@ -1529,6 +1939,19 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "client"))
 		return cmd_client();
+	if (!strcmp(cmd, "rdma")) {
+		if (!O.addr || !O.port) {
+			usage();
+			return 2;
+		}
+		signal(SIGPIPE, SIG_IGN);
+		return hostile_rdma(O.addr, O.port, O.seed, O.first, O.count, O.verbose,
+				    skip_arg, keep_arg);
+	}
+	if (!strcmp(cmd, "dial"))
+		return cmd_dial(family, count_given);
+	if (!strcmp(cmd, "server"))
+		return cmd_server();
 	if (!strcmp(cmd, "victim"))
 		return cmd_victim(family, backlog);
 	if (!strcmp(cmd, "list")) {

@@ -55,4 +55,17 @@ static inline void hr_fill(struct hrng *r, uint8_t *p, size_t n)
 		*p++ = (uint8_t)hr_next(r);
 }
 
+/* hostile.c's helpers, shared with hostile_ib.c */
+#define HOSTILE_OUR_EID "SMCX-DEFAULT-UEID"	/* smcx's default user EID */
+int64_t now_ms(void);
+void sleep_ms(int ms);
+int tcp_connect(const char *addr, int port, int ms);
+int send_all(int fd, const uint8_t *p, size_t n);
+size_t rd_exact(int fd, uint8_t *buf, size_t n, int64_t deadline, int *why);
+void eid_set(uint8_t *eid, const char *s);
+
+/* hostile_ib.c: the RDMA cases (hostile rdma) */
+int hostile_rdma(const char *addr, int port, uint64_t seed, uint64_t first, uint64_t count,
+		 int verbose, const char *skip, const char *keep);
+
 #endif /* HOSTILE_H */
