@@ -43,8 +43,8 @@ HONEST_PORT = 7301
 SERVER_PORT = 7310
 CASES = int(os.environ.get("HOSTILE_CASES", "5000"))
 SEED = int(os.environ.get("HOSTILE_SEED", "1"))
-RDMA_CASES = int(os.environ.get("HOSTILE_RDMA_CASES", str(max(200, CASES // 25))))
-SERVER_CASES = int(os.environ.get("HOSTILE_SERVER_CASES", str(max(300, CASES // 20))))
+RDMA_CASES = int(os.environ.get("HOSTILE_RDMA_CASES", str(max(500, CASES // 10))))
+SERVER_CASES = int(os.environ.get("HOSTILE_SERVER_CASES", str(max(60, CASES // 80))))
 THREADS = int(os.environ.get("HOSTILE_THREADS", "16"))
 
 # case classes that find a kernel bug not fixed on this branch yet; empty it

@@ -1589,8 +1589,8 @@ enum {
 };
 
 static const struct hclass sclasses[SK_MAX] = {
-	[SK_ACC_FIELD] = { "srv-accept-field", 300, "an accept with fields mutated" },
-	[SK_ACC_VALID] = { "srv-accept-valid", 15, "a valid first-contact accept, fake QP" },
+	[SK_ACC_FIELD] = { "srv-accept-field", 150, "an accept with fields mutated" },
+	[SK_ACC_VALID] = { "srv-accept-valid", 10, "a valid first-contact accept, fake QP" },
 	[SK_ACC_NOFIRST] = { "srv-accept-reuse", 60, "an accept for a group that does not exist" },
 	[SK_ACC_V1] = { "srv-accept-v1", 30, "a v1 accept to a v2-only offer" },
 	[SK_ACC_TRUNC] = { "srv-accept-trunc", 100, "an accept cut short, then FIN or RST" },
@@ -1740,7 +1740,10 @@ static void srv_case(struct hcase *c, int fd)
 	theirs.release = prop.release;
 	theirs.max_conns = prop.max_conns;
 	theirs.max_links = prop.max_links;
-	c->end = END_FIN;
+	/* silence after a whole answer: the client's reply decides, and our
+	 * echo of its line after a fallback can still be sent
+	 */
+	c->end = END_SILENT;
 	switch (c->cls) {
 	case SK_ACC_FIELD:
 		n = put_acc(c, buf, SMCX_CLC_ACCEPT, 1, &theirs);
@@ -1780,12 +1783,14 @@ static void srv_case(struct hcase *c, int fd)
 		n = 8 + hr_below(r, 512);
 		hr_fill(r, buf, n);
 		memcpy(buf, smcx_eye_smcr, 4);
+		c->end = END_FIN;	/* a long length field would wait 6 s */
 		break;
 	case SK_GARBAGE_TCP:
 		n = 1 + hr_below(r, 512);
 		hr_fill(r, buf, n);
 		if (buf[0] == 0xe2)
 			buf[0] = 0x41;
+		c->end = END_FIN;
 		break;
 	case SK_WRONG_TYPE:
 		if (hr_chance(r, 50)) {
@@ -1797,6 +1802,7 @@ static void srv_case(struct hcase *c, int fd)
 		}
 		break;
 	case SK_FIN:
+		c->end = END_FIN;
 		break;
 	case SK_RST:
 		c->end = END_RST;
@@ -1809,6 +1815,7 @@ static void srv_case(struct hcase *c, int fd)
 		n = 1 + hr_below(r, 3);
 		memcpy(buf, smcx_eye_smcr, 4);
 		complete = 0;
+		c->end = END_FIN;
 		break;
 	}
 	note(c, "%s", end_names[c->end]);

@@ -92,6 +92,7 @@ static struct {
 	struct smcx_llc_msg resp;	/* CONFIRM_LINK or a response */
 	int resp_got;
 	unsigned int send_next;
+	unsigned int inflight;		/* send WRs posted, not completed */
 	struct hconn *conns[NRMB];
 	unsigned long llc_answered, cdc_rx, bad_rx;
 } ib = { .lk = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
@@ -121,17 +122,48 @@ static int post_recv(unsigned int i)
 	return ibv_post_recv(ib.qp, &wr, &bad);
 }
 
+/*
+ * A send slot: at most NSLOT - 1 send WRs are in flight, so a slot is
+ * reused only after its SEND completed (RC completes in order).  The index,
+ * or -1 when the link is dead or stuck for 10 s.
+ */
+static int slot_get(void)
+{
+	int64_t deadline = now_ms() + 10000;
+	int i = -1;
+
+	pthread_mutex_lock(&ib.lk);
+	while (!ib.dead && ib.inflight >= NSLOT - 1 && now_ms() < deadline) {
+		pthread_mutex_unlock(&ib.lk);
+		sleep_ms(1);
+		pthread_mutex_lock(&ib.lk);
+	}
+	if (!ib.dead && ib.inflight < NSLOT - 1) {
+		ib.inflight++;
+		i = (int)(ib.send_next++ % NSLOT);
+	}
+	pthread_mutex_unlock(&ib.lk);
+	return i;
+}
+
+static void slot_put(void)
+{
+	pthread_mutex_lock(&ib.lk);
+	if (ib.inflight)
+		ib.inflight--;
+	pthread_mutex_unlock(&ib.lk);
+}
+
 /* an RDMA SEND of @len bytes at @p (CDC or LLC) */
 static int hib_send(const uint8_t *p, size_t len)
 {
 	struct ibv_sge sge;
 	struct ibv_send_wr wr = { 0 }, *bad;
-	unsigned int i;
-	int rc;
+	int i, rc;
 
-	pthread_mutex_lock(&ib.lk);
-	i = ib.send_next++ % NSLOT;
-	pthread_mutex_unlock(&ib.lk);
+	i = slot_get();
+	if (i < 0)
+		return -EAGAIN;
 	if (len > SLOT)
 		len = SLOT;
 	memcpy(send_slot(i), p, len);
@@ -144,6 +176,8 @@ static int hib_send(const uint8_t *p, size_t len)
 	wr.opcode = IBV_WR_SEND;
 	wr.send_flags = IBV_SEND_SIGNALED;
 	rc = ibv_post_send(ib.qp, &wr, &bad);
+	if (rc)
+		slot_put();
 	return rc ? -rc : 0;
 }
 
@@ -153,6 +187,8 @@ static int hib_write(uint32_t rkey, uint64_t addr, size_t len)
 	struct ibv_sge sge = { (uintptr_t)src_area(), (uint32_t)len, ib.mr->lkey };
 	struct ibv_send_wr wr = { 0 }, *bad;
 
+	if (slot_get() < 0)
+		return -EAGAIN;
 	wr.wr_id = 2000;
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
@@ -160,7 +196,11 @@ static int hib_write(uint32_t rkey, uint64_t addr, size_t len)
 	wr.send_flags = IBV_SEND_SIGNALED;
 	wr.wr.rdma.remote_addr = addr;
 	wr.wr.rdma.rkey = rkey;
-	return ibv_post_send(ib.qp, &wr, &bad) ? -EIO : 0;
+	if (ibv_post_send(ib.qp, &wr, &bad)) {
+		slot_put();
+		return -EIO;
+	}
+	return 0;
 }
 
 static int llc_send(struct smcx_llc_msg *m)
@@ -278,6 +318,8 @@ static void *cq_thread(void *arg)
 		}
 		while ((n = ibv_poll_cq(ib.cq, 16, wc)) > 0) {
 			for (i = 0; i < n; i++) {
+				if (wc[i].wr_id >= 1000)	/* a send of ours */
+					slot_put();
 				if (wc[i].status != IBV_WC_SUCCESS) {
 					set_dead(ibv_wc_status_str(wc[i].status));
 					continue;
@@ -373,6 +415,7 @@ static void ib_close(void)
 	ib.pd = NULL;
 	ib.ctx = NULL;
 	ib.mem = NULL;
+	ib.inflight = 0;
 }
 
 /* device, PD, CQ, QP in RESET, memory; the GID of @fd's local address */
@@ -798,6 +841,15 @@ static int echo_check(struct rcase *c, struct hconn *k, size_t len)
 	pthread_mutex_unlock(&ib.lk);
 	if (!rc)
 		rc = cdc_send_raw(&m, raw);
+	if (rc) {
+		if (ib.dead) {
+			c->outcome = HO_LGR_TERM;
+		} else {
+			c->outcome = HO_UNEXPECTED;
+			snprintf(c->msg, sizeof(c->msg), "our send queue is stuck, link up");
+		}
+		return -1;
+	}
 	c->valid += (uint32_t)len;
 	pthread_mutex_lock(&ib.lk);
 	while (!ib.dead && !(k->conn_flags & (SMCX_CDC_CF_CONN_ABORT | SMCX_CDC_CF_CONN_CLOSED |
