@@ -87,7 +87,7 @@
 #define OUR_EID		HOSTILE_OUR_EID
 
 static const char *const outcome_names[HO_MAX] = {
-	"decline", "fallback", "reset", "lgr-term", "smcr", "unexpected",
+	"decline", "fallback", "reset", "lgr-term", "smcr", "known-bug", "unexpected",
 };
 
 enum hend { END_PROBE, END_FIN, END_RST, END_SILENT };

@@ -18,6 +18,7 @@ enum houtcome {
 	HO_RESET,		/* the victim (or we) reset the connection */
 	HO_LGR_TERM,		/* an SMC-R connection's link group ended */
 	HO_SMCR,		/* an SMC-R connection came up and was closed */
+	HO_KNOWN,		/* a symptom of a known bug the caller left out */
 	HO_UNEXPECTED,		/* a finding: see the case's message */
 	HO_MAX
 };
