@@ -37,7 +37,7 @@ DESTDIR ?=
 KVER ?= $(or $(shell modinfo -F vermagic smcx.ko 2>/dev/null | cut -d' ' -f1),$(LAB_KERNEL))
 
 .PHONY: all module user tools setup layers check check-fast check-reference unit selftest \
-	fuzz fuzz-long demo bench clean shell lab-up lab-down \
+	fuzz fuzz-long demo bench hostile clean shell lab-up lab-down \
 	install install-module install-tools uninstall uninstall-module uninstall-tools deb
 
 all: module user tools
@@ -119,6 +119,14 @@ check-reference:
 	scripts/setup
 	$(MAKE) all
 	$(MAKE) selftest TIER=reference
+
+# The hostile-peer suite at length (docs/security.md): smcx_hostile with
+# HOSTILE_CASES cases (default 100,000) and a fresh seed unless HOSTILE_SEED
+# is set; prints the count, the time and the table of outcomes.
+HOSTILE_CASES ?= 100000
+hostile: all
+	HOSTILE_CASES=$(HOSTILE_CASES) HOSTILE_SEED=$${HOSTILE_SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')} \
+		LAB_KERNEL=$(LAB_KERNEL) selftests/run -v smcx_hostile
 
 demo:
 	scripts/setup
