@@ -65,10 +65,6 @@ THREADS = int(os.environ.get("HOSTILE_THREADS", "16"))
 # case classes that find a kernel bug not fixed on this branch yet; empty it
 # as the fixes land (the test then runs them like every other class)
 KNOWN_BUGS = {
-    "partial-eye-fin": "F1: 1-3 eyecatcher bytes + FIN: the handshake worker spins for ever",
-    "partial-eye-rst": "F1: 1-3 eyecatcher bytes + RST: the same spin",
-    "first-contact-parallel": "F10: hostile first contacts at once serialise on the global "
-                              "first-contact mutex; a proposal waits > 20 s for its Accept",
 }
 # the same for the RDMA-level classes (hostile rdma)
 KNOWN_BUGS_RDMA = {
