@@ -98,7 +98,7 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	spin_unlock_bh(&conn->lock);
 	if (push || (conn->peer_write_blocked && (ev & EPOLLIN) == 0)) {
 		sock_hold(&smc->sk);
-		if (!schedule_work(&conn->tx_work))
+		if (!queue_work(smcx_wq, &conn->tx_work))
 			sock_put(&smc->sk);
 	}
 	if (finish)

@@ -163,7 +163,7 @@ void smcx_lgr_terminate_async(struct smcx_lgr *lgr, const char *why)
 		pr_info("link group %*phN: terminating: %s\n",
 			(int)sizeof(lgr->id), lgr->id, why);
 	kref_get(&lgr->ref);
-	if (!schedule_work(&lgr->term_work))
+	if (!queue_work(smcx_wq, &lgr->term_work))
 		smcx_lgr_put(lgr);
 }
 
@@ -182,7 +182,7 @@ static void smcx_lgr_watchdog(struct work_struct *work)
 	if (stalled && lnk->state == SMCX_LNK_ACTIVE)
 		smcx_lgr_terminate_async(lgr, "sends not completing");
 	else if (!READ_ONCE(lgr->terminating))
-		schedule_delayed_work(&lgr->watchdog, SMCX_TX_STALL / 3);
+		queue_delayed_work(smcx_wq, &lgr->watchdog, SMCX_TX_STALL / 3);
 }
 
 static void smcx_lgr_linger_work(struct work_struct *work)
@@ -234,7 +234,7 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 		return ERR_PTR(rc);
 	}
 	kref_get(&lgr->ref);		/* the caller's */
-	schedule_delayed_work(&lgr->watchdog, SMCX_TX_STALL / 3);
+	queue_delayed_work(smcx_wq, &lgr->watchdog, SMCX_TX_STALL / 3);
 	return lgr;
 }
 
@@ -352,7 +352,7 @@ void smcx_lgr_conn_del(struct smcx_lgr *lgr, struct sock *sk, u32 token)
 	spin_unlock_bh(&lgr->conns_lock);
 	idle = !--lgr->conns_num && !lgr->dead;
 	if (idle)
-		mod_delayed_work(system_wq, &lgr->linger,
+		mod_delayed_work(smcx_wq, &lgr->linger,
 				 msecs_to_jiffies(smcx_lgr_linger(lgr)));
 	mutex_unlock(&lgr->mutex);
 	sock_put(sk);			/* the table's */
@@ -433,8 +433,14 @@ int smcx_lgr_init(void)
 	return smcx_ib_notifier_register(&smcx_lgr_ib_nb);
 }
 
+/*
+ * Module exit, after the sockets are gone: end every group, then wait for
+ * the work they queued (a term_work holds a group reference, a close_work
+ * may still be returning from its last sock_put).
+ */
 void smcx_lgr_exit(void)
 {
 	smcx_ib_notifier_unregister(&smcx_lgr_ib_nb);
 	smcx_lgr_terminate_all(NULL);
+	flush_workqueue(smcx_wq);
 }

@@ -43,6 +43,7 @@
 #include "buf.h"
 #include "ib.h"
 #include "link.h"
+#include "obj.h"
 #include "wr.h"
 
 struct seq_file;

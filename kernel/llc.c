@@ -149,7 +149,7 @@ static void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	spin_lock_bh(&lnk->llc_lock);
 	list_add_tail(&qe->list, &lnk->llc_queue);
 	spin_unlock_bh(&lnk->llc_lock);
-	schedule_work(&lnk->llc_work);
+	queue_work(smcx_wq, &lnk->llc_work);
 }
 
 static void smcx_llc_answer(struct smcx_link *lnk, struct smcx_llc_msg *m)
