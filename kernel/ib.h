@@ -18,7 +18,10 @@
  *     down every link on the device and drop its references), drops the
  *     registration reference and *waits* until the last reference is gone.
  *     Only then does ib_core free the ib_device, so a held smcx_ibdev always
- *     has a valid ->ibdev.
+ *     has a valid ->ibdev.  A copy of that pointer is only as good as the
+ *     reference behind it: a link's copy (lnk->ibdev) is used in the link's
+ *     completion handlers and in smcx_link_enter() sections only, which all
+ *     end before its group drops the device reference (link.h).
  *
  * Locking: the device list is under a mutex (process context only); port
  * state is read live from ib_core's cache; the notifier chain is blocking
