@@ -241,6 +241,9 @@ int smcx_ib_choose(struct net_device *ndev, __be32 saddr,
 	list_for_each_entry(d, &smcx_ib_devices, list) {
 		if (d == skip || d->removing)
 			continue;
+		/* a device bound to another namespace (rdma exclusive mode) */
+		if (!rdma_dev_access_netns(d->ibdev, dev_net(ndev)))
+			continue;
 		for (i = 0; i < d->nports; i++) {
 			struct smcx_ibport *p = &d->port[i];
 
@@ -423,7 +426,7 @@ static void smcx_ib_remove(struct ib_device *ibdev, void *client_data)
 		return;
 	mutex_lock(&smcx_ib_mutex);
 	list_del_init(&d->list);
-	d->removing = true;
+	WRITE_ONCE(d->removing, true);	/* before the REMOVE below: lgr.c */
 	mutex_unlock(&smcx_ib_mutex);
 
 	/* no handler runs once unregistered; then no work can be requeued */
@@ -433,7 +436,14 @@ static void smcx_ib_remove(struct ib_device *ibdev, void *client_data)
 	/* users (links, pnet entries) let go now ... */
 	smcx_ib_notify(SMCX_IB_EV_REMOVE, d, 0);
 
-	/* ... and ib_core frees the device only after we return */
+	/*
+	 * ... and ib_core frees the device only after we return.  What we
+	 * wait for ends by itself: every link group on the device was
+	 * terminated above or is refused from here on (lgr.c: create, find
+	 * and publish check ->removing), a handshake holds its route choice
+	 * for one bounded lookup, and terminate drops the group's device
+	 * reference without waiting for its connections.
+	 */
 	kref_put(&d->ref, smcx_ibdev_release);
 	while (!(left = wait_for_completion_timeout(&d->released, 10 * HZ)))
 		pr_warn("%s removal waits for %u reference(s), %d link(s)\n",

@@ -65,6 +65,7 @@ struct smcx_ibdev {
 	struct smcx_ibport port[SMCX_IB_MAX_PORTS];
 	atomic_t links;			/* all links on the device */
 	bool removing;			/* unlisted, waiting for its users */
+					/* (set once, before SMCX_IB_EV_REMOVE) */
 };
 
 /* references (see the lifetime notes above) */
