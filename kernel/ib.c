@@ -639,9 +639,11 @@ static const struct file_operations smcx_ib_route_fops = {
 
 /*
  * The files go into the module's debugfs directory, which obj.c owns and
- * creates before we run (main.c's order); without it we go without.
+ * creates before we run (main.c's order); without it we go without.  They
+ * read the PNET tables, so main.c makes them after smcx_pnet_init() and
+ * removes them before smcx_pnet_exit().
  */
-static void smcx_ib_debugfs_init(void)
+void smcx_ib_debugfs_init(void)
 {
 	struct dentry *dir = smcx_debugfs_dir();
 
@@ -668,16 +670,20 @@ int smcx_ib_init(void)
 		smcx_ib_notifier_unregister(&smcx_ib_held_nb);
 		return rc;
 	}
-	smcx_ib_debugfs_init();
 	return 0;
 }
 
-void smcx_ib_exit(void)
+/* removal waits for a reader or writer of the files in progress */
+void smcx_ib_debugfs_exit(void)
 {
 	debugfs_remove(smcx_ib_dbg_route);
 	debugfs_remove(smcx_ib_dbg);
 	smcx_ib_dbg = NULL;
 	smcx_ib_dbg_route = NULL;
+}
+
+void smcx_ib_exit(void)
+{
 	/* removes every device, each waiting for its users */
 	ib_unregister_client(&smcx_ib_client);
 	smcx_ib_notifier_unregister(&smcx_ib_held_nb);

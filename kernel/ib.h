@@ -154,5 +154,8 @@ long smcx_ib_user_refs(void);
 
 int smcx_ib_init(void);
 void smcx_ib_exit(void);
+/* debugfs "devices" and "route": between smcx_pnet_init() and _exit() */
+void smcx_ib_debugfs_init(void);
+void smcx_ib_debugfs_exit(void);
 
 #endif /* SMCX_IB_H */
