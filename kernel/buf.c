@@ -92,6 +92,7 @@ static struct smcx_buf *smcx_buf_new(struct smcx_lgr *lgr, u32 size, bool rmb)
 			goto err;
 		}
 		smcx_obj_inc(SMCX_OBJ_MR);
+		b->rkey = b->mr->rkey;
 		sg_init_table(&sg, 1);
 		sg_dma_address(&sg) = b->dma;
 		sg_dma_len(&sg) = size;
@@ -173,13 +174,17 @@ int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *b)
 		goto out;
 	}
 	wr.mr = b->mr;
-	wr.key = b->mr->rkey;
+	wr.key = b->rkey;
 	rc = smcx_wr_quiesce(lnk);
 	if (rc)
 		goto out;
 	reinit_completion(&b->reg_done);
 	b->reg_pending = true;
-	rc = ib_post_send(lnk->qp, &wr.wr, NULL);
+	rc = -ENOLINK;
+	if (smcx_link_enter(lnk, SMCX_LNK_POST)) {
+		rc = ib_post_send(lnk->qp, &wr.wr, NULL);
+		smcx_link_leave(lnk);
+	}
 	if (rc)
 		b->reg_pending = false;
 	else if (!wait_for_completion_timeout(&b->reg_done, SMCX_REG_WAIT))

@@ -31,7 +31,8 @@ struct smcx_buf {
 	bool mapped;
 	bool reg;			/* REG_MR done on the link */
 	bool rkey_conf;			/* peer confirmed the rkey (LLC) */
-	struct ib_mr *mr;		/* RMB only */
+	struct ib_mr *mr;		/* RMB only; NULL once unmapped */
+	u32 rkey;			/* mr->rkey, kept for the CLC/LLC */
 	/*
 	 * Each RMB's REG_MR completes into its own buffer, so a late
 	 * completion can never be taken for another buffer's (the link

@@ -17,15 +17,33 @@
 
 /* cursor arithmetic (wire pair <-> byte count): include/smcx/cursor.h */
 
+/*
+ * SIGURG to the socket's owner, from softirq.  TCP sends it with the
+ * socket locked against its close; here release runs sock_orphan() with
+ * the smcx sock owned, which a softirq cannot wait for, so the callback
+ * lock does it: sock_orphan() clears sk_socket and sets SOCK_DEAD under
+ * its write side, so under the read side the socket and its file (being
+ * released at most) stay valid.
+ */
+static void smcx_cdc_sigurg(struct sock *sk)
+{
+	read_lock(&sk->sk_callback_lock);
+	if (!sock_flag(sk, SOCK_DEAD) && sk->sk_socket)
+		sk_send_sigurg(sk);
+	read_unlock(&sk->sk_callback_lock);
+}
+
 /* wr.c's receive handler of SMCX_WR_KIND_CDC (registered by smcx_cdc_init) */
 static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 {
 	struct smcx_cdc_msg m;
 	struct smcx_sock *smc;
 	struct smcx_conn *conn;
+	struct smcx_buf *rmb;
 	struct sock *sk;
 	__poll_t ev = 0;
-	bool push = false, finish = false;
+	bool push = false, finish = false, work;
+	u32 psz;
 	u64 v;
 
 	if (smcx_cdc_decode(buf, len, &m, SMCX_WIRE_LAX_RSVD))
@@ -36,13 +54,15 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	smc = smcx_sk(sk);
 	conn = smc->conn;
 	spin_lock_bh(&conn->lock);
-	if (conn->rmb) {
-		v = smcx_curs_to_count(conn->rx_prod, conn->rmb->size, &m.prod);
+	/* NULL once smcx_conn_free() let go of it (under this lock) */
+	rmb = conn->rmb;
+	if (rmb) {
+		v = smcx_curs_to_count(conn->rx_prod, rmb->size, &m.prod);
 		if (smcx_curs_prod_ok(v, conn->rx_prod, conn->rx_cons,
-				      conn->rmb->size)) {
+				      rmb->size)) {
 			conn->rx_prod = v;
 			ev |= EPOLLIN | EPOLLRDNORM;
-			ev |= smcx_urg_rx(conn, m.prod_flags, v);
+			ev |= smcx_urg_rx(conn, lnk, m.prod_flags, v);
 		}
 	}
 	/*
@@ -52,9 +72,9 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	 * and is skipped.
 	 */
 	v = 0;
-	if (READ_ONCE(conn->peer_rmbe_size))
-		v = smcx_curs_to_count(conn->peer_cons, conn->peer_rmbe_size,
-				       &m.cons);
+	psz = READ_ONCE(conn->peer_rmbe_size);	/* only the size is used */
+	if (psz)
+		v = smcx_curs_to_count(conn->peer_cons, psz, &m.cons);
 	if (smcx_curs_cons_ok(v, conn->peer_cons, conn->tx_sent)) {
 		conn->peer_cons = v;
 		if (conn->tx_prep > conn->tx_sent)
@@ -95,16 +115,17 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	if (m.conn_flags)
 		ev |= EPOLLIN | EPOLLRDHUP | EPOLLOUT;
 	finish = conn->released && (conn->peer_closed || conn->peer_abort);
+	work = push || (conn->peer_write_blocked && (ev & EPOLLIN) == 0);
 	spin_unlock_bh(&conn->lock);
-	if (push || (conn->peer_write_blocked && (ev & EPOLLIN) == 0)) {
+	if (work) {
 		sock_hold(&smc->sk);
-		if (!schedule_work(&conn->tx_work))
+		if (!queue_work(smcx_wq, &conn->tx_work))
 			sock_put(&smc->sk);
 	}
 	if (finish)
 		smcx_close_kick(smc, 0);
 	if (ev & EPOLLPRI)
-		sk_send_sigurg(&smc->sk);
+		smcx_cdc_sigurg(&smc->sk);
 	if (ev)
 		smcx_conn_wake(smc, ev);
 	sock_put(&smc->sk);

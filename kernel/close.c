@@ -26,7 +26,7 @@
 void smcx_close_kick(struct smcx_sock *smc, unsigned long delay)
 {
 	sock_hold(&smc->sk);
-	if (mod_delayed_work(system_wq, &smc->conn->close_work, delay))
+	if (mod_delayed_work(smcx_wq, &smc->conn->close_work, delay))
 		sock_put(&smc->sk);	/* was pending: that queueing's ref */
 }
 

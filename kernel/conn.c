@@ -107,27 +107,59 @@ int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 	return 0;
 }
 
-/* give back the link group's resources; process context, idempotent */
+/*
+ * Give back the link group's resources; process context, idempotent.  The
+ * caller holds a reference on the sock of its own.
+ *
+ * A CDC receive (softirq) may have looked the connection up just before
+ * it left the token table and still run: it reads rmb under conn->lock,
+ * so the pointers are cleared under that lock before the buffers go back
+ * to the pool (where another connection may take them); tx_work and the
+ * pushes read them under tx_mutex, held around the same stores.
+ */
 void smcx_conn_free(struct smcx_sock *smc)
 {
 	struct smcx_conn *conn = smc->conn;
+	struct smcx_buf *sndbuf, *rmb;
 	struct smcx_lgr *lgr;
 
 	if (!conn || !conn->lgr)
 		return;
 	lgr = conn->lgr;
 	smcx_lgr_conn_del(lgr, &smc->sk, conn->token);
-	cancel_work_sync(&conn->tx_work);
+	/* each queueing holds a sock reference that the run would drop */
+	if (cancel_work_sync(&conn->tx_work))
+		sock_put(&smc->sk);
 	mutex_lock(&conn->tx_mutex);
-	if (conn->sndbuf)
-		smcx_buf_put(lgr, conn->sndbuf);
-	if (conn->rmb)
-		smcx_buf_put(lgr, conn->rmb);
+	spin_lock_bh(&conn->lock);
+	sndbuf = conn->sndbuf;
+	rmb = conn->rmb;
 	conn->sndbuf = NULL;
 	conn->rmb = NULL;
 	conn->lgr = NULL;
+	spin_unlock_bh(&conn->lock);
 	mutex_unlock(&conn->tx_mutex);
+	if (sndbuf)
+		smcx_buf_put(lgr, sndbuf);
+	if (rmb)
+		smcx_buf_put(lgr, rmb);
 	smcx_lgr_put(lgr);
+}
+
+/*
+ * The peer's RMB, from its CLC Accept or Confirm.  The size goes last with
+ * release semantics: it says the rest is there.  A reader (CDC receive in
+ * softirq, tx_work) loads it with smp_load_acquire() (0: not known yet)
+ * before it reads the others.
+ */
+void smcx_conn_set_peer_rmb(struct smcx_conn *conn, u32 token, u32 rkey,
+			    u64 addr, u32 size)
+{
+	conn->peer_token = token;
+	conn->peer_rkey = rkey;
+	conn->peer_rmb_addr = addr;
+	/* pairs with smp_load_acquire() in smcx_tx_push() */
+	smp_store_release(&conn->peer_rmbe_size, size);
 }
 
 /* sk_destruct: the memory only */

@@ -36,6 +36,7 @@ struct msghdr;
 struct seq_file;
 struct smcx_buf;
 struct smcx_lgr;
+struct smcx_link;
 struct smcx_sock;
 struct smcx_tx_slot;
 
@@ -130,11 +131,16 @@ static inline bool smcx_hs_busy(const struct smcx_sock *smc)
 
 /* per connection, allocated with the smcx sock's SMC-R state */
 struct smcx_conn {
+	/*
+	 * lgr, sndbuf, rmb: set at create; cleared by smcx_conn_free() under
+	 * tx_mutex and lock, so softirq reads them under lock.
+	 */
 	struct smcx_lgr *lgr;		/* reference held */
 	u32 token;			/* our alert token (lgr->conns key) */
 	u32 peer_token;
 	struct smcx_buf *sndbuf;
 	struct smcx_buf *rmb;
+	/* peer_*: smcx_conn_set_peer_rmb(), the size published last */
 	u32 peer_rmbe_size;
 	u32 peer_rkey;
 	u64 peer_rmb_addr;
@@ -190,6 +196,8 @@ static inline bool smcx_conn_dead(struct smcx_conn *conn)
 int smcx_conn_init(void);
 int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr);
 void smcx_conn_free(struct smcx_sock *smc);
+void smcx_conn_set_peer_rmb(struct smcx_conn *conn, u32 token, u32 rkey,
+			    u64 addr, u32 size);
 void smcx_conn_destruct(struct smcx_sock *smc);
 void smcx_conn_show(struct seq_file *m, struct smcx_conn *conn);
 void smcx_conn_wake(struct smcx_sock *smc, __poll_t events);
@@ -227,7 +235,8 @@ void smcx_conn_release(struct smcx_sock *smc);
  * urg.c: urgent data (MSG_OOB), TCP's semantics on the CDC urgent flags;
  * the states (SMCX_URG_*) and the arithmetic are in include/smcx/urg.h
  */
-__poll_t smcx_urg_rx(struct smcx_conn *conn, u8 prod_flags, u64 new_prod);
+__poll_t smcx_urg_rx(struct smcx_conn *conn, struct smcx_link *lnk,
+		     u8 prod_flags, u64 new_prod);
 int smcx_urg_recv(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 		  int flags);
 u64 smcx_urg_inq(struct smcx_sock *smc, u64 avail);

@@ -241,6 +241,9 @@ int smcx_ib_choose(struct net_device *ndev, __be32 saddr,
 	list_for_each_entry(d, &smcx_ib_devices, list) {
 		if (d == skip || d->removing)
 			continue;
+		/* a device bound to another namespace (rdma exclusive mode) */
+		if (!rdma_dev_access_netns(d->ibdev, dev_net(ndev)))
+			continue;
 		for (i = 0; i < d->nports; i++) {
 			struct smcx_ibport *p = &d->port[i];
 
@@ -423,7 +426,7 @@ static void smcx_ib_remove(struct ib_device *ibdev, void *client_data)
 		return;
 	mutex_lock(&smcx_ib_mutex);
 	list_del_init(&d->list);
-	d->removing = true;
+	WRITE_ONCE(d->removing, true);	/* before the REMOVE below: lgr.c */
 	mutex_unlock(&smcx_ib_mutex);
 
 	/* no handler runs once unregistered; then no work can be requeued */
@@ -433,7 +436,14 @@ static void smcx_ib_remove(struct ib_device *ibdev, void *client_data)
 	/* users (links, pnet entries) let go now ... */
 	smcx_ib_notify(SMCX_IB_EV_REMOVE, d, 0);
 
-	/* ... and ib_core frees the device only after we return */
+	/*
+	 * ... and ib_core frees the device only after we return.  What we
+	 * wait for ends by itself: every link group on the device was
+	 * terminated above or is refused from here on (lgr.c: create, find
+	 * and publish check ->removing), a handshake holds its route choice
+	 * for one bounded lookup, and terminate drops the group's device
+	 * reference without waiting for its connections.
+	 */
 	kref_put(&d->ref, smcx_ibdev_release);
 	while (!(left = wait_for_completion_timeout(&d->released, 10 * HZ)))
 		pr_warn("%s removal waits for %u reference(s), %d link(s)\n",
@@ -629,9 +639,11 @@ static const struct file_operations smcx_ib_route_fops = {
 
 /*
  * The files go into the module's debugfs directory, which obj.c owns and
- * creates before we run (main.c's order); without it we go without.
+ * creates before we run (main.c's order); without it we go without.  They
+ * read the PNET tables, so main.c makes them after smcx_pnet_init() and
+ * removes them before smcx_pnet_exit().
  */
-static void smcx_ib_debugfs_init(void)
+void smcx_ib_debugfs_init(void)
 {
 	struct dentry *dir = smcx_debugfs_dir();
 
@@ -658,16 +670,20 @@ int smcx_ib_init(void)
 		smcx_ib_notifier_unregister(&smcx_ib_held_nb);
 		return rc;
 	}
-	smcx_ib_debugfs_init();
 	return 0;
 }
 
-void smcx_ib_exit(void)
+/* removal waits for a reader or writer of the files in progress */
+void smcx_ib_debugfs_exit(void)
 {
 	debugfs_remove(smcx_ib_dbg_route);
 	debugfs_remove(smcx_ib_dbg);
 	smcx_ib_dbg = NULL;
 	smcx_ib_dbg_route = NULL;
+}
+
+void smcx_ib_exit(void)
+{
 	/* removes every device, each waiting for its users */
 	ib_unregister_client(&smcx_ib_client);
 	smcx_ib_notifier_unregister(&smcx_ib_held_nb);

@@ -18,7 +18,10 @@
  *     down every link on the device and drop its references), drops the
  *     registration reference and *waits* until the last reference is gone.
  *     Only then does ib_core free the ib_device, so a held smcx_ibdev always
- *     has a valid ->ibdev.
+ *     has a valid ->ibdev.  A copy of that pointer is only as good as the
+ *     reference behind it: a link's copy (lnk->ibdev) is used in the link's
+ *     completion handlers and in smcx_link_enter() sections only, which all
+ *     end before its group drops the device reference (link.h).
  *
  * Locking: the device list is under a mutex (process context only); port
  * state is read live from ib_core's cache; the notifier chain is blocking
@@ -62,6 +65,7 @@ struct smcx_ibdev {
 	struct smcx_ibport port[SMCX_IB_MAX_PORTS];
 	atomic_t links;			/* all links on the device */
 	bool removing;			/* unlisted, waiting for its users */
+					/* (set once, before SMCX_IB_EV_REMOVE) */
 };
 
 /* references (see the lifetime notes above) */
@@ -150,5 +154,8 @@ long smcx_ib_user_refs(void);
 
 int smcx_ib_init(void);
 void smcx_ib_exit(void);
+/* debugfs "devices" and "route": between smcx_pnet_init() and _exit() */
+void smcx_ib_debugfs_init(void);
+void smcx_ib_debugfs_exit(void);
 
 #endif /* SMCX_IB_H */

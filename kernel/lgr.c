@@ -89,13 +89,21 @@ static void __smcx_lgr_terminate(struct smcx_lgr *lgr, bool from_linger)
 	lgr->terminating = true;
 	list_del_init(&lgr->list);
 	mutex_unlock(&smcx_lgrs_mutex);
-	if (!from_linger)
-		cancel_delayed_work_sync(&lgr->linger);
-	cancel_delayed_work_sync(&lgr->watchdog);
-
+	/*
+	 * Dead first: smcx_lgr_conn_del() arms the linger under lgr->mutex
+	 * only while the group is not dead, so once this is set the cancel
+	 * below is final (cancelled first, a conn_del in between re-armed it
+	 * on a group about to be freed).  The linger work itself cannot wait
+	 * for itself: it cancels a re-arm that came after its check.
+	 */
 	mutex_lock(&lgr->mutex);
 	lgr->dead = true;
 	mutex_unlock(&lgr->mutex);
+	if (from_linger)
+		cancel_delayed_work(&lgr->linger);
+	else
+		cancel_delayed_work_sync(&lgr->linger);
+	cancel_delayed_work_sync(&lgr->watchdog);
 	/* tell the peer when the link still works (orderly, all links) */
 	if (lgr->lnk.state == SMCX_LNK_ACTIVE) {
 		struct smcx_llc_msg m;
@@ -163,14 +171,47 @@ void smcx_lgr_terminate_async(struct smcx_lgr *lgr, const char *why)
 		pr_info("link group %*phN: terminating: %s\n",
 			(int)sizeof(lgr->id), lgr->id, why);
 	kref_get(&lgr->ref);
-	if (!schedule_work(&lgr->term_work))
+	if (!queue_work(smcx_wq, &lgr->term_work))
 		smcx_lgr_put(lgr);
+}
+
+/*
+ * The peer's liveness, when nothing came from it for SMCX_LGR_PROBE_IDLE:
+ * a TEST_LINK request (mainline's keepalive, smcr_testlink_time), answered
+ * within SMCX_LLC_WAIT by a live peer.  A vanished peer (host killed, its
+ * port unplugged) neither answers nor acknowledges: without this, a
+ * connection waiting to receive, or a sender waiting for the peer's window
+ * with nothing in flight, would wait forever.  Our requests run one at a
+ * time (llc_flow): when one is running it is a probe of its own.
+ */
+#define SMCX_LGR_PROBE_IDLE	(SMCX_TX_STALL / 3)
+
+static void smcx_lgr_probe(struct smcx_lgr *lgr)
+{
+	struct smcx_link *lnk = &lgr->lnk;
+	struct smcx_llc_msg m;
+	int rc;
+
+	if (!mutex_trylock(&lnk->llc_flow))
+		return;
+	spin_lock_bh(&lnk->llc_lock);
+	lnk->llc_got = false;
+	spin_unlock_bh(&lnk->llc_lock);
+	smcx_llc_init_msg(lnk, &m, SMCX_LLC_TEST_LINK);
+	/* no free slot: sends are in flight, the stall test watches them */
+	rc = smcx_llc_send(lnk, &m, false);
+	if (!rc)
+		rc = smcx_llc_wait(lnk, SMCX_LLC_TEST_LINK, SMCX_LLC_WAIT, &m);
+	mutex_unlock(&lnk->llc_flow);
+	if (rc == -ETIMEDOUT)
+		smcx_lgr_terminate_async(lgr, "no answer to TEST_LINK");
 }
 
 /*
  * Every SMCX_TX_STALL / 3 while the group lives: a send slot taken longer
  * than SMCX_TX_STALL ago means its completion is not coming (a peer that
- * vanished without a DELETE_LINK; its connections would wait forever).
+ * vanished without a DELETE_LINK; its connections would wait forever); a
+ * link idle for SMCX_LGR_PROBE_IDLE is probed.
  */
 static void smcx_lgr_watchdog(struct work_struct *work)
 {
@@ -179,12 +220,24 @@ static void smcx_lgr_watchdog(struct work_struct *work)
 	struct smcx_link *lnk = &lgr->lnk;
 	bool stalled = smcx_wr_stalled(lnk);
 
-	if (stalled && lnk->state == SMCX_LNK_ACTIVE)
+	if (stalled && READ_ONCE(lnk->state) == SMCX_LNK_ACTIVE) {
 		smcx_lgr_terminate_async(lgr, "sends not completing");
-	else if (!READ_ONCE(lgr->terminating))
-		schedule_delayed_work(&lgr->watchdog, SMCX_TX_STALL / 3);
+		return;
+	}
+	if (READ_ONCE(lnk->state) == SMCX_LNK_ACTIVE &&
+	    time_after(jiffies, READ_ONCE(lnk->rx_last) + SMCX_LGR_PROBE_IDLE))
+		smcx_lgr_probe(lgr);
+	if (!READ_ONCE(lgr->terminating))
+		queue_delayed_work(smcx_wq, &lgr->watchdog, SMCX_TX_STALL / 3);
 }
 
+/*
+ * An idle group ends here.  The decision and the end of reuse are one
+ * step under lgr->mutex: a connection that smcx_lgr_conn_add() let in
+ * first keeps the group; once the group is dead, conn_add refuses
+ * (-ENOSPC) and the handshake looks for or makes another one, instead of
+ * setting up a connection that terminate aborts right away.
+ */
 static void smcx_lgr_linger_work(struct work_struct *work)
 {
 	struct smcx_lgr *lgr = container_of(to_delayed_work(work),
@@ -192,7 +245,9 @@ static void smcx_lgr_linger_work(struct work_struct *work)
 	bool idle;
 
 	mutex_lock(&lgr->mutex);
-	idle = !lgr->conns_num;
+	idle = !lgr->conns_num && !lgr->dead;
+	if (idle)
+		lgr->dead = true;
 	mutex_unlock(&lgr->mutex);
 	if (idle)
 		__smcx_lgr_terminate(lgr, true);
@@ -205,6 +260,9 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 	struct smcx_lgr *lgr;
 	int rc;
 
+	/* a device being removed gets no new group (smcx_lgr_publish()) */
+	if (READ_ONCE(c->dev->removing))
+		return ERR_PTR(-ENODEV);
 	lgr = kzalloc(sizeof(*lgr), GFP_KERNEL);
 	if (!lgr)
 		return ERR_PTR(-ENOMEM);
@@ -234,7 +292,7 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 		return ERR_PTR(rc);
 	}
 	kref_get(&lgr->ref);		/* the caller's */
-	schedule_delayed_work(&lgr->watchdog, SMCX_TX_STALL / 3);
+	queue_delayed_work(smcx_wq, &lgr->watchdog, SMCX_TX_STALL / 3);
 	return lgr;
 }
 
@@ -248,13 +306,26 @@ static unsigned int smcx_lgr_max_conns(const struct smcx_lgr *lgr)
 	return lgr->role == SMCX_SRV ? lgr->v2x.max_conns : SMCX_V2X_CONNS_MAX;
 }
 
-/* make a ready lgr findable for reuse */
+/*
+ * Make a ready lgr findable for reuse, and for the device removal's sweep.
+ * A group on a device being removed is terminated instead: removal sets
+ * ->removing before its sweep (smcx_lgr_ib_event()) takes smcx_lgrs_mutex,
+ * so a group is either listed before the sweep, which ends it, or sees
+ * ->removing here.  Removal waits for the device references of both.
+ */
 static void smcx_lgr_publish(struct smcx_lgr *lgr)
 {
+	bool gone = false;
+
 	mutex_lock(&smcx_lgrs_mutex);
-	if (list_empty(&lgr->list) && !lgr->terminating)
-		list_add(&lgr->list, &smcx_lgrs);
+	if (list_empty(&lgr->list) && !lgr->terminating) {
+		gone = READ_ONCE(lgr->dev->removing);
+		if (!gone)
+			list_add(&lgr->list, &smcx_lgrs);
+	}
 	mutex_unlock(&smcx_lgrs_mutex);
+	if (gone)
+		smcx_lgr_terminate_async(lgr, "device removed");
 }
 
 /*
@@ -266,16 +337,20 @@ static void smcx_lgr_publish(struct smcx_lgr *lgr)
  * server write with an rkey of the other group's PD, which the QP answers
  * with a remote access error.
  */
-struct smcx_lgr *smcx_lgr_find(int role, struct smcx_ibdev *dev, u32 port,
-			       const u8 *peer_gid, const u8 *peer_systemid,
-			       u32 peer_qpn)
+struct smcx_lgr *smcx_lgr_find_net(const struct net *net, int role,
+				   struct smcx_ibdev *dev, u32 port,
+				   const u8 *peer_gid, const u8 *peer_systemid,
+				   u32 peer_qpn)
 {
 	struct smcx_lgr *lgr, *found = NULL;
 
 	mutex_lock(&smcx_lgrs_mutex);
 	list_for_each_entry(lgr, &smcx_lgrs, list) {
+		if (net && !net_eq(lgr->net, net))
+			continue;
 		if (lgr->role != role || lgr->dev != dev ||
-		    lgr->lnk.port != port || lgr->dead ||
+		    READ_ONCE(dev->removing) ||
+		    lgr->lnk.port != port || READ_ONCE(lgr->dead) ||
 		    lgr->lnk.state != SMCX_LNK_ACTIVE ||
 		    memcmp(lgr->lnk.peer_gid, peer_gid, SMCX_GID_LEN))
 			continue;
@@ -295,6 +370,24 @@ struct smcx_lgr *smcx_lgr_find(int role, struct smcx_ibdev *dev, u32 port,
 }
 
 /*
+ * A connection's alert token: the peer names the connection by it in every
+ * CDC, so it is random (1..INT_MAX, the range the lookup accepts), not the
+ * next number a third party could guess.  The first free id from a random
+ * start; the table holds at most SMCX_V2X_CONNS_MAX, so that is the start
+ * itself almost always.  conns_lock held, idr preloaded.
+ */
+static int smcx_lgr_token_alloc(struct smcx_lgr *lgr, struct sock *sk)
+{
+	u32 start = get_random_u32_inclusive(1, INT_MAX);
+	int id;
+
+	id = idr_alloc(&lgr->conns, sk, start, 0, GFP_NOWAIT);
+	if (id == -ENOSPC && start > 1)
+		id = idr_alloc(&lgr->conns, sk, 1, start, GFP_NOWAIT);
+	return id;
+}
+
+/*
  * Register the connection of @sk: its token (> 0, returned), the count,
  * and a reference on @sk held by the table.  -ENOSPC: full or dead.
  */
@@ -309,7 +402,7 @@ int smcx_lgr_conn_add(struct smcx_lgr *lgr, struct sock *sk)
 	}
 	idr_preload(GFP_KERNEL);
 	spin_lock_bh(&lgr->conns_lock);
-	id = idr_alloc_cyclic(&lgr->conns, sk, 1, INT_MAX, GFP_NOWAIT);
+	id = smcx_lgr_token_alloc(lgr, sk);
 	spin_unlock_bh(&lgr->conns_lock);
 	idr_preload_end();
 	if (id < 0) {
@@ -318,6 +411,10 @@ int smcx_lgr_conn_add(struct smcx_lgr *lgr, struct sock *sk)
 	}
 	sock_hold(sk);			/* the table's */
 	lgr->conns_num++;
+	/*
+	 * Not _sync (the linger work takes lgr->mutex): a linger already
+	 * running sees conns_num and keeps the group (smcx_lgr_linger_work()).
+	 */
 	cancel_delayed_work(&lgr->linger);
 	mutex_unlock(&lgr->mutex);
 	smcx_lgr_publish(lgr);
@@ -352,7 +449,7 @@ void smcx_lgr_conn_del(struct smcx_lgr *lgr, struct sock *sk, u32 token)
 	spin_unlock_bh(&lgr->conns_lock);
 	idle = !--lgr->conns_num && !lgr->dead;
 	if (idle)
-		mod_delayed_work(system_wq, &lgr->linger,
+		mod_delayed_work(smcx_wq, &lgr->linger,
 				 msecs_to_jiffies(smcx_lgr_linger(lgr)));
 	mutex_unlock(&lgr->mutex);
 	sock_put(sk);			/* the table's */
@@ -394,6 +491,23 @@ static void smcx_lgr_terminate_all(struct smcx_ibdev *dev)
 	}
 }
 
+/*
+ * A port left ACTIVE (its netdev went down, the device failed): the links
+ * on it carry nothing any more, and we have no second link to move to, so
+ * their groups end now (mainline: link down without an alternate link),
+ * asynchronously: the port work that announces it must not wait.
+ */
+static void smcx_lgr_port_down(struct smcx_ibdev *dev, u32 port)
+{
+	struct smcx_lgr *lgr;
+
+	mutex_lock(&smcx_lgrs_mutex);
+	list_for_each_entry(lgr, &smcx_lgrs, list)
+		if (lgr->dev == dev && lgr->lnk.port == port)
+			smcx_lgr_terminate_async(lgr, "port down");
+	mutex_unlock(&smcx_lgrs_mutex);
+}
+
 static int smcx_lgr_ib_event(struct notifier_block *nb, unsigned long ev,
 			     void *data)
 {
@@ -401,6 +515,8 @@ static int smcx_lgr_ib_event(struct notifier_block *nb, unsigned long ev,
 
 	if (ev == SMCX_IB_EV_REMOVE)
 		smcx_lgr_terminate_all(e->dev);
+	else if (ev == SMCX_IB_EV_PORT_DOWN)
+		smcx_lgr_port_down(e->dev, e->port);
 	return NOTIFY_OK;
 }
 
@@ -433,8 +549,14 @@ int smcx_lgr_init(void)
 	return smcx_ib_notifier_register(&smcx_lgr_ib_nb);
 }
 
+/*
+ * Module exit, after the sockets are gone: end every group, then wait for
+ * the work they queued (a term_work holds a group reference, a close_work
+ * may still be returning from its last sock_put).
+ */
 void smcx_lgr_exit(void)
 {
 	smcx_ib_notifier_unregister(&smcx_lgr_ib_nb);
 	smcx_lgr_terminate_all(NULL);
+	flush_workqueue(smcx_wq);
 }

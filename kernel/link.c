@@ -30,7 +30,7 @@ static void smcx_qp_event(struct ib_event *ev, void *ctx)
 	case IB_EVENT_PATH_MIG_ERR:
 		pr_info("link group %*phN: QP %u: %s\n",
 			(int)sizeof(lnk->lgr->id), lnk->lgr->id,
-			lnk->qp ? lnk->qp->qp_num : 0, ib_event_msg(ev->event));
+			lnk->qp_num, ib_event_msg(ev->event));
 		if (READ_ONCE(lnk->state) != SMCX_LNK_DEAD)
 			smcx_lgr_terminate_async(lnk->lgr, ib_event_msg(ev->event));
 		break;
@@ -48,6 +48,7 @@ int smcx_link_init(struct smcx_lgr *lgr, struct smcx_ib_choice *c)
 	int rc;
 
 	lnk->lgr = lgr;
+	init_rwsem(&lnk->objs);		/* first: link clear takes it */
 	lnk->ibdev = c->dev->ibdev;
 	lnk->port = c->port;
 	lnk->gid_index = c->gid_index;
@@ -78,6 +79,7 @@ int smcx_link_init(struct smcx_lgr *lgr, struct smcx_ib_choice *c)
 		return rc;
 	}
 	smcx_obj_inc(SMCX_OBJ_PD);
+	lnk->lkey = lnk->pd->local_dma_lkey;
 	lnk->cq = ib_alloc_cq(lnk->ibdev, lnk, SMCX_WR_SLOTS * 4 +
 			      SMCX_RX_SLOTS + 8, 0, IB_POLL_SOFTIRQ);
 	if (IS_ERR(lnk->cq)) {
@@ -104,6 +106,8 @@ int smcx_link_init(struct smcx_lgr *lgr, struct smcx_ib_choice *c)
 		return rc;
 	}
 	smcx_obj_inc(SMCX_OBJ_QP);
+	lnk->qp_num = lnk->qp->qp_num;
+	lnk->rx_last = jiffies;
 
 	rc = smcx_wr_init(lnk);
 	if (rc)
@@ -126,8 +130,23 @@ int smcx_link_init(struct smcx_lgr *lgr, struct smcx_ib_choice *c)
 	return 0;
 }
 
-/* peer info saved: RTR and RTS */
-int smcx_link_ready(struct smcx_link *lnk)
+bool smcx_link_enter(struct smcx_link *lnk, enum smcx_link_use use)
+{
+	down_read(&lnk->objs);
+	if (use == SMCX_LNK_POST ? READ_ONCE(lnk->state) != SMCX_LNK_DEAD :
+				   !lnk->unmapped)
+		return true;
+	up_read(&lnk->objs);
+	return false;
+}
+
+void smcx_link_leave(struct smcx_link *lnk)
+{
+	up_read(&lnk->objs);
+}
+
+/* RTR and RTS; inside a SMCX_LNK_POST section */
+static int __smcx_link_ready(struct smcx_link *lnk)
 {
 	struct ib_qp_attr attr = {};
 	int rc;
@@ -161,7 +180,31 @@ int smcx_link_ready(struct smcx_link *lnk)
 			    IB_QP_MAX_QP_RD_ATOMIC);
 }
 
-/* tear the verbs objects down; process context */
+/* peer info saved: RTR and RTS */
+int smcx_link_ready(struct smcx_link *lnk)
+{
+	int rc;
+
+	/*
+	 * A first contact's handshake calls this after waiting for the
+	 * peer's CLC message, long enough for the group to be terminated
+	 * (device removal, QP error): then the QP is gone or going.
+	 */
+	if (!smcx_link_enter(lnk, SMCX_LNK_POST))
+		return -ENOLINK;
+	rc = __smcx_link_ready(lnk);
+	smcx_link_leave(lnk);
+	return rc;
+}
+
+/*
+ * Tear the verbs objects down; process context, once.  The order is the
+ * contract of smcx_link_enter(): DEAD ends new posts and slot handouts;
+ * the POST sections that saw the link alive finish; the drain flushes all
+ * they posted (the completions give back slots and their references);
+ * then, with the MAPPED sections done, the buffers are unmapped and the
+ * objects destroyed.
+ */
 void smcx_link_clear(struct smcx_link *lnk)
 {
 	struct smcx_lgr *lgr = lnk->lgr;
@@ -172,6 +215,9 @@ void smcx_link_clear(struct smcx_link *lnk)
 	spin_unlock_bh(&lnk->tx_lock);
 	wake_up_all(&lnk->tx_wait);
 	wake_up_all(&lnk->llc_wait);
+	/* a sender between its slot and ib_post_send() posts or gives up */
+	down_write(&lnk->objs);
+	up_write(&lnk->objs);
 	if (lnk->qp) {
 		/* flush everything posted; completions return slots, refs */
 		ib_drain_qp(lnk->qp);
@@ -187,8 +233,15 @@ void smcx_link_clear(struct smcx_link *lnk)
 	mutex_unlock(&lnk->reg_mutex);
 	cancel_work_sync(&lnk->llc_work);
 	smcx_llc_flush(lnk);
+	/*
+	 * No more syncs: a reader turned away from here on reads an RMB that
+	 * the unmap synced for the CPU already (recv after terminate).
+	 */
+	down_write(&lnk->objs);
+	lnk->unmapped = true;
 	list_for_each_entry(b, &lgr->bufs, list)
 		smcx_buf_unmap(lnk, b);
+	up_write(&lnk->objs);
 	if (lnk->qp) {
 		ib_destroy_qp(lnk->qp);
 		lnk->qp = NULL;

@@ -206,7 +206,7 @@ static void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 		smcx_llc_overflow(lnk, m.type);
 		return;
 	}
-	schedule_work(&lnk->llc_work);
+	queue_work(smcx_wq, &lnk->llc_work);
 }
 
 static void smcx_llc_answer(struct smcx_link *lnk, struct smcx_llc_msg *m)

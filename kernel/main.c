@@ -4,14 +4,16 @@
  * Each layer registers itself here once; nothing else registers globally.
  *
  * Order matters at both ends.  Init: the codec proves itself, then the
- * layers bottom up (Kbuild, docs/architecture.md): leaf (objects, debugfs,
- * statistics, sysctls), devices and tables, transport, connection,
- * socket (sock_diag, then the AF_SMC family, IPPROTO_SMC, tcp2smc), and
- * the generic netlink family last, so that no netlink request reaches a
- * layer that is not up.  If another provider (smc.ko) owns net/smc or
- * AF_SMC, that step fails and everything before it is undone.  Exit is the
- * exact reverse; no smcx socket exists once the families are gone (each
- * holds a module reference).
+ * layers bottom up (Kbuild, docs/architecture.md): leaf (objects with the
+ * debugfs directory and the module's workqueue, statistics, sysctls),
+ * devices and tables, transport, connection, socket (sock_diag), the
+ * views (each debugfs view right after the data it shows), the generic
+ * netlink family, so that no netlink request reaches a layer that is not
+ * up, and the socket families last (IPPROTO_SMC, tcp2smc, AF_SMC): no
+ * step can fail once a socket may exist.  If another provider (smc.ko)
+ * owns net/smc, a netlink family or AF_SMC, that step fails and everything
+ * before it is undone.  Exit is the exact reverse; no smcx socket exists
+ * once the families are gone (each holds a module reference).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -52,15 +54,13 @@ static int __init smcx_init(void)
 		       smcx_wire_strerror(rc));
 		return -EINVAL;
 	}
+	/* counters, the debugfs directory and the module's workqueue */
 	rc = smcx_obj_init();
 	if (rc)
 		return rc;
-	rc = smcx_debugfs_init();
-	if (rc)
-		goto err_obj;
 	rc = smcx_stats_init();
 	if (rc)
-		goto err_debugfs;
+		goto err_obj;
 	/* per-netns net.smc.* values: before anything that reads them */
 	rc = smcx_sysctl_init();
 	if (rc)
@@ -72,9 +72,11 @@ static int __init smcx_init(void)
 	rc = smcx_pnet_init();
 	if (rc)
 		goto err_ib;
+	/* the device views read the PNET tables */
+	smcx_ib_debugfs_init();
 	rc = smcx_ueid_init();
 	if (rc)
-		goto err_pnet;
+		goto err_ib_debugfs;
 	/* the data path's message kinds, before any link can exist */
 	rc = smcx_llc_init();
 	if (rc)
@@ -92,23 +94,33 @@ static int __init smcx_init(void)
 	rc = smcx_diag_init();
 	if (rc)
 		goto err_sock;
+	/* the debugfs views of statistics and socks, once both exist */
+	rc = smcx_debugfs_init();
+	if (rc)
+		goto err_diag;
 	/* TCP writes and parses the SMC option only while this is on */
 	static_branch_inc(&tcp_have_smc);
-	rc = smcx_af_init();
+	/*
+	 * The netlink family: its handlers call the layers below directly,
+	 * so it comes up after them; no socket is needed for it.
+	 */
+	rc = smcx_nl_init();
 	if (rc)
 		goto err_tcp_smc;
-	/* IPPROTO_SMC in the inet families, then the socket() hook using it */
+	/*
+	 * The socket families last: once one is registered, sockets (each
+	 * holding a module reference) can exist, and a failing step after it
+	 * would free the module under them.  IPPROTO_SMC, the socket() hook
+	 * that uses it (which cannot fail), then AF_SMC, the step that fails
+	 * when another provider owns the family.
+	 */
 	rc = smcx_inet_init();
 	if (rc)
-		goto err_af;
+		goto err_nl;
 	rc = smcx_tcp2smc_init();
 	if (rc)
 		goto err_inet;
-	/*
-	 * The netlink family last: its handlers call the layers below
-	 * directly, so it comes up after them and goes first.
-	 */
-	rc = smcx_nl_init();
+	rc = smcx_af_init();
 	if (rc)
 		goto err_tcp2smc;
 
@@ -119,10 +131,13 @@ err_tcp2smc:
 	smcx_tcp2smc_exit();
 err_inet:
 	smcx_inet_exit();
-err_af:
-	smcx_af_exit();
+	synchronize_rcu();
+err_nl:
+	smcx_nl_exit();
 err_tcp_smc:
 	static_branch_dec(&tcp_have_smc);
+	smcx_debugfs_exit();
+err_diag:
 	smcx_diag_exit();
 err_sock:
 	smcx_sock_exit();
@@ -130,7 +145,8 @@ err_lgr:
 	smcx_lgr_exit();
 err_ueid:
 	smcx_ueid_exit();
-err_pnet:
+err_ib_debugfs:
+	smcx_ib_debugfs_exit();
 	smcx_pnet_exit();
 err_ib:
 	smcx_ib_exit();
@@ -138,8 +154,7 @@ err_sysctl:
 	smcx_sysctl_exit();
 err_stats:
 	smcx_stats_exit();
-err_debugfs:
-	smcx_debugfs_exit();
+	rcu_barrier();
 err_obj:
 	smcx_obj_exit();
 	return rc;
@@ -147,26 +162,27 @@ err_obj:
 
 static void __exit smcx_exit(void)
 {
-	smcx_nl_exit();
+	smcx_af_exit();
 	smcx_tcp2smc_exit();
 	smcx_inet_exit();
-	smcx_af_exit();
-	static_branch_dec(&tcp_have_smc);
 	/*
 	 * TCP sockets we handed back to TCP may still run our callbacks' last
 	 * instructions from softirq; wait for them before the text goes.
 	 */
 	synchronize_rcu();
+	smcx_nl_exit();
+	static_branch_dec(&tcp_have_smc);
+	smcx_debugfs_exit();
 	smcx_diag_exit();
 	smcx_sock_exit();
 	smcx_lgr_exit();
 	smcx_ueid_exit();
+	smcx_ib_debugfs_exit();
 	smcx_pnet_exit();
 	smcx_ib_exit();
 	smcx_sysctl_exit();
 	smcx_stats_exit();
 	rcu_barrier();
-	smcx_debugfs_exit();
 	smcx_obj_exit();
 	pr_info("smcx " SMCX_VERSION " unloaded\n");
 }

@@ -14,6 +14,7 @@
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
+#include <linux/workqueue.h>
 
 #include "obj.h"
 
@@ -35,6 +36,7 @@ static const char *const smcx_obj_names[SMCX_OBJ_MAX] = {
 };
 
 static struct dentry *smcx_dbg_dir;
+struct workqueue_struct *smcx_wq;
 
 void smcx_obj_inc(enum smcx_obj kind)
 {
@@ -89,6 +91,10 @@ struct dentry *smcx_debugfs_dir(void)
 
 int smcx_obj_init(void)
 {
+	/* not WQ_MEM_RECLAIM: nothing on it frees memory for the allocator */
+	smcx_wq = alloc_workqueue("smcx", 0, 0);
+	if (!smcx_wq)
+		return -ENOMEM;
 	smcx_dbg_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	if (IS_ERR(smcx_dbg_dir)) {
 		pr_warn("no debugfs directory (%ld); object counters not shown\n",
@@ -103,6 +109,9 @@ int smcx_obj_init(void)
 
 void smcx_obj_exit(void)
 {
+	/* drains: an item still queued or running finishes first */
+	destroy_workqueue(smcx_wq);
+	smcx_wq = NULL;
 	smcx_obj_check_leaks();
 	debugfs_remove(smcx_dbg_dir);
 	smcx_dbg_dir = NULL;

@@ -9,14 +9,26 @@
  * and module exit reports what is still counted.  The Debian kernel has no
  * KMEMLEAK, so this is our leak detector.
  *
- * obj.c also owns the module's debugfs directory, which exists from the
- * first init step to the last exit step; the other layers add their files
- * to it (smcx_debugfs_dir()).
+ * obj.c also owns the module's debugfs directory and the module's
+ * workqueue, smcx_wq; both exist from the first init step to the last exit
+ * step.  The other layers add their files to the directory
+ * (smcx_debugfs_dir()).
+ *
+ * smcx_wq runs every work item of the transport and connection layers
+ * (link group terminate, linger and watchdog, LLC answers, a connection's
+ * tx_work and close_work) instead of system_wq: module exit flushes it
+ * once the link groups are gone (smcx_lgr_exit()) and destroys it last, so
+ * no item runs module text after smcx_exit() returned (a close_work may
+ * drop the last socket, and with it the module reference, while it still
+ * runs).  Never NULL after smcx_obj_init() succeeded.
  */
 #ifndef SMCX_OBJ_H
 #define SMCX_OBJ_H
 
 struct dentry;
+struct workqueue_struct;
+
+extern struct workqueue_struct *smcx_wq;
 
 enum smcx_obj {
 	SMCX_OBJ_SOCK,		/* struct smcx_sock: sk_alloc .. sk_destruct */

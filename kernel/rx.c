@@ -44,6 +44,7 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 	long timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
 	int target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
 	size_t copied = 0;
+	struct smcx_lgr *lgr;
 	bool update, skip;
 	int rc = 0;
 
@@ -81,7 +82,8 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 				break;
 			continue;
 		}
-		if (!conn->rmb)
+		lgr = conn->lgr;
+		if (!conn->rmb || !lgr)
 			break;
 		rsz = conn->rmb->size;
 		n = min_t(u64, avail, len - copied);
@@ -109,8 +111,17 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 			pos++;
 			n = min_t(u64, avail - 1, len - copied);
 		}
-		ib_dma_sync_single_for_cpu(conn->lgr->lnk.ibdev, conn->rmb->dma,
-					   rsz, DMA_BIDIRECTIONAL);
+		/*
+		 * Once the link group terminated, the device may be gone and
+		 * the RMB is unmapped: the unmap was its last sync, the bytes
+		 * the peer announced are readable as they are.
+		 */
+		if (smcx_link_enter(&lgr->lnk, SMCX_LNK_MAPPED)) {
+			ib_dma_sync_single_for_cpu(lgr->lnk.ibdev,
+						   conn->rmb->dma, rsz,
+						   DMA_BIDIRECTIONAL);
+			smcx_link_leave(&lgr->lnk);
+		}
 		while (n) {
 			off = smcx_ring_off(pos, rsz);
 			l = smcx_ring_chunk(pos, rsz, n);

@@ -41,7 +41,8 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 		return -ECONNRESET;
 	lnk = &lgr->lnk;
 	ssz = conn->sndbuf->size;
-	psz = READ_ONCE(conn->peer_rmbe_size);
+	/* pairs with smcx_conn_set_peer_rmb(): rkey, address, token after */
+	psz = smp_load_acquire(&conn->peer_rmbe_size);
 	if (!psz)
 		return 0;	/* peer's RMB not known yet (CLC Confirm unread) */
 	do {
@@ -76,7 +77,7 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 					    smcx_ring_chunk(pos, ssz, left));
 			sge[nwr].addr = conn->sndbuf->dma + s;
 			sge[nwr].length = l;
-			sge[nwr].lkey = lnk->pd->local_dma_lkey;
+			sge[nwr].lkey = lnk->lkey;
 			memset(&wr[nwr], 0, sizeof(wr[nwr]));
 			wr[nwr].wr.opcode = IB_WR_RDMA_WRITE;
 			wr[nwr].wr.wr_cqe = &lnk->write_cqe;
@@ -90,10 +91,6 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 			pos += l;
 			left -= l;
 		}
-		if (n)
-			ib_dma_sync_single_for_device(lnk->ibdev,
-						      conn->sndbuf->dma, ssz,
-						      DMA_TO_DEVICE);
 		memset(&m, 0, sizeof(m));
 		spin_lock_bh(&conn->lock);
 		conn->tx_sent += n;
@@ -123,7 +120,10 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 		slot->owner = smc;
 		slot->tx_upto = conn->tx_sent;
 		len = smcx_cdc_encode(&m, slot->buf, SMCX_WR_SLOT_LEN);
-		if (len < 0 || smcx_wr_send(slot, len, nwr ? &wr[0].wr : NULL)) {
+		/* the WRITEs read the send buffer: synced with the post */
+		if (len < 0 ||
+		    smcx_wr_send_data(slot, len, nwr ? &wr[0].wr : NULL,
+				      conn->sndbuf->dma, n ? ssz : 0)) {
 			slot->done = NULL;
 			slot->owner = NULL;
 			sock_put(&smc->sk);
@@ -141,7 +141,7 @@ void smcx_tx_work(struct work_struct *work)
 	struct smcx_conn *conn = container_of(work, struct smcx_conn, tx_work);
 	struct smcx_sock *smc = conn->owner;
 
-	/* the sock is alive: the scheduler holds a reference */
+	/* the sock is alive: the queueing holds a reference */
 	mutex_lock(&conn->tx_mutex);
 	if (conn->lgr)
 		smcx_tx_push(smc, READ_ONCE(conn->abort_owed) ||

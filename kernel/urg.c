@@ -35,17 +35,20 @@
 #include "lgr.h"
 
 /*
- * cdc_rx, conn->lock held: the peer's producer cursor moved to @new_prod
- * with @prod_flags.  Returns the poll events to add.
+ * cdc_rx, conn->lock held and conn->rmb set: the peer's producer cursor
+ * moved to @new_prod with @prod_flags.  @lnk is the link the CDC came on,
+ * in its completion handler, so its device and the mapping are valid.
+ * Returns the poll events to add.
  */
-__poll_t smcx_urg_rx(struct smcx_conn *conn, u8 prod_flags, u64 new_prod)
+__poll_t smcx_urg_rx(struct smcx_conn *conn, struct smcx_link *lnk,
+		     u8 prod_flags, u64 new_prod)
 {
 	u32 off;
 
 	if (!smcx_urg_cdc_pos(prod_flags, new_prod, &conn->urg_pos))
 		return 0;
 	off = smcx_ring_off(conn->urg_pos, conn->rmb->size);
-	ib_dma_sync_single_for_cpu(conn->lgr->lnk.ibdev, conn->rmb->dma + off,
+	ib_dma_sync_single_for_cpu(lnk->ibdev, conn->rmb->dma + off,
 				   1, DMA_BIDIRECTIONAL);
 	conn->urg_byte = ((u8 *)conn->rmb->cpu)[off];
 	conn->urg_state = SMCX_URG_VALID;

@@ -3,7 +3,9 @@
  * Send slots and the receive ring of a link, and their completions (see
  * wr.h).  The slots' state (tx_free, tx_quiesce, each slot's taken time)
  * lives in struct smcx_link under its tx_lock; a dead link (SMCX_LNK_DEAD)
- * hands out no slot and posts nothing more.
+ * hands out no slot and posts nothing more (posts run in SMCX_LNK_POST
+ * sections, link.h).  The receive side runs in the link's completion
+ * handler only, which link clear's drain outlasts: it needs no section.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -145,12 +147,19 @@ void smcx_wr_unquiesce(struct smcx_link *lnk)
 	wake_up_all(&lnk->tx_wait);
 }
 
-/* post @first (may be NULL: RDMA WRITEs) followed by the slot's SEND */
-int smcx_wr_send(struct smcx_tx_slot *slot, u32 len, struct ib_send_wr *first)
+/*
+ * Post @first (may be NULL: RDMA WRITEs) followed by the slot's SEND, after
+ * syncing the slot and @sync_len bytes at @sync_dma (the data the WRITEs
+ * read) for the device.  All of it inside one SMCX_LNK_POST section: a
+ * link that died since the slot was taken is not touched (-ENOLINK; the
+ * caller still owns the slot).
+ */
+int smcx_wr_send_data(struct smcx_tx_slot *slot, u32 len,
+		      struct ib_send_wr *first, u64 sync_dma, u32 sync_len)
 {
 	struct smcx_link *lnk = slot->lnk;
 	struct ib_sge sge = {
-		.addr = slot->dma, .length = len, .lkey = lnk->pd->local_dma_lkey,
+		.addr = slot->dma, .length = len, .lkey = lnk->lkey,
 	};
 	struct ib_send_wr wr = {
 		.wr_cqe = &slot->cqe, .sg_list = &sge, .num_sge = 1,
@@ -159,7 +168,6 @@ int smcx_wr_send(struct smcx_tx_slot *slot, u32 len, struct ib_send_wr *first)
 	struct ib_send_wr *w;
 	int rc;
 
-	ib_dma_sync_single_for_device(lnk->ibdev, slot->dma, len, DMA_TO_DEVICE);
 	if (first) {
 		for (w = first; w->next; w = w->next)
 			;
@@ -167,7 +175,14 @@ int smcx_wr_send(struct smcx_tx_slot *slot, u32 len, struct ib_send_wr *first)
 	} else {
 		first = &wr;
 	}
+	if (!smcx_link_enter(lnk, SMCX_LNK_POST))
+		return -ENOLINK;
+	if (sync_len)
+		ib_dma_sync_single_for_device(lnk->ibdev, sync_dma, sync_len,
+					      DMA_TO_DEVICE);
+	ib_dma_sync_single_for_device(lnk->ibdev, slot->dma, len, DMA_TO_DEVICE);
 	rc = ib_post_send(lnk->qp, first, NULL);
+	smcx_link_leave(lnk);
 	if (rc) {
 		pr_info("ib_post_send: %d\n", rc);
 		smcx_lgr_terminate_async(lnk->lgr, "ib_post_send failed");
@@ -175,12 +190,16 @@ int smcx_wr_send(struct smcx_tx_slot *slot, u32 len, struct ib_send_wr *first)
 	return rc;
 }
 
+int smcx_wr_send(struct smcx_tx_slot *slot, u32 len, struct ib_send_wr *first)
+{
+	return smcx_wr_send_data(slot, len, first, 0, 0);
+}
+
 static int smcx_wr_rx_post(struct smcx_rx_slot *rs)
 {
 	struct smcx_link *lnk = rs->lnk;
 	struct ib_sge sge = {
-		.addr = rs->dma, .length = SMCX_RX_BUFLEN,
-		.lkey = lnk->pd->local_dma_lkey,
+		.addr = rs->dma, .length = SMCX_RX_BUFLEN, .lkey = lnk->lkey,
 	};
 	struct ib_recv_wr wr = {
 		.wr_cqe = &rs->cqe, .sg_list = &sge, .num_sge = 1,
@@ -204,6 +223,7 @@ static void smcx_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 			smcx_lgr_terminate_async(lnk->lgr, "receive completion error");
 		return;
 	}
+	WRITE_ONCE(lnk->rx_last, jiffies);
 	ib_dma_sync_single_for_cpu(lnk->ibdev, rs->dma, wc->byte_len,
 				   DMA_FROM_DEVICE);
 	if (wc->byte_len >= 1) {

@@ -79,9 +79,14 @@ struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait);
 void smcx_wr_slot_put(struct smcx_tx_slot *slot);
 /*
  * Post @first (a chain of RDMA WRITEs, or NULL) followed by the slot's SEND
- * of @len bytes; a failed post ends the link group.
+ * of @len bytes; a failed post ends the link group.  -ENOLINK without
+ * posting when the link died since the slot was taken.  The caller keeps
+ * the slot on any error (smcx_wr_slot_put()).  _data also syncs @sync_len
+ * bytes at @sync_dma (what the WRITEs read) for the device first.
  */
 int smcx_wr_send(struct smcx_tx_slot *slot, u32 len, struct ib_send_wr *first);
+int smcx_wr_send_data(struct smcx_tx_slot *slot, u32 len,
+		      struct ib_send_wr *first, u64 sync_dma, u32 sync_len);
 /*
  * Claim every send slot once all are back (the send queue empty), for a
  * REG_MR; 0 or -ENOLINK.  Unquiesce hands them out again.  Under the link's
