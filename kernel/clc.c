@@ -340,8 +340,8 @@ static int smcx_clc_fill_acc(struct smcx_sock *smc, struct smcx_clc_accept *a,
 		mutex_unlock(&lgr->mutex);
 		return -ENOLINK;
 	}
-	a->qpn = lnk->qp->qp_num;
-	a->rmb_rkey = conn->rmb->mr->rkey;
+	a->qpn = lnk->qp_num;
+	a->rmb_rkey = conn->rmb->rkey;
 	mutex_unlock(&lgr->mutex);
 	a->hdr.eyecatcher = SMCX_EYE_SMCR;
 	a->hdr.version = SMCX_CLC_V2;

@@ -48,7 +48,7 @@
  * the MR for a CLC message (clc.c).  A dead group fails the join: a
  * decline while it is our turn to send a CLC message, else a reset.
  *
- * References.  smcx_lgr_find() and smcx_lgr_create() return a reference on
+ * References.  smcx_lgr_find_net() and smcx_lgr_create() return a reference on
  * the group, the join's (j->lgr).  smcx_conn_create() takes it into the
  * connection (conn->lgr) once it got a place in the group; without one
  * (-ENOSPC: full or dead) it stays the join's, and the server drops it and
@@ -297,10 +297,9 @@ static void smcx_join_save_peer(struct smcx_conn *conn,
 {
 	struct smcx_link *lnk = &conn->lgr->lnk;
 
-	conn->peer_token = a->rmbe_alert_token;
-	conn->peer_rkey = a->rmb_rkey;
-	conn->peer_rmb_addr = a->rmb_dma_addr;
-	conn->peer_rmbe_size = smcx_uncompress_bufsize(a->rmbe_size);
+	smcx_conn_set_peer_rmb(conn, a->rmbe_alert_token, a->rmb_rkey,
+			       a->rmb_dma_addr,
+			       smcx_uncompress_bufsize(a->rmbe_size));
 	if (!first)
 		return;
 	lnk->peer_qpn = a->qpn;
@@ -350,8 +349,8 @@ static int smcx_join_clnt(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		lgr = smcx_lgr_create(sock_net(&smc->sk), SMCX_CLNT, &c,
 				      &ctx->neg);
 	} else {
-		lgr = smcx_lgr_find(SMCX_CLNT, c.dev, c.port, a->gid,
-				    a->peer_id, a->qpn);
+		lgr = smcx_lgr_find_net(sock_net(&smc->sk), SMCX_CLNT, c.dev,
+					c.port, a->gid, a->peer_id, a->qpn);
 		if (!lgr)
 			lgr = ERR_PTR(-ENOENT);
 	}
@@ -438,8 +437,8 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 			lgr = ERR_PTR(rc);
 			break;
 		}
-		lgr = smcx_lgr_find(SMCX_SRV, c.dev, c.port, ctx->peer_gid,
-				    NULL, 0);
+		lgr = smcx_lgr_find_net(sock_net(&smc->sk), SMCX_SRV, c.dev,
+					c.port, ctx->peer_gid, NULL, 0);
 		j.first = !lgr;
 		if (!j.first) {
 			smcx_join_unlock(&j);

@@ -86,22 +86,12 @@ void smcx_lgr_exit(void);
 int smcx_lgr_for_each(int (*fn)(struct smcx_lgr *lgr, void *arg), void *arg);
 /*
  * A group of @net (a connection never joins another namespace's group) to
- * reuse, referenced, or NULL; see lgr.c.  smcx_lgr_find() matches any
- * namespace: for callers that do not pass theirs yet.
+ * reuse, referenced, or NULL; see lgr.c.
  */
 struct smcx_lgr *smcx_lgr_find_net(const struct net *net, int role,
 				   struct smcx_ibdev *dev, u32 port,
 				   const u8 *peer_gid, const u8 *peer_systemid,
 				   u32 peer_qpn);
-static inline struct smcx_lgr *smcx_lgr_find(int role, struct smcx_ibdev *dev,
-					     u32 port, const u8 *peer_gid,
-					     const u8 *peer_systemid,
-					     u32 peer_qpn)
-{
-	return smcx_lgr_find_net(NULL, role, dev, port, peer_gid,
-				 peer_systemid, peer_qpn);
-}
-
 struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 				 struct smcx_ib_choice *choice,
 				 const struct smcx_v2x *v2x);
