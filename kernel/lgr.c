@@ -19,6 +19,7 @@
 #include "llc.h"
 #include "obj.h"
 #include "stats.h"
+#include "sysctl.h"
 
 int smcx_smcr_enabled = 1;
 module_param_named(smcr, smcx_smcr_enabled, int, 0644);
@@ -176,34 +177,17 @@ void smcx_lgr_terminate_async(struct smcx_lgr *lgr, const char *why)
 }
 
 /*
- * The peer's liveness, when nothing came from it for SMCX_LGR_PROBE_IDLE:
- * a TEST_LINK request (mainline's keepalive, smcr_testlink_time), answered
+ * The peer's liveness, when nothing came from it for smcr_testlink_time:
+ * a TEST_LINK request (mainline's keepalive), answered
  * within SMCX_LLC_WAIT by a live peer.  A vanished peer (host killed, its
  * port unplugged) neither answers nor acknowledges: without this, a
  * connection waiting to receive, or a sender waiting for the peer's window
  * with nothing in flight, would wait forever.  Our requests run one at a
  * time (llc_flow): when one is running it is a probe of its own.
  */
-#define SMCX_LGR_PROBE_IDLE	(SMCX_TX_STALL / 3)
-
 static void smcx_lgr_probe(struct smcx_lgr *lgr)
 {
-	struct smcx_link *lnk = &lgr->lnk;
-	struct smcx_llc_msg m;
-	int rc;
-
-	if (!mutex_trylock(&lnk->llc_flow))
-		return;
-	spin_lock_bh(&lnk->llc_lock);
-	lnk->llc_got = false;
-	spin_unlock_bh(&lnk->llc_lock);
-	smcx_llc_init_msg(lnk, &m, SMCX_LLC_TEST_LINK);
-	/* no free slot: sends are in flight, the stall test watches them */
-	rc = smcx_llc_send(lnk, &m, false);
-	if (!rc)
-		rc = smcx_llc_wait(lnk, SMCX_LLC_TEST_LINK, SMCX_LLC_WAIT, &m);
-	mutex_unlock(&lnk->llc_flow);
-	if (rc == -ETIMEDOUT)
+	if (smcx_llc_test_link(&lgr->lnk) == -ETIMEDOUT)
 		smcx_lgr_terminate_async(lgr, "no answer to TEST_LINK");
 }
 
@@ -211,7 +195,7 @@ static void smcx_lgr_probe(struct smcx_lgr *lgr)
  * Every SMCX_TX_STALL / 3 while the group lives: a send slot taken longer
  * than SMCX_TX_STALL ago means its completion is not coming (a peer that
  * vanished without a DELETE_LINK; its connections would wait forever); a
- * link idle for SMCX_LGR_PROBE_IDLE is probed.
+ * link that heard nothing for net.smc.smcr_testlink_time is probed.
  */
 static void smcx_lgr_watchdog(struct work_struct *work)
 {
@@ -219,13 +203,14 @@ static void smcx_lgr_watchdog(struct work_struct *work)
 					    struct smcx_lgr, watchdog);
 	struct smcx_link *lnk = &lgr->lnk;
 	bool stalled = smcx_wr_stalled(lnk);
+	long idle = READ_ONCE(smcx_sysctl(lgr->net)->smcr_testlink_time);
 
 	if (stalled && READ_ONCE(lnk->state) == SMCX_LNK_ACTIVE) {
 		smcx_lgr_terminate_async(lgr, "sends not completing");
 		return;
 	}
-	if (READ_ONCE(lnk->state) == SMCX_LNK_ACTIVE &&
-	    time_after(jiffies, READ_ONCE(lnk->rx_last) + SMCX_LGR_PROBE_IDLE))
+	if (idle && READ_ONCE(lnk->state) == SMCX_LNK_ACTIVE &&
+	    time_after(jiffies, READ_ONCE(lnk->rx_last) + idle))
 		smcx_lgr_probe(lgr);
 	if (!READ_ONCE(lgr->terminating))
 		queue_delayed_work(smcx_wq, &lgr->watchdog, SMCX_TX_STALL / 3);

@@ -127,6 +127,34 @@ static int smcx_llc_request(struct smcx_link *lnk, struct smcx_llc_msg *m,
 }
 
 /*
+ * Our TEST_LINK and the peer's answer: the liveness probe of an idle link.
+ * Never waits for the flow or for a send slot: a flow that is running, or
+ * sends in flight, show the link is in use (the stall watchdog watches
+ * those).  0 (answered, or not probed now), -ETIMEDOUT (no answer within
+ * SMCX_LLC_WAIT), -ENOLINK.
+ */
+int smcx_llc_test_link(struct smcx_link *lnk)
+{
+	struct smcx_llc_msg m, req;
+	int rc;
+
+	if (!mutex_trylock(&lnk->llc_flow))
+		return 0;
+	spin_lock_bh(&lnk->llc_lock);
+	lnk->llc_got = false;
+	spin_unlock_bh(&lnk->llc_lock);
+	smcx_llc_init_msg(lnk, &m, SMCX_LLC_TEST_LINK);
+	req = m;
+	rc = smcx_llc_send(lnk, &m, false);
+	if (rc == -ENOLINK && READ_ONCE(lnk->state) != SMCX_LNK_DEAD)
+		rc = 0;			/* no free slot */
+	else if (!rc)
+		rc = smcx_llc_wait(lnk, &req, SMCX_LLC_WAIT, &m);
+	mutex_unlock(&lnk->llc_flow);
+	return rc;
+}
+
+/*
  * A new RMB on a reused link group: its rkey for our one link (rt[0], no
  * others) to the peer before the CLC message that names it, as mainline
  * sends for every new RMB.  The peer adds it to its rkey table and answers;
@@ -141,7 +169,7 @@ int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b)
 	if (b->rkey_conf)
 		return 0;
 	smcx_llc_init_msg(lnk, &m, SMCX_LLC_CONFIRM_RKEY);
-	m.u.confirm_rkey.rt[0].rkey = b->mr->rkey;
+	m.u.confirm_rkey.rt[0].rkey = b->rkey;
 	m.u.confirm_rkey.rt[0].vaddr = b->dma;
 	rc = smcx_llc_request(lnk, &m, SMCX_LLC_WAIT);
 	if (rc)
@@ -234,7 +262,7 @@ static void smcx_llc_answer(struct smcx_link *lnk, struct smcx_llc_msg *m)
 			r.rej_rsn = SMCX_LLC_REJ_RSN_NO_ALT_PATH;
 		memcpy(r.u.add_link.mac, lnk->mac, ETH_ALEN);
 		memcpy(r.u.add_link.gid, lnk->gid, SMCX_GID_LEN);
-		r.u.add_link.qpn = lnk->qp->qp_num;
+		r.u.add_link.qpn = lnk->qp_num;
 		r.u.add_link.link_num = m->u.add_link.link_num;
 		smcx_llc_send(lnk, &r, true);
 		break;
@@ -299,7 +327,7 @@ static void smcx_llc_fill_confirm(struct smcx_link *lnk,
 	m->flags = SMCX_LLC_FLAG_NO_RMBE_EYEC | (resp ? SMCX_LLC_FLAG_RESP : 0);
 	memcpy(c->mac, lnk->mac, ETH_ALEN);
 	memcpy(c->gid, lnk->gid, SMCX_GID_LEN);
-	c->qpn = lnk->qp->qp_num;
+	c->qpn = lnk->qp_num;
 	c->link_num = lnk->link_id;
 	memcpy(c->link_uid, lnk->link_uid, SMCX_LLC_LGR_ID_LEN);
 	c->max_links = lnk->lgr->v2x.max_links;
@@ -366,7 +394,7 @@ int smcx_llc_add_link_srv(struct smcx_link *lnk)
 	a = &m.u.add_link;
 	memcpy(a->mac, lnk->mac, ETH_ALEN);
 	memcpy(a->gid, lnk->gid, SMCX_GID_LEN);
-	a->qpn = lnk->qp->qp_num;
+	a->qpn = lnk->qp_num;
 	a->link_num = lnk->link_id + 1;
 	a->qp_mtu = lnk->mtu;
 	a->psn = lnk->psn;

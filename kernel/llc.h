@@ -32,6 +32,7 @@ int smcx_llc_confirm_link_srv(struct smcx_link *lnk);
 int smcx_llc_confirm_link_clnt(struct smcx_link *lnk);
 int smcx_llc_add_link_srv(struct smcx_link *lnk);
 int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b);
+int smcx_llc_test_link(struct smcx_link *lnk);
 void smcx_llc_flush(struct smcx_link *lnk);
 
 #endif /* SMCX_LLC_H */

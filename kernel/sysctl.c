@@ -4,9 +4,8 @@
  *
  * Names, defaults and ranges are mainline's (net/smc of 6.12), so scripts
  * written for smc.ko work unchanged; tcp2smc is ours (0/1, default 0).
- * Exceptions: autocorking_size and smcr_testlink_time read 0 (mainline's
- * "off"), which is what smcx does, and refuse any other value until smcx
- * corks and sends TEST_LINK.
+ * Exception: autocorking_size reads 0 (mainline's "off"), which is what
+ * smcx does, and refuses any other value until smcx corks.
  *
  * Lifetime: the values live in the namespace's net_generic block, which the
  * pernet core allocates before our init and frees after our exit.  Init
@@ -116,12 +115,24 @@ static int smcx_proc_fixed(const struct ctl_table *table, int write,
 	return val == READ_ONCE(*(int *)table->data) ? 0 : -EINVAL;
 }
 
-/* seconds; 0: smcx sends no TEST_LINK (yet) */
+/*
+ * Seconds of silence from the peer before a link sends TEST_LINK (the
+ * link-group watchdog, lgr.c); 0: never.  Parsed as mainline parses it; a
+ * negative time is refused.
+ */
 static int smcx_proc_testlink(const struct ctl_table *table, int write,
 			      void *buf, size_t *lenp, loff_t *ppos)
 {
-	return smcx_proc_fixed(table, write, buf, lenp, ppos,
-			       proc_dointvec_jiffies);
+	int val, rc;
+
+	rc = smcx_parse(table, write, buf, lenp, ppos, proc_dointvec_jiffies,
+			&val);
+	if (rc || !write)
+		return rc;
+	if (val < 0)
+		return -EINVAL;
+	WRITE_ONCE(*(int *)table->data, val);
+	return 0;
 }
 
 /* bytes; 0: smcx does not cork small sends (yet) */

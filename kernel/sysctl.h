@@ -20,9 +20,10 @@ struct net;
 #define SMCX_BUF_MIN_SIZE		16384
 #define SMCX_WMEM_DEFAULT		(64 * 1024)
 #define SMCX_RMEM_DEFAULT		(64 * 1024)
-/* what smcx does, the only values accepted (mainline: 64 KiB, 30 s) */
+/* what smcx does, the only value accepted (mainline: 64 KiB) */
 #define SMCX_AUTOCORKING_SIZE		0	/* no autocorking */
-#define SMCX_TESTLINK_TIME		0	/* no TEST_LINK */
+/* mainline's SMC_LLC_TESTLINK_DEFAULT_TIME; 0: no TEST_LINK */
+#define SMCX_TESTLINK_TIME		(30 * HZ)
 /* ranges: smcx/v2x.h; defaults: mainline's ..._PREFER */
 #define SMCX_LINKS_PER_LGR_DEFAULT	SMCX_V2X_LINKS_MAX
 #define SMCX_CONNS_PER_LGR_DEFAULT	SMCX_V2X_CONNS_MAX
@@ -32,7 +33,7 @@ struct smcx_sysctl {
 	int wmem;			/* initial send buffer size */
 	int rmem;			/* initial receive buffer (RMB) size */
 	unsigned int autocorking_size;	/* max corked bytes, 0 = off: 0 */
-	int smcr_testlink_time;		/* jiffies, 0 = no TEST_LINK: 0 */
+	int smcr_testlink_time;		/* jiffies, 0 = no TEST_LINK: 30 s */
 	int smcr_max_links_per_lgr;
 	int smcr_max_conns_per_lgr;
 	/*

@@ -3,11 +3,11 @@
 each one does what it says or refuses.
 
 - every sysctl exists with the mainline default (tcp2smc: ours, default 0;
-  autocorking_size and smcr_testlink_time: 0, what smcx does), and the
+  autocorking_size: 0, what smcx does), and the
   sysctl.d example (conf/smcx-sysctl.conf) lists each with that default;
 - in-range writes take, out-of-range and malformed writes fail with EINVAL
-  and leave the value as it was; autocorking_size and smcr_testlink_time
-  take only 0 until smcx corks and sends TEST_LINK;
+  and leave the value as it was; autocorking_size takes only 0 until smcx
+  corks; smcr_testlink_time takes any time >= 0 (its effect: smcx_teardown);
 - a new network namespace starts from the defaults, a change in one
   namespace is invisible in the other, and the namespace's table goes away
   with it (create/destroy churn leaves nothing behind);
@@ -46,7 +46,7 @@ SYSCTLS = {
     "wmem": (65536, [16384, 262144, 65536], [16383, 0, -1, 1 << 30]),
     "rmem": (65536, [16384, 524288, 65536], [16383, 0, -5]),
     "autocorking_size": (0, [0], [65536, 4096, -1]),
-    "smcr_testlink_time": (0, [0], [30, 5, -1]),
+    "smcr_testlink_time": (30, [0, 5, 30], [-1, -30]),
     "smcr_max_links_per_lgr": (2, [1, 2], [0, 3, -1]),
     "smcr_max_conns_per_lgr": (255, [16, 100, 255], [15, 256, 0]),
     "limit_smc_hs": (0, [1, 0], [2, -1]),

@@ -12,8 +12,8 @@ connection:
   ECONNRESET (before the fix it synced the RMB through the freed ib_device).
 - a peer that goes silent (its RoCE packets dropped, as a killed host): a
   connection with nothing in flight, blocked in recv(), still ends with
-  ECONNRESET (the link is probed with TEST_LINK once it is idle) instead of
-  waiting forever.
+  ECONNRESET (the link is probed with TEST_LINK once it heard nothing for
+  net.smc.smcr_testlink_time, 5 s here) instead of waiting forever.
 
 The runner then checks for warnings, leaked objects and the unload.
 """
@@ -140,6 +140,8 @@ def run(t):
         port = PORT + 2
         srv = peer(b, "server", port, "-")
         b.wait_port(port, job=srv)
+        for h in (a, b):
+            h.run("sysctl -qw net.smc.smcr_testlink_time=5")
         cli = peer(a, "client", port, b.ip, 1)
         wait_up(t, (a, b), port)
         b.modprobe("sch_prio", "cls_u32", "act_gact")
