@@ -99,40 +99,45 @@ static struct inet_protosw smcx_inet6_protosw = {
 	.ops		= &smcx_inet6_proto_ops,
 };
 
+/*
+ * Everything that can fail comes first, the one step that cannot
+ * (inet_register_protosw()) last: once a protosw is registered sockets
+ * can be created, so a failure after it would unwind under live sockets.
+ */
 int smcx_inet_init(void)
 {
+	bool v6 = smcx_family_v6_ok();	/* no IPv6: AF_INET6 IPPROTO_SMC fails */
 	int rc;
 
 	rc = proto_register(&smcx_inet_prot, 1);
 	if (rc)
 		return rc;
+	if (v6) {
+		rc = proto_register(&smcx_inet6_prot, 1);
+		if (rc)
+			goto err_proto;
+		rc = inet6_register_protosw(&smcx_inet6_protosw);
+		if (rc)
+			goto err_proto6;
+		smcx_inet6_registered = true;
+	}
 	inet_register_protosw(&smcx_inet_protosw);
-	if (!smcx_family_v6_ok())
-		return 0;		/* no IPv6: AF_INET6 IPPROTO_SMC fails */
-	rc = proto_register(&smcx_inet6_prot, 1);
-	if (rc)
-		goto err_v4;
-	rc = inet6_register_protosw(&smcx_inet6_protosw);
-	if (rc)
-		goto err_proto6;
-	smcx_inet6_registered = true;
 	return 0;
 
 err_proto6:
 	proto_unregister(&smcx_inet6_prot);
-err_v4:
-	inet_unregister_protosw(&smcx_inet_protosw);
+err_proto:
 	proto_unregister(&smcx_inet_prot);
 	return rc;
 }
 
 void smcx_inet_exit(void)
 {
+	inet_unregister_protosw(&smcx_inet_protosw);
 	if (smcx_inet6_registered) {
 		inet6_unregister_protosw(&smcx_inet6_protosw);
 		proto_unregister(&smcx_inet6_prot);
 		smcx_inet6_registered = false;
 	}
-	inet_unregister_protosw(&smcx_inet_protosw);
 	proto_unregister(&smcx_inet_prot);
 }
