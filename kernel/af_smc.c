@@ -89,6 +89,8 @@ static int smcx_bind(struct socket *sock, struct sockaddr *addr, int len)
 	smc = smcx_lock_or_tcp(sock, &sk);
 	if (!smc)
 		return smcx_tcp_ops_of(sk)->bind(sock, addr, len);
+	if (sk->sk_state == SMCX_INIT)
+		smcx_clcsock_inherit(smc);
 	rc = smc->clcsock->ops->bind(smc->clcsock, addr, len);
 	release_sock(sk);
 	return rc;

@@ -266,6 +266,7 @@ int smcx_connect(struct socket *sock, struct smcx_sock *smc,
 
 	/* TCP may finish inside connect() (loopback): be ready for it */
 	smc->hs = SMCX_HS_CONNECTING;
+	smcx_clcsock_inherit(smc);
 	smcx_connect_watch(smc);
 	tcp_sk(cs->sk)->syn_smc = 1;
 	rc = cs->ops->connect(cs, addr, alen, O_NONBLOCK);

@@ -125,6 +125,7 @@ int smcx_listen(struct smcx_sock *smc, int backlog)
 	    !sk->sk_socket || sk->sk_socket->state != SS_UNCONNECTED)
 		goto out;
 
+	smcx_clcsock_inherit(smc);
 	write_lock_bh(&tcpsk->sk_callback_lock);
 	tcpsk->sk_data_ready = smcx_listen_data_ready;
 	tcp_sk(tcpsk)->smc_hs_congested = smc->limit_hs ? smcx_hs_congested :

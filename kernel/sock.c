@@ -180,6 +180,25 @@ int smcx_clcsock_create(struct smcx_sock *smc)
 }
 
 /*
+ * The CLC socket is a kernel socket: socket-creation policy ran on the
+ * smcx sock only.  For IPPROTO_SMC (and tcp2smc) that includes the
+ * cgroup/sock_create BPF programs, which run after our init and may set
+ * the bound device (`ip vrf exec`), the mark and the priority.  Carry them
+ * onto the TCP socket before it binds, connects or listens, as mainline
+ * copies its settings to its CLC socket, so the traffic stays where the
+ * policy put it.  setsockopt() writes both socks, so they only differ by
+ * such policy.  Caller holds the smcx sock lock.
+ */
+void smcx_clcsock_inherit(struct smcx_sock *smc)
+{
+	struct sock *sk = &smc->sk, *tcpsk = smc->clcsock->sk;
+
+	WRITE_ONCE(tcpsk->sk_bound_dev_if, READ_ONCE(sk->sk_bound_dev_if));
+	WRITE_ONCE(tcpsk->sk_mark, READ_ONCE(sk->sk_mark));
+	WRITE_ONCE(tcpsk->sk_priority, READ_ONCE(sk->sk_priority));
+}
+
+/*
  * Release the CLC socket.  Not grafted: this closes the TCP connection (with
  * the linger settings mirrored onto it).  Grafted: the TCP sock belongs to
  * the application's socket and was closed by its release; only the empty

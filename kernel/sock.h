@@ -63,6 +63,7 @@ int smcx_hash(struct sock *sk);
 void smcx_unhash(struct sock *sk);
 int smcx_clcsock_create(struct smcx_sock *smc);
 void smcx_clcsock_free(struct smcx_sock *smc);
+void smcx_clcsock_inherit(struct smcx_sock *smc);
 const struct proto_ops *smcx_tcp_ops_of(const struct sock *tcpsk);
 void smcx_tcp_link(struct smcx_sock *smc);
 void smcx_tcp_unlink(struct smcx_sock *smc);

@@ -48,6 +48,47 @@ def hs_delta(t, before, after, key, least, what):
     t.check(d >= least, "%s: %s +%d (>= %d)" % (what, key, d, least))
 
 
+VRF_CLIENT = r'''
+import errno, socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, int(sys.argv[2]))
+s.settimeout(3)
+try:
+    s.connect((sys.argv[1], 7390))
+    print("connected")
+except OSError as e:
+    print(errno.errorcode.get(e.errno, str(e)))
+'''
+
+
+def vrf_policy(t, a, b):
+    """The CLC socket is a kernel socket, so a cgroup/sock_create program
+    (here ip vrf exec's, which binds new sockets to the VRF) runs on the
+    smcx sock only: its settings must reach the TCP socket that carries the
+    traffic (REVIEW F15).  alpha's VRF has no route to beta, so TCP under it
+    cannot connect; IPPROTO_SMC must not escape it either."""
+    a.modprobe("vrf")
+    a.run("ip link del smcxvrf 2>/dev/null; ip link add smcxvrf type vrf table 77"
+          " && ip link set smcxvrf up")
+    a.run("cat > /tmp/vrf_client.py", input=VRF_CLIENT)
+    srv = b.bg("exec python3 -c 'import socket\n"
+               "s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
+               "s.bind((\"0.0.0.0\", 7390)); s.listen(8)\n"
+               "while True: s.accept()[0].close()'")
+    out = {}
+    try:
+        b.wait_port(7390, job=srv)
+        for name, proto in (("tcp", 6), ("smc", 256)):
+            out[name] = a.out("ip vrf exec smcxvrf python3 /tmp/vrf_client.py %s %d"
+                              % (b.ip, proto))
+        out["smc-novrf"] = a.out("python3 /tmp/vrf_client.py %s 256" % b.ip)
+    finally:
+        srv.kill()
+        a.run("ip link del smcxvrf", check=False)
+    t.check(out["tcp"] != "connected", "TCP under the VRF cannot reach beta: %s" % out["tcp"])
+    t.eq(out["smc"], out["tcp"], "IPPROTO_SMC under the VRF ends as TCP does")
+    t.eq(out["smc-novrf"], "connected", "IPPROTO_SMC outside the VRF connects")
+
+
 def run(t):
     a, b = t.alpha, t.beta
     a.run("ip netns del %s 2>/dev/null; true" % NS)
@@ -118,6 +159,9 @@ def run(t):
                     "smc_run makes SMC sockets (SO_PROTOCOL %s): %s %s" % (want, r.out, r.err))
             t.check(int(r.out.split()[1]) >= 256 * 1024,
                     "-r 256K applied (SO_RCVBUF %s)" % r.out.split()[1])
+
+    with t.subtest("socket policy reaches the TCP socket: ip vrf exec"):
+        vrf_policy(t, a, b)
 
     with t.subtest("toward a host without SMC: PEERNOSMC, no delay"):
         b.rmmod("smcx")
