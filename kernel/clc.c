@@ -298,6 +298,15 @@ static int smcx_clc_peer_declined(struct smcx_sock *smc,
 				    SMCX_WIRE_LAX_RSVD))
 		return -EPROTO;
 	smc->peer_diag = ctx->m.dcl.diag;
+	/*
+	 * "Out of sync": the peer has no link group for the one we named
+	 * (it lost it: a crash, a device removed while we heard nothing).
+	 * Ours is stale, and every later connection from that peer would be
+	 * offered it again: end it, as mainline does.
+	 */
+	if ((ctx->m.dcl.hdr.typev2 & SMCX_CLC_FIRST_CONTACT) && smc->conn &&
+	    smc->conn->lgr)
+		smcx_lgr_terminate_async(smc->conn->lgr, "peer out of sync");
 	return SMCX_DECL_PEERDECL;
 }
 

@@ -268,9 +268,17 @@ static int smcx_join_end(struct smcx_join *j, int rc, u32 decline)
 	smcx_join_unlock(j);
 	if (decline)
 		return smcx_clc_decline(j->smc->clcsock, decline, SMCX_CLC_V2);
-	if (!rc)
-		j->smc->smcr = true;
-	return rc;
+	if (rc)
+		return rc;
+	/*
+	 * A first contact's RMB: the peer has its rkey from our Accept or
+	 * Confirm, on the link CONFIRM_LINK just confirmed, so a connection
+	 * that reuses the buffer later sends no CONFIRM_RKEY (as mainline).
+	 */
+	if (j->first)
+		j->smc->conn->rmb->rkey_conf = true;
+	j->smc->smcr = true;
+	return 0;
 }
 
 /* the RoCE v2 device port for the CLC socket's egress route */

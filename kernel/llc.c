@@ -159,7 +159,9 @@ int smcx_llc_test_link(struct smcx_link *lnk)
  * others) to the peer before the CLC message that names it, as mainline
  * sends for every new RMB.  The peer adds it to its rkey table and answers;
  * a negative answer (its table full) fails the connection's setup.  Once
- * per buffer: a reused RMB keeps its confirmed key.
+ * per buffer: a reused RMB keeps its confirmed key, and the first
+ * contact's RMB was confirmed by the CLC messages and CONFIRM_LINK
+ * (smcx_join_end()).
  */
 int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b)
 {
@@ -172,6 +174,13 @@ int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b)
 	m.u.confirm_rkey.rt[0].rkey = b->rkey;
 	m.u.confirm_rkey.rt[0].vaddr = b->dma;
 	rc = smcx_llc_request(lnk, &m, SMCX_LLC_WAIT);
+	/*
+	 * A live peer answers at once: one that does not has lost the link
+	 * (its host or device went away unnoticed).  End the group, or every
+	 * later connection to that peer would wait here again and fail.
+	 */
+	if (rc == -ETIMEDOUT)
+		smcx_lgr_terminate_async(lnk->lgr, "no answer to CONFIRM_RKEY");
 	if (rc)
 		return rc;
 	if (m.flags & SMCX_LLC_FLAG_RKEY_NEG)
