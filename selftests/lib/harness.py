@@ -15,6 +15,11 @@ A test is a file selftests/<name>.py with
 
 Everything else (kernel log checks, object leak checks, module unload,
 recovery from a dead guest) is done here so that no test can forget it.
+
+A test that needs a host to vanish (a peer crash) calls
+t.lab.kill_host(name): that guest's QEMU is killed, which is not reported as
+a death; the other host gets the usual checks and teardown, and the next
+test boots a fresh lab.  Such a test kills last, or declares FRESH = True.
 """
 import contextlib
 import importlib.util
@@ -262,11 +267,18 @@ class Runner:
     def _after(self, lab):
         """Post-test checks every test gets; returns a list of problems."""
         problems = []
-        dead = lab.dead_hosts() if lab.hosts else []
+        # a host the test killed on purpose (Lab.kill_host) is no death: the
+        # other host is still checked and torn down, and the next test gets
+        # a fresh lab
+        killed = sorted(lab.killed)
+        for name in killed:
+            print("# host %s was killed by the test (expected)" % name)
+        dead = lab.unexpected_dead() if lab.hosts else []
         for name in dead:
             problems.append("host %s died; console tail:\n%s" % (name, lab.console_tail(name, 60)))
+        alive = [h for h in lab.hosts if h.name not in killed]
         if not dead:
-            for h in lab.hosts:
+            for h in alive:
                 try:
                     h.ping(timeout=20)
                 except smcxlab.LabError as e:
@@ -278,11 +290,11 @@ class Runner:
                         problems.append("host %s hung: %s" % (h.name, e))
                     dead.append(h.name)
         if not dead:
-            for h in lab.hosts:
+            for h in alive:
                 problems += self._teardown(h)
         for host, lines in lab.kernel_problems().items():
             problems.append("kernel problem on %s:\n  %s" % (host, "\n  ".join(lines[:40])))
-        if dead:
+        if dead or killed:
             lab.down()  # the next test boots a fresh lab
         return problems
 
