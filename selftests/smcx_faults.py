@@ -26,12 +26,14 @@ again).
                       transfers: both sides' blocked calls return (bounded),
                       the link group goes; rxe0 is added again and a new
                       transfer runs SMC-R.
-  rdma_del_handshake  `rdma link delete rxe0` on the server while the client
-                      connects in a loop (4 at once per round; lgr_linger_ms=0
-                      so that each round is a first contact and groups are
-                      made and ended all the time): every round ends by
-                      itself, rounds succeed again once rxe0 is back, and by
-                      SMC-R.
+  rdma_del_handshake  `rdma link delete rxe0` on the server, 4 times, while
+                      the client connects in a loop (4 at once per round;
+                      lgr_linger_ms=0 so that each round is a first contact
+                      and groups are made and ended all the time; the
+                      client's packets delayed 200 ms, so that the server
+                      often waits for a Confirm when its device goes: review
+                      F2): every round ends by itself, rounds succeed again
+                      once rxe0 is back, and by SMC-R.
   netdev_transfer     the server's eth0 down for 8 s during 2 duplex
                       transfers (eth0 carries the CLC TCP and rxe0): every
                       blocked call returns; a new transfer runs SMC-R after.
@@ -469,18 +471,31 @@ def rdma_del_unread(t, port):
     rxe_add(t, b)
 
 
+# the client's packets late on the wire: a server's first contact waits that
+# long for the Confirm after its Accept, the window in which a removal of
+# its device must not leave it using a torn-down link (review F2)
+SLOW_CLIENT = "tc qdisc add dev eth0 root netem delay 200ms"
+UNSLOW_CLIENT = "tc qdisc del dev eth0 root"
+RXE_DELETES = 4
+
+
 def rdma_del_handshake(t, port):
     a, b = t.alpha, t.beta
+    pos = console_pos(t)
     loop = ConnectLoop(t, port)
     try:
-        loop.wait_rounds(6, "before the fault")
-        pos = console_pos(t)
-        rxe_delete(t, b)
-        loop.wait_rounds(2, "while beta has no rxe0")
-        rxe_add(t, b)
+        loop.wait_rounds(4, "before the fault")
+        a.run(SLOW_CLIENT)
+        for _ in range(RXE_DELETES):
+            loop.wait_rounds(1, "with rxe0 on beta")
+            rxe_delete(t, b)
+            loop.wait_rounds(1, "while beta has no rxe0")
+            rxe_add(t, b)
+        a.run(UNSLOW_CLIENT)
         st = stacks.snapshot(a)
         loop.wait_rounds(6, "after rxe0 is back")
     finally:
+        a.run(UNSLOW_CLIENT + " 2>/dev/null", check=False)
         rcs = loop.finish()
     console_ok(t, pos)
     t.check(rcs[-3:] == [0, 0, 0], "the last connect rounds succeeded (%s)" % rcs[-3:])
@@ -509,10 +524,10 @@ def netdev_transfer(t, port):
 
 def netdev_handshake(t, port):
     a, b = t.alpha, t.beta
+    pos = console_pos(t)
     loop = ConnectLoop(t, port)
     try:
         loop.wait_rounds(6, "before the fault")
-        pos = console_pos(t)
         b.run("ip link set eth0 down; sleep 5")
         eth_up(t, b)
         st = stacks.snapshot(a)
@@ -642,6 +657,7 @@ def run(t):
                         continue
                     try:
                         h.run("ip link set eth0 up; tc qdisc del dev eth0 clsact 2>/dev/null;"
+                              " tc qdisc del dev eth0 root 2>/dev/null;"
                               " test -e /sys/class/infiniband/rxe0 ||"
                               " rdma link add rxe0 type rxe netdev eth0", check=False)
                     except smcxlab.LabError as e:
