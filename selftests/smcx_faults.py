@@ -556,7 +556,9 @@ def stale_lgr(t, port):
     connection; the client has no such group and declines with SYNCERR and
     the "out of sync" flag.  The server must end the stale group then
     (mainline: smc_clc_wait_msg() terminates it), so that one connection
-    falls back and the next ones are SMC-R again."""
+    falls back and the next ones are SMC-R again.  (smcx confirms a reused
+    first-contact RMB with CONFIRM_RKEY on the stale link, which gets no
+    answer in 2 s: that failure is the first sign.)"""
     a, b = t.alpha, t.beta
     smcr_works(t, port)
     t.eq([g["conns"] for g in stacks.linkgroups(b)], [0], "beta: one idle link group")
@@ -586,7 +588,7 @@ def stale_lgr(t, port):
     t.log("6 connections: %d SMC-Rv2, fallbacks: %s"
           % (d["clnt_v2"], stacks.fallback_reason(d) or "none"))
     t.check(d["clnt_fallback"] <= 1 and d["clnt_v2"] >= 5,
-            "the stale group ends at the first out-of-sync Decline: at most one fallback"
+            "the stale group ends at its first failed use: at most one fallback"
             " (%d SMC-Rv2, %d fallbacks: %s)"
             % (d["clnt_v2"], d["clnt_fallback"], stacks.fallback_reason(d)))
     for h in (a, b):
