@@ -20,6 +20,10 @@ A test that needs a host to vanish (a peer crash) calls
 t.lab.kill_host(name): that guest's QEMU is killed, which is not reported as
 a death; the other host gets the usual checks and teardown, and the next
 test boots a fresh lab.  Such a test kills last, or declares FRESH = True.
+
+t.pending says whether the runner runs pending work (--pending or
+SMCX_PENDING=1): a test can keep single subtests whose fix has not landed
+as SKIP with the reason, as PENDING does for a whole test.
 """
 import contextlib
 import importlib.util
@@ -64,7 +68,7 @@ class TestFailure(AssertionError):
 class Ctx:
     """What a test gets: the lab, its hosts, and checks that report well."""
 
-    def __init__(self, lab, name):
+    def __init__(self, lab, name, pending=False):
         self.lab = lab
         self.name = name
         self.alpha = lab.alpha
@@ -73,6 +77,9 @@ class Ctx:
         self.repo = smcxlab.REPO
         self.nsub = 0
         self.subfail = 0
+        # the runner runs PENDING work (--pending): a test may mark single
+        # subtests pending too, and run them only then
+        self.pending = pending
 
     def log(self, msg):
         for line in str(msg).splitlines() or [""]:
@@ -231,7 +238,7 @@ class Runner:
         except smcxlab.LabError as e:
             return "fail", "lab did not come up: %s" % e
         lab.mark_consoles()
-        ctx = Ctx(lab, name)
+        ctx = Ctx(lab, name, pending=self.pending)
         outcome = {}
 
         def body():
