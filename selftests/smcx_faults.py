@@ -46,7 +46,7 @@ again).
                       connections one after the other all succeed, at most
                       the first by a fallback: the server ends the stale
                       group at the first sign (mainline: the client's
-                      out-of-sync Decline).
+                      out-of-sync Decline).  Pending (PENDING_SCENARIOS).
   rdma_del_unread     a server that has data unread in its RMB when
                       `rdma link delete rxe0` runs on its host, then calls
                       recv(): data or an error, no crash (review F4).
@@ -624,6 +624,15 @@ def peer_killed(t, port):
     t.check(not a.loaded("smcx"), "alpha: smcx unloaded")
 
 
+# scenarios whose fix has not landed: reported as SKIP with the reason
+# unless the runner runs pending work (selftests/run --pending, or
+# SMCX_PENDING=1); the marker goes in the commit that makes it pass
+PENDING_SCENARIOS = {
+    "stale_lgr": "issue 14: a stale link group outlives its failed CONFIRM_RKEY; every"
+                 " connection from that peer waits 2 s and falls back (or is reset) for"
+                 " the group's 10 min linger",
+}
+
 SCENARIOS = (
     ("rmmod_refused", rmmod_refused),
     ("full_lgr", full_lgr),
@@ -649,6 +658,8 @@ def run(t):
         with t.subtest(name):
             if t.lab.killed:
                 t.skip("a host was killed")
+            if name in PENDING_SCENARIOS and not t.pending:
+                t.skip("pending: %s (run with --pending)" % PENDING_SCENARIOS[name])
             pos = console_pos(t)
             try:
                 load(t)
