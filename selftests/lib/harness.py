@@ -15,6 +15,15 @@ A test is a file selftests/<name>.py with
 
 Everything else (kernel log checks, object leak checks, module unload,
 recovery from a dead guest) is done here so that no test can forget it.
+
+A test that needs a host to vanish (a peer crash) calls
+t.lab.kill_host(name): that guest's QEMU is killed, which is not reported as
+a death; the other host gets the usual checks and teardown, and the next
+test boots a fresh lab.  Such a test kills last, or declares FRESH = True.
+
+t.pending says whether the runner runs pending work (--pending or
+SMCX_PENDING=1): a test can keep single subtests whose fix has not landed
+as SKIP with the reason, as PENDING does for a whole test.
 """
 import contextlib
 import importlib.util
@@ -59,7 +68,7 @@ class TestFailure(AssertionError):
 class Ctx:
     """What a test gets: the lab, its hosts, and checks that report well."""
 
-    def __init__(self, lab, name):
+    def __init__(self, lab, name, pending=False):
         self.lab = lab
         self.name = name
         self.alpha = lab.alpha
@@ -68,6 +77,9 @@ class Ctx:
         self.repo = smcxlab.REPO
         self.nsub = 0
         self.subfail = 0
+        # the runner runs PENDING work (--pending): a test may mark single
+        # subtests pending too, and run them only then
+        self.pending = pending
 
     def log(self, msg):
         for line in str(msg).splitlines() or [""]:
@@ -226,7 +238,7 @@ class Runner:
         except smcxlab.LabError as e:
             return "fail", "lab did not come up: %s" % e
         lab.mark_consoles()
-        ctx = Ctx(lab, name)
+        ctx = Ctx(lab, name, pending=self.pending)
         outcome = {}
 
         def body():
@@ -262,11 +274,18 @@ class Runner:
     def _after(self, lab):
         """Post-test checks every test gets; returns a list of problems."""
         problems = []
-        dead = lab.dead_hosts() if lab.hosts else []
+        # a host the test killed on purpose (Lab.kill_host) is no death: the
+        # other host is still checked and torn down, and the next test gets
+        # a fresh lab
+        killed = sorted(lab.killed)
+        for name in killed:
+            print("# host %s was killed by the test (expected)" % name)
+        dead = lab.unexpected_dead() if lab.hosts else []
         for name in dead:
             problems.append("host %s died; console tail:\n%s" % (name, lab.console_tail(name, 60)))
+        alive = [h for h in lab.hosts if h.name not in killed]
         if not dead:
-            for h in lab.hosts:
+            for h in alive:
                 try:
                     h.ping(timeout=20)
                 except smcxlab.LabError as e:
@@ -278,11 +297,11 @@ class Runner:
                         problems.append("host %s hung: %s" % (h.name, e))
                     dead.append(h.name)
         if not dead:
-            for h in lab.hosts:
+            for h in alive:
                 problems += self._teardown(h)
         for host, lines in lab.kernel_problems().items():
             problems.append("kernel problem on %s:\n  %s" % (host, "\n  ".join(lines[:40])))
-        if dead:
+        if dead or killed:
             lab.down()  # the next test boots a fresh lab
         return problems
 

@@ -504,6 +504,8 @@ class Lab:
         self.hosts = []
         self.logfile = None
         self._console_pos = {}
+        # hosts a test killed on purpose (kill_host): gone, but not a death
+        self.killed = set()
 
     # -- state ---------------------------------------------------------
     @property
@@ -541,6 +543,7 @@ class Lab:
             return False
         self.wires = st["wires"]
         self.kernel = st["kernel"]
+        self.killed = set(st.get("killed", []))
         self.hosts = [Host(self, h["name"], i, h["agent_port"])
                       for i, h in enumerate(st["hosts"])]
         self.state = st
@@ -684,6 +687,45 @@ class Lab:
             except ProcessLookupError:
                 dead.append(h["name"])
         return dead
+
+    def unexpected_dead(self):
+        """The hosts that died, without those a test killed (kill_host)."""
+        return [n for n in self.dead_hosts() if n not in self.killed]
+
+    def kill_host(self, name):
+        """Kill a guest's QEMU at once (SIGKILL), as a crash or power loss of
+        that host looks to its peer; for fault tests.  The host is recorded
+        as killed (also in the state file), so the runner does not report it
+        as a kernel death, checks and tears down only the other host, and
+        boots a fresh lab for the next test."""
+        st = self._load_state() or self.state
+        for h in st["hosts"]:
+            if h["name"] != name:
+                continue
+            self.killed.add(name)
+            st["killed"] = sorted(self.killed)
+            with open(self.statefile, "w") as f:
+                json.dump(st, f, indent=1)
+            self.state = st
+            self.log("[%s] killed (QEMU pid %d)" % (name, h["pid"]))
+            try:
+                os.killpg(h["pid"], signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                os.waitpid(h["pid"], 0)
+            except ChildProcessError:
+                # not our child (a lab booted by another process): wait
+                # until the process is gone
+                deadline = time.time() + 10
+                while time.time() < deadline:
+                    try:
+                        os.kill(h["pid"], 0)
+                    except ProcessLookupError:
+                        break
+                    time.sleep(0.1)
+            return
+        raise LabError("no host %s to kill" % name)
 
     def console_tail(self, name, lines=40):
         try:
