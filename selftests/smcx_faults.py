@@ -46,7 +46,7 @@ again).
                       connections one after the other all succeed, at most
                       the first by a fallback: the server ends the stale
                       group at the first sign (mainline: the client's
-                      out-of-sync Decline).  Pending (PENDING_SCENARIOS).
+                      out-of-sync Decline).
   rdma_del_unread     a server that has data unread in its RMB when
                       `rdma link delete rxe0` runs on its host, then calls
                       recv(): data or an error, no crash (review F4).
@@ -628,9 +628,6 @@ def peer_killed(t, port):
 # unless the runner runs pending work (selftests/run --pending, or
 # SMCX_PENDING=1); the marker goes in the commit that makes it pass
 PENDING_SCENARIOS = {
-    "stale_lgr": "issue 14: a stale link group outlives its failed CONFIRM_RKEY; every"
-                 " connection from that peer waits 2 s and falls back (or is reset) for"
-                 " the group's 10 min linger",
 }
 
 SCENARIOS = (
