@@ -114,14 +114,15 @@ struct smcx_link {
 	struct mutex reg_mutex;
 
 	/*
-	 * LLC: one awaited message (response, or CONFIRM_LINK request).  Our
-	 * requests run one at a time (llc_flow, mainline's local flow), so
-	 * the one mailbox never holds a response somebody else waits for.
+	 * LLC: one mailbox for the awaited message (response, or CONFIRM_LINK
+	 * request).  Our requests run one at a time (llc_flow, mainline's
+	 * local flow); an answer that arrives after its request timed out may
+	 * still land in the mailbox, so a wait takes only the answer to its
+	 * own request (smcx/llc_flow.h) and drops anything else.
 	 */
 	struct mutex llc_flow;
-	spinlock_t llc_lock;		/* llc_want, llc_got, llc_in, llc_queue */
+	spinlock_t llc_lock;		/* llc_got, llc_in, llc_queue */
 	wait_queue_head_t llc_wait;
-	u8 llc_want;			/* type awaited, 0 none */
 	bool llc_got;
 	struct smcx_llc_msg llc_in;
 	struct list_head llc_queue;	/* requests for llc_work */

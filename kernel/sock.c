@@ -17,7 +17,6 @@
 #include <linux/module.h>
 #include <linux/net.h>
 #include <linux/sched/signal.h>
-#include <linux/seq_file.h>
 #include <net/inet_common.h>
 #include <net/tcp.h>
 
@@ -438,41 +437,6 @@ void smcx_sock_exit(void)
 	proto_unregister(&smcx_proto);
 	destroy_workqueue(smcx_listen_wq);
 	destroy_workqueue(smcx_hs_wq);
-}
-
-/*
- * One line per smcx sock for debugfs "socks": inode, family, state,
- * handshake, and the fallback reason and peer diagnosis (hex, 0 = none).
- * Hashed socks are alive (unhash precedes the final put) and so is their
- * conn (freed by the sock's destructor); the sock's fields are read without
- * its lock, which is fine for a diagnostic snapshot.
- */
-void smcx_sock_show_all(struct seq_file *m)
-{
-	struct smcx_hashinfo *hs[] = { &smcx_v4_hash, &smcx_v6_hash };
-	struct sock *sk;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(hs); i++) {
-		read_lock_bh(&hs[i]->lock);
-		sk_for_each(sk, &hs[i]->ht) {
-			struct smcx_sock *smc = smcx_sk(sk);
-
-			seq_printf(m, "ino %lu %s state %d hs %d %s rsn 0x%08x peer 0x%08x\n",
-				   sock_i_ino(sk),
-				   sk->sk_family == AF_INET ? "inet" :
-				   sk->sk_family == AF_INET6 ? "inet6" :
-				   i ? "smc6" : "smc",
-				   READ_ONCE(sk->sk_state), READ_ONCE(smc->hs),
-				   READ_ONCE(smc->grafted) ? "tcp" :
-				   READ_ONCE(smc->fallback) ? "fallback" : "smc",
-				   READ_ONCE(smc->fallback_rsn),
-				   READ_ONCE(smc->peer_diag));
-			if (READ_ONCE(smc->conn))
-				smcx_conn_show(m, smc->conn);
-		}
-		read_unlock_bh(&hs[i]->lock);
-	}
 }
 
 /*

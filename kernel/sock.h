@@ -35,7 +35,9 @@
  * before the smcx sock can go away.
  *
  * Locks: smcx sock lock (lock_sock) -> TCP sock lock; the listener's
- * ->accq_lock is a leaf spinlock taken in process context only.
+ * ->accq_lock is a spinlock taken in process context only, and inside it
+ * only the TCP listener's accept-queue lock (rskq_lock, for its backlog
+ * count) is taken.
  */
 #ifndef SMCX_SOCK_H
 #define SMCX_SOCK_H
@@ -46,8 +48,6 @@
 
 /* sk_state: SMCX_ACTIVE, _INIT, _CLOSED, _LISTEN (mainline's numbers) */
 #include <smcx/state.h>
-
-struct seq_file;
 
 #include "conn.h"
 #include "stats.h"
@@ -75,7 +75,6 @@ void smcx_hs_cancel(struct smcx_sock *smc);
 int smcx_sock_release(struct socket *sock, struct smcx_sock *smc);
 void smcx_sock_free_fallback(struct smcx_sock *smc);
 bool smcx_family_v6_ok(void);
-void smcx_sock_show_all(struct seq_file *m);
 unsigned int smcx_sock_collect(struct net *net, unsigned int h,
 			       unsigned int skip, struct sock **out,
 			       unsigned int max);
