@@ -157,6 +157,7 @@ static int smcx_clc_sniff(struct smcx_sock *smc, long *timeo)
 	struct sock *tcpsk = cs->sk;
 	u8 b[SMCX_CLC_HDR_LEN / 2];
 	int rc, seen = -1, err;
+	bool final = false;
 
 	for (;;) {
 		struct msghdr msg = { .msg_flags = MSG_DONTWAIT };
@@ -183,8 +184,18 @@ static int smcx_clc_sniff(struct smcx_sock *smc, long *timeo)
 		err = READ_ONCE(tcpsk->sk_err);
 		if (err)
 			return -err;		/* reset or abort */
-		if (READ_ONCE(tcpsk->sk_shutdown) & RCV_SHUTDOWN)
-			return 0;		/* FIN after them */
+		/*
+		 * FIN after them: the queue is final now, but it may have
+		 * grown since the peek (the rest of the message and the FIN
+		 * arriving together), so look once more before calling the
+		 * stream "not CLC".
+		 */
+		if (READ_ONCE(tcpsk->sk_shutdown) & RCV_SHUTDOWN) {
+			if (final)
+				return 0;
+			final = true;
+			continue;
+		}
 		/*
 		 * The last sleep ended on "more queued" yet the peek saw no
 		 * more: never expected (tcp_inq() counts what a peek
