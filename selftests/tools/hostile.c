@@ -147,17 +147,23 @@ void sleep_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
-static void note(struct hcase *c, const char *fmt, ...)
+void note_append(char *what, size_t size, const char *fmt, va_list ap)
 {
-	size_t l = strlen(c->what);
-	va_list ap;
+	size_t l = strlen(what);
 
-	if (l >= sizeof(c->what) - 2)
+	if (l >= size - 2)
 		return;
 	if (l)
-		c->what[l++] = ' ';
+		what[l++] = ' ';
+	vsnprintf(what + l, size - l, fmt, ap);
+}
+
+static void note(struct hcase *c, const char *fmt, ...)
+{
+	va_list ap;
+
 	va_start(ap, fmt);
-	vsnprintf(c->what + l, sizeof(c->what) - l, fmt, ap);
+	note_append(c->what, sizeof(c->what), fmt, ap);
 	va_end(ap);
 }
 

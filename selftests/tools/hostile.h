@@ -7,6 +7,7 @@
 #define HOSTILE_H
 
 #include <stdint.h>
+#include <stdarg.h>
 #include <stddef.h>
 
 #include <smcx/wire.h>
@@ -64,6 +65,8 @@ int tcp_connect(const char *addr, int port, int ms);
 int send_all(int fd, const uint8_t *p, size_t n);
 size_t rd_exact(int fd, uint8_t *buf, size_t n, int64_t deadline, int *why);
 void eid_set(uint8_t *eid, const char *s);
+/* append a blank and a formatted note to the case's text @what of @size */
+void note_append(char *what, size_t size, const char *fmt, va_list ap);
 
 /* hostile_ib.c: the RDMA cases (hostile rdma) */
 int hostile_rdma(const char *addr, int port, uint64_t seed, uint64_t first, uint64_t count,

@@ -104,6 +104,20 @@ static uint8_t *rmb_of(unsigned int i) { return ib.mem + 2 * NSLOT * SLOT + (siz
 static uint8_t *src_area(void) { return ib.mem + 2 * NSLOT * SLOT + (size_t)NRMB * RMB_SIZE; }
 #define MEM_SIZE (2 * NSLOT * SLOT + (size_t)NRMB * RMB_SIZE + SRC_SIZE)
 
+/* wait up to 50 ms for the CQ thread's news; caller holds ib.lk */
+static void ib_wait_news(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_nsec += 50 * 1000000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	pthread_cond_timedwait(&ib.cv, &ib.lk, &ts);
+}
+
 static void set_dead(const char *why)
 {
 	pthread_mutex_lock(&ib.lk);
@@ -538,17 +552,7 @@ static int llc_wait(struct smcx_llc_msg *out, int ms)
 	while (!ib.resp_got && !ib.dead && now_ms() < deadline) {
 		pthread_mutex_unlock(&ib.lk);
 		pthread_mutex_lock(&ib.lk);
-		{
-			struct timespec ts;
-
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_nsec += 50 * 1000000;
-			if (ts.tv_nsec >= 1000000000) {
-				ts.tv_sec++;
-				ts.tv_nsec -= 1000000000;
-			}
-			pthread_cond_timedwait(&ib.cv, &ib.lk, &ts);
-		}
+		ib_wait_news();
 	}
 	if (ib.resp_got) {
 		*out = ib.resp;
@@ -793,15 +797,10 @@ struct rcase {
 static void rnote(struct rcase *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void rnote(struct rcase *c, const char *fmt, ...)
 {
-	size_t l = strlen(c->what);
 	va_list ap;
 
-	if (l >= sizeof(c->what) - 2)
-		return;
-	if (l)
-		c->what[l++] = ' ';
 	va_start(ap, fmt);
-	vsnprintf(c->what + l, sizeof(c->what) - l, fmt, ap);
+	note_append(c->what, sizeof(c->what), fmt, ap);
 	va_end(ap);
 }
 
@@ -858,8 +857,6 @@ static int echo_check(struct rcase *c, struct hconn *k, size_t len)
 	while (!ib.dead && !(k->conn_flags & (SMCX_CDC_CF_CONN_ABORT | SMCX_CDC_CF_CONN_CLOSED |
 					      SMCX_CDC_CF_DONE_WRITING)) &&
 	       k->prod < c->valid && now_ms() < deadline) {
-		struct timespec ts;
-
 		if (k->prod > acked) {
 			/* we consumed it: the victim may write on */
 			acked = k->prod;
@@ -871,13 +868,7 @@ static int echo_check(struct rcase *c, struct hconn *k, size_t len)
 			pthread_mutex_lock(&ib.lk);
 			continue;
 		}
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 50 * 1000000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
-		pthread_cond_timedwait(&ib.cv, &ib.lk, &ts);
+		ib_wait_news();
 	}
 	echoed = k->prod;
 	pthread_mutex_unlock(&ib.lk);
