@@ -66,9 +66,17 @@ THREADS = int(os.environ.get("HOSTILE_THREADS", "16"))
 # as the fixes land (the test then runs them like every other class)
 KNOWN_BUGS = {
 }
+# The RDMA-level part runs with --pending (make hostile) or HOSTILE_ALL=1
+# only: when smcx ends the tool's link group (an LLC flood, an unsolicited
+# DELETE_LINK response), the tool notices only when its QP errors out, and
+# its next case fails; smcx itself is clean then (no objects left).
+RDMA_PENDING = ("issue 14: the hostile tool does not yet follow smcx ending its link group "
+                "(seed 1, cases 48 and 141); make hostile runs it")
 # the same for the RDMA-level classes (hostile rdma)
 KNOWN_BUGS_RDMA = {
-    # e.g. "cursor-stall": a stall after a bad cursor of ours counts as known-bug
+    "llc-flood": "the tool, not smcx: the victim ends its group at the 17th queued LLC request "
+                 "(F9), and the tool's link does not recover from that; the RDMA cases stop "
+                 "there (seen 2026-12-02, seed 1 case 48)",
 }
 
 PLAIN_CLIENT = r"""
@@ -191,6 +199,8 @@ def run(t):
                        % (RDMA_CASES, SEED)):
             if not RDMA_CASES:
                 t.skip("HOSTILE_RDMA_CASES=0")
+            if not (t.pending or os.environ.get("HOSTILE_ALL")):
+                t.skip(RDMA_PENDING)
             rskip = [] if os.environ.get("HOSTILE_ALL") else sorted(KNOWN_BUGS_RDMA)
             cmd = "%s rdma -a %s -p %d -s %d -n %d" % (tool(), a.ip, PORT, SEED, RDMA_CASES)
             if rskip:
