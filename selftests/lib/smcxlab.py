@@ -153,6 +153,26 @@ while true; do wait; sleep 1; done
 """
 
 
+
+def _kill_qemu(pid, wait_gone=False):
+    """SIGKILL a guest's QEMU process group and reap it.  A QEMU that is
+    not our child (a lab booted by another process) cannot be reaped; with
+    @wait_gone, wait up to 10 s until it is gone."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        deadline = time.time() + 10
+        while wait_gone and time.time() < deadline:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+
 class LabError(Exception):
     pass
 
@@ -708,22 +728,7 @@ class Lab:
                 json.dump(st, f, indent=1)
             self.state = st
             self.log("[%s] killed (QEMU pid %d)" % (name, h["pid"]))
-            try:
-                os.killpg(h["pid"], signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-            try:
-                os.waitpid(h["pid"], 0)
-            except ChildProcessError:
-                # not our child (a lab booted by another process): wait
-                # until the process is gone
-                deadline = time.time() + 10
-                while time.time() < deadline:
-                    try:
-                        os.kill(h["pid"], 0)
-                    except ProcessLookupError:
-                        break
-                    time.sleep(0.1)
+            _kill_qemu(h["pid"], wait_gone=True)
             return
         raise LabError("no host %s to kill" % name)
 
@@ -739,14 +744,7 @@ class Lab:
         if not st:
             return
         for h in st["hosts"]:
-            try:
-                os.killpg(h["pid"], signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-            try:
-                os.waitpid(h["pid"], 0)
-            except ChildProcessError:
-                pass
+            _kill_qemu(h["pid"])
         try:
             os.unlink(self.statefile)
         except OSError:
