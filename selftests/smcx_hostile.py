@@ -49,6 +49,7 @@ import os
 import re
 import time
 
+import scenarios
 import smcxlab
 
 TIMEOUT = 900 + int(os.environ.get("HOSTILE_CASES", "5000")) // 10
@@ -124,22 +125,12 @@ def pedit_smc_option(h, port):
     """@h's SYNs to @port: the timestamp option becomes the SMC option."""
     h.modprobe("sch_prio", "cls_u32", "act_pedit", "act_csum")
     h.run("tc qdisc del dev eth0 root 2>/dev/null; tc qdisc add dev eth0 root handle 1: prio")
-    h.run("tc filter add dev eth0 parent 1: protocol ip prio 1 u32 "
-          "match ip dport %d 0xffff match u8 0x02 0xff at 33 "
-          "match u32 0x0402080a 0xffffffff at 44 "
-          "action pedit munge offset 44 u32 set 0x0402fe06 "
-          "munge offset 48 u32 set 0xe2d4c3d9 munge offset 52 u32 set 0x01010101 "
-          "pipe action csum ip and tcp" % port)
+    scenarios.smc_option_filter(h, "match ip dport %d 0xffff" % port)
 
 
 def pedit_synack_smc_option(h, port):
     """@h's SYN-ACKs from @port get the SMC option too (after pedit_smc_option)."""
-    h.run("tc filter add dev eth0 parent 1: protocol ip prio 2 u32 "
-          "match ip sport %d 0xffff match u8 0x12 0xff at 33 "
-          "match u32 0x0402080a 0xffffffff at 44 "
-          "action pedit munge offset 44 u32 set 0x0402fe06 "
-          "munge offset 48 u32 set 0xe2d4c3d9 munge offset 52 u32 set 0x01010101 "
-          "pipe action csum ip and tcp" % port)
+    scenarios.smc_option_filter(h, "match ip sport %d 0xffff" % port, flags=0x12, prio=2)
 
 
 def tc_clear(h):
