@@ -30,7 +30,6 @@ The runner then checks that smcx left no object behind and unloads.
 """
 import os
 import re
-import time
 
 import scenarios
 
@@ -48,22 +47,6 @@ def stats(h):
 
 def delta(before, after, key):
     return after.get(key, 0) - before.get(key, 0)
-
-
-class Capture:
-    """dumpcap on eth0 for one port; stop() ends it cleanly (SIGINT)."""
-
-    def __init__(self, h, port, pcap):
-        self.h, self.pcap, self.pidf = h, pcap, pcap + ".pid"
-        h.run("rm -f %s %s" % (pcap, self.pidf))
-        self.job = h.bg("dumpcap -q -i eth0 -f 'tcp port %d' -w %s & echo $! > %s; wait"
-                        % (port, pcap, self.pidf))
-        scenarios.wait_for(lambda: h.run("test -s %s" % pcap, check=False).ok, timeout=20)
-        time.sleep(1)		# the file exists before the filter is attached
-
-    def stop(self):
-        self.h.run("kill -INT $(cat %s)" % self.pidf)
-        self.job.wait(timeout=30, check=False)
 
 
 def packets(h, pcap):
@@ -294,7 +277,7 @@ def run(t):
 
     with t.subtest("smcx client -> plain TCP server"):
         before = stats(a)
-        cap = Capture(a, PORT, pcap)
+        cap = scenarios.Capture(a, PORT, pcap)
         srv, cli = scenarios.xfer(b, a, family="smc", server_family="tcp", port=PORT,
                                   nbytes=256 << 10, mode="duplex")
         cap.stop()
@@ -308,7 +291,7 @@ def run(t):
 
     with t.subtest("plain TCP client -> smcx server"):
         before = stats(a)
-        cap = Capture(a, PORT + 1, pcap)
+        cap = scenarios.Capture(a, PORT + 1, pcap)
         srv, cli = scenarios.xfer(a, b, family="tcp", server_family="smc", port=PORT + 1,
                                   nbytes=256 << 10, mode="duplex")
         cap.stop()

@@ -35,32 +35,17 @@ NOSMCRDEV = "03030002"
 XFER_MAGIC = "58464552"
 
 
-class Capture:
-    """dumpcap on eth0 for one port; stop() ends it cleanly (SIGINT)."""
-
-    def __init__(self, h, port, pcap):
-        self.h, self.pcap, self.pidf = h, pcap, pcap + ".pid"
-        h.run("rm -f %s %s" % (pcap, self.pidf))
-        self.job = h.bg("dumpcap -q -i eth0 -f 'tcp port %d' -w %s & echo $! > %s; wait"
-                        % (port, pcap, self.pidf))
-        scenarios.wait_for(lambda: h.run("test -s %s" % pcap, check=False).ok, timeout=20)
-        h.run("sleep 1")
-
-    def stop(self):
-        self.h.run("kill -INT $(cat %s)" % self.pidf)
-        self.job.wait(timeout=30, check=False)
-
-    def streams(self):
-        """{(tcp stream, source ip): hex bytes in sequence order}"""
-        out = self.h.out("tshark -r %s -T fields -E 'separator=|' -e tcp.stream -e ip.src "
-                         "-e tcp.seq -e tcp.payload 2>/dev/null" % self.pcap)
-        segs = {}
-        for ln in out.splitlines():
-            st, src, seq, pl = (ln.split("|") + ["", "", "", ""])[:4]
-            if pl:
-                segs.setdefault((st, src), {})[int(seq)] = pl.replace(":", "")
-        self.h.run("rm -f %s %s" % (self.pcap, self.pidf), check=False)
-        return {k: "".join(v[s] for s in sorted(v)) for k, v in segs.items()}
+def streams(cap):
+    """{(tcp stream, source ip): hex bytes in sequence order}"""
+    out = cap.h.out("tshark -r %s -T fields -E 'separator=|' -e tcp.stream -e ip.src "
+                    "-e tcp.seq -e tcp.payload 2>/dev/null" % cap.pcap)
+    segs = {}
+    for ln in out.splitlines():
+        st, src, seq, pl = (ln.split("|") + ["", "", "", ""])[:4]
+        if pl:
+            segs.setdefault((st, src), {})[int(seq)] = pl.replace(":", "")
+    cap.h.run("rm -f %s %s" % (cap.pcap, cap.pidf), check=False)
+    return {k: "".join(v[s] for s in sorted(v)) for k, v in segs.items()}
 
 
 def stats(h):
@@ -88,14 +73,14 @@ def use_smc(h):
 
 def transfer(t, server, client, port, cap_host):
     """one verified duplex connection; returns the captured streams"""
-    cap = Capture(cap_host, port, "/tmp/smcx_interop.pcap")
+    cap = scenarios.Capture(cap_host, port, "/tmp/smcx_interop.pcap")
     srv, cli = scenarios.xfer(server, client, family="smc", port=port,
                               nbytes=128 << 10, mode="duplex")
-    cap.stop()
+    t.check(cap.stop(), "the capture holds both FINs")
     both = {("0", "tx"), ("0", "rx")}
     t.check(scenarios.verified(cli) == both and scenarios.verified(srv) == both,
             "data verified both ways on both ends")
-    return cap.streams()
+    return streams(cap)
 
 
 def side(streams, ip):
@@ -185,7 +170,8 @@ def run(t):
         t.check(dcl.startswith(DECLINE_V2), "our v2 decline follows the proposal: %s" % dcl[:16])
         t.eq(dcl[32:40], NOSMCRDEV, "our diagnosis")
         t.check(sv[acc_len * 2:acc_len * 2 + 8] == XFER_MAGIC or len(sv) > acc_len * 2,
-                "smc.ko's data follows its %d-byte accept" % acc_len)
+                "smc.ko's data follows its %d-byte accept (%d bytes from it on the wire)"
+                % (acc_len, len(sv) // 2))
         log_inkernel_stats(t, b)
 
     for h in (a, b):

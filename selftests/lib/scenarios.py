@@ -257,3 +257,33 @@ def smc_option_filter(h, match, flags=0x02, prio=1):
           "action pedit munge offset 44 u32 set 0x0402fe06 "
           "munge offset 48 u32 set 0xe2d4c3d9 munge offset 52 u32 set 0x01010101 "
           "pipe action csum ip and tcp" % (prio, match, flags))
+
+
+class Capture:
+    """dumpcap on @h's eth0 for one TCP port, written to @pcap.
+
+    dumpcap reads the packet socket in blocks that the kernel hands over
+    only when full or when a timer fires, and SIGINT drops a block not yet
+    handed over.  So stop() first waits (bounded) until the file holds a
+    FIN from both ends, i.e. the whole connection, and only then ends
+    dumpcap; it returns whether the capture is complete."""
+
+    def __init__(self, h, port, pcap):
+        self.h, self.pcap, self.pidf = h, pcap, pcap + ".pid"
+        h.run("rm -f %s %s" % (pcap, self.pidf))
+        self.job = h.bg("dumpcap -q -i eth0 -f 'tcp port %d' -w %s & echo $! > %s; wait"
+                        % (port, pcap, self.pidf))
+        wait_for(lambda: h.run("test -s %s" % pcap, check=False).ok, timeout=20)
+        time.sleep(1)		# the file exists before the filter is attached
+
+    def fin_senders(self):
+        out = self.h.out("tshark -r %s -Y 'tcp.flags.fin == 1' -T fields -e ip.src "
+                         "2>/dev/null || true" % self.pcap)
+        return set(out.split())
+
+    def stop(self, complete=True, timeout=20):
+        done = not complete or bool(wait_for(lambda: len(self.fin_senders()) >= 2,
+                                             timeout=timeout, step=0.5))
+        self.h.run("kill -INT $(cat %s)" % self.pidf)
+        self.job.wait(timeout=30, check=False)
+        return done
