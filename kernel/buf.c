@@ -7,6 +7,7 @@
 
 #include <linux/gfp.h>
 #include <linux/log2.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 
 #include "lgr.h"
@@ -58,6 +59,30 @@ static void smcx_buf_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 	complete(&b->reg_done);
 }
 
+/*
+ * The iova of an RMB's MR, which is the address the peer writes to (see
+ * smcx_buf_raddr()).  ib_map_mr_sg() sets it to the DMA address, which on
+ * rxe is the buffer's kernel virtual address: a peer would learn where the
+ * kernel's memory is.  An iova is only a name in the MR's own address
+ * space: the device turns iova + n into page (iova + n) / page size -
+ * iova / page size of the MR's page list, offset (iova + n) % page size
+ * (rxe does exactly that; real HCAs take the iova from the REG_MR work
+ * request, and NFS/RDMA rewrites the upper bits of it the same way).  So
+ * any value works that keeps the DMA address's offset in its MR page (the
+ * MR pages are PAGE_SIZE, the buffer is page aligned: offset 0) and does
+ * not wrap with the buffer's length.  Here: 2^46 plus random page bits
+ * below 2^45, so [iova, iova + size) lies in [2^46, 2^47): never zero,
+ * never in the kernel's half, and unrelated to any other RMB's.
+ */
+#define SMCX_RADDR_BASE		BIT_ULL(46)
+#define SMCX_RADDR_RANDOM	GENMASK_ULL(44, PAGE_SHIFT)
+
+static u64 smcx_buf_pick_raddr(u64 iova)
+{
+	return SMCX_RADDR_BASE + (get_random_u64() & SMCX_RADDR_RANDOM) +
+	       offset_in_page(iova);
+}
+
 static struct smcx_buf *smcx_buf_new(struct smcx_lgr *lgr, u32 size, bool rmb)
 {
 	struct smcx_link *lnk = &lgr->lnk;
@@ -99,6 +124,9 @@ static struct smcx_buf *smcx_buf_new(struct smcx_lgr *lgr, u32 size, bool rmb)
 		n = ib_map_mr_sg(b->mr, &sg, 1, NULL, PAGE_SIZE);
 		if (n != 1)
 			goto err;
+		/* before the REG_MR, which gives the device the iova */
+		b->raddr = smcx_buf_pick_raddr(b->mr->iova);
+		b->mr->iova = b->raddr;
 	}
 	return b;
 err:

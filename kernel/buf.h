@@ -24,7 +24,7 @@ struct smcx_link;
 struct smcx_buf {
 	struct list_head list;		/* lgr->bufs */
 	void *cpu;
-	dma_addr_t dma;
+	dma_addr_t dma;			/* local DMA only, never sent */
 	u32 size;
 	bool rmb;
 	bool used;
@@ -33,6 +33,7 @@ struct smcx_buf {
 	bool rkey_conf;			/* peer confirmed the rkey (LLC) */
 	struct ib_mr *mr;		/* RMB only; NULL once unmapped */
 	u32 rkey;			/* mr->rkey, kept for the CLC/LLC */
+	u64 raddr;			/* mr->iova: see smcx_buf_raddr() */
 	/*
 	 * Each RMB's REG_MR completes into its own buffer, so a late
 	 * completion can never be taken for another buffer's (the link
@@ -54,6 +55,17 @@ int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *buf);
 void smcx_buf_unmap(struct smcx_link *lnk, struct smcx_buf *b);
 /* group release: the memory */
 void smcx_buf_free(struct smcx_buf *b);
+
+/*
+ * The address the peer knows an RMB by, with its rkey: what the CLC
+ * Accept/Confirm and CONFIRM_RKEY carry and the peer's RDMA WRITEs start
+ * at.  It is the MR's iova, a random value set at registration (buf.c),
+ * never the DMA address (on rxe a kernel virtual address).
+ */
+static inline u64 smcx_buf_raddr(const struct smcx_buf *b)
+{
+	return b->raddr;
+}
 
 /* mainline's compressed buffer size in CLC messages: 16 KiB << n */
 u8 smcx_compress_bufsize(u32 size);

@@ -374,7 +374,7 @@ static int smcx_clc_fill_acc(struct smcx_sock *smc, struct smcx_clc_accept *a,
 	a->rmbe_alert_token = conn->token;
 	a->rmbe_size = smcx_compress_bufsize(conn->rmb->size);
 	a->qp_mtu = lnk->mtu;
-	a->rmb_dma_addr = conn->rmb->dma;
+	a->rmb_dma_addr = smcx_buf_raddr(conn->rmb);
 	a->psn = lnk->psn;
 	memcpy(a->eid, eid, SMCX_EID_LEN);
 	if (!first)

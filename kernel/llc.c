@@ -172,7 +172,7 @@ int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b)
 		return 0;
 	smcx_llc_init_msg(lnk, &m, SMCX_LLC_CONFIRM_RKEY);
 	m.u.confirm_rkey.rt[0].rkey = b->rkey;
-	m.u.confirm_rkey.rt[0].vaddr = b->dma;
+	m.u.confirm_rkey.rt[0].vaddr = smcx_buf_raddr(b);
 	rc = smcx_llc_request(lnk, &m, SMCX_LLC_WAIT);
 	/*
 	 * A live peer answers at once: one that does not has lost the link

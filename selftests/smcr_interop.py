@@ -8,11 +8,113 @@ in send, recv and duplex mode, pattern-verified, each with its evidence
 (SMC-Rv2 success +1, no fallback, rxe0 packets per KiB of payload, no
 TCP-sized eth0 traffic).  The same body runs now between two in-kernel hosts
 (smcr_inkernel_pair).  See selftests/lib/smcr_cases.py.
+
+RMB addresses (issue 14, no KASLR leak): the held connection of every cell
+is captured on alpha's eth0 (one dumpcap for the whole matrix, read once at
+the end), and the RMB address its Accept (server) and Confirm (client)
+carry is read off the wire.  Every one an smcx host sent must lie below the
+kernel's half of the address space (0xffff800000000000), and the four smcx
+sent (two link groups of the smcx pair, one in each mixed cell, each a new
+module load) must all differ.  smc.ko's addresses are only logged: mainline
+sends the DMA address, on rxe a kernel address.
 """
 import smcr_cases
+import stacks
 
 TIMEOUT = 1800
+BASE_PORT = 6100
+PCAP = "/tmp/smcr_interop_clc.pcap"
+EYE = bytes.fromhex("e2d4c3d9")
+CLC_ACCEPT, CLC_CONFIRM = 2, 3
+RMB_ADDR_OFF = 52		# 8 bytes, big endian, in Accept and Confirm
+KERNEL_HALF = 0xffff800000000000
+
+
+class Capture:
+    """dumpcap on @h's eth0 for some TCP ports; stop() ends it (SIGINT)."""
+
+    def __init__(self, h, ports):
+        self.h, self.pidf = h, PCAP + ".pid"
+        flt = " or ".join("tcp port %d" % p for p in ports)
+        h.run("rm -f %s %s" % (PCAP, self.pidf))
+        self.job = h.bg("dumpcap -q -i eth0 -f '%s' -w %s & echo $! > %s; wait"
+                        % (flt, PCAP, self.pidf))
+        self.started = False
+        for _ in range(100):
+            if h.run("test -s %s" % PCAP, check=False).ok:
+                self.started = True
+                break
+            h.run("sleep 0.2")
+
+    def stop(self):
+        self.h.run("kill -INT $(cat %s)" % self.pidf, check=False)
+        self.job.wait(timeout=30, check=False)
+
+    def streams(self):
+        """{(server port, source ip): payload bytes in sequence order} of
+        the first TCP connection to each port"""
+        out = self.h.out("tshark -r %s -T fields -E 'separator=|' -e tcp.stream -e tcp.srcport "
+                         "-e tcp.dstport -e ip.src -e tcp.seq -e tcp.payload 2>/dev/null" % PCAP)
+        self.h.run("rm -f %s %s" % (PCAP, self.pidf), check=False)
+        first, segs = {}, {}
+        for ln in out.splitlines():
+            st, sp, dp, src, seq, pl = (ln.split("|") + [""] * 6)[:6]
+            if not pl:
+                continue
+            port = min(int(sp), int(dp))		# the server's port is the low one
+            if first.setdefault(port, st) == st:
+                segs.setdefault((port, src), {})[int(seq)] = bytes.fromhex(pl.replace(":", ""))
+        return {k: b"".join(v[s] for s in sorted(v)) for k, v in segs.items()}
+
+
+def clc_rmb_addr(stream, typ):
+    """The RMB address of the first CLC message of @typ at the head of
+    @stream (the CLC messages precede the application data), or None."""
+    off = 0
+    while off + 8 <= len(stream) and stream[off:off + 4] == EYE:
+        length = int.from_bytes(stream[off + 5:off + 7], "big")
+        if length < 8:
+            return None
+        if stream[off + 4] == typ and length >= RMB_ADDR_OFF + 8 and \
+                off + length <= len(stream):
+            return int.from_bytes(stream[off + RMB_ADDR_OFF:off + RMB_ADDR_OFF + 8], "big")
+        off += length
+    return None
 
 
 def run(t):
-    smcr_cases.run_matrix(t, smcr_cases.SMCX_CELLS, 6100)
+    smcr_cases.need_tools(t, smcr_cases.XFER, smcr_cases.HOLD)
+    a, b = t.alpha, t.beta
+    cells = smcr_cases.SMCX_CELLS
+    held = {}		# held connection's port -> (client stack, server stack)
+
+    def cell(t, cs, ss, port, eids):
+        held[port] = (cs, ss)
+        smcr_cases.matrix_cell(t, cs, ss, port, eids)
+
+    cap = Capture(a, [BASE_PORT + 100 * i for i in range(len(cells))])
+    t.check(cap.started, "dumpcap runs on %s" % a.name)
+    try:
+        smcr_cases.run_cells(t, cells, cell, BASE_PORT)
+    finally:
+        cap.stop()
+
+    streams = cap.streams()
+    smcx_addrs = []
+    for port, (cs, ss) in sorted(held.items()):
+        for h, stack, typ, what in ((a, cs, CLC_CONFIRM, "Confirm"),
+                                    (b, ss, CLC_ACCEPT, "Accept")):
+            addr = clc_rmb_addr(streams.get((port, h.ip), b""), typ)
+            who = "%s (%s), port %d: its %s" % (h.name, stack, port, what)
+            t.check(addr is not None, "%s is on the wire" % who)
+            if stack != stacks.SMCX:
+                t.log("%s names its RMB %#x" % (who, addr))
+                continue
+            t.check(addr < KERNEL_HALF, "%s names its RMB %#x, not a kernel address"
+                    % (who, addr))
+            smcx_addrs.append(addr)
+    t.eq(len(smcx_addrs), sum((cs, ss).count(stacks.SMCX) for cs, ss in cells),
+         "RMB addresses smcx sent (one per smcx link group)")
+    t.check(len(set(smcx_addrs)) == len(smcx_addrs),
+            "smcx's RMB addresses differ across its link groups: %s"
+            % ", ".join("%#x" % x for x in smcx_addrs))
