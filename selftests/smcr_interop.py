@@ -18,6 +18,7 @@ sent (two link groups of the smcx pair, one in each mixed cell, each a new
 module load) must all differ.  smc.ko's addresses are only logged: mainline
 sends the DMA address, on rxe a kernel address.
 """
+import scenarios
 import smcr_cases
 import stacks
 
@@ -30,41 +31,21 @@ RMB_ADDR_OFF = 52		# 8 bytes, big endian, in Accept and Confirm
 KERNEL_HALF = 0xffff800000000000
 
 
-class Capture:
-    """dumpcap on @h's eth0 for some TCP ports; stop() ends it (SIGINT)."""
-
-    def __init__(self, h, ports):
-        self.h, self.pidf = h, PCAP + ".pid"
-        flt = " or ".join("tcp port %d" % p for p in ports)
-        h.run("rm -f %s %s" % (PCAP, self.pidf))
-        self.job = h.bg("dumpcap -q -i eth0 -f '%s' -w %s & echo $! > %s; wait"
-                        % (flt, PCAP, self.pidf))
-        self.started = False
-        for _ in range(100):
-            if h.run("test -s %s" % PCAP, check=False).ok:
-                self.started = True
-                break
-            h.run("sleep 0.2")
-
-    def stop(self):
-        self.h.run("kill -INT $(cat %s)" % self.pidf, check=False)
-        self.job.wait(timeout=30, check=False)
-
-    def streams(self):
-        """{(server port, source ip): payload bytes in sequence order} of
-        the first TCP connection to each port"""
-        out = self.h.out("tshark -r %s -T fields -E 'separator=|' -e tcp.stream -e tcp.srcport "
-                         "-e tcp.dstport -e ip.src -e tcp.seq -e tcp.payload 2>/dev/null" % PCAP)
-        self.h.run("rm -f %s %s" % (PCAP, self.pidf), check=False)
-        first, segs = {}, {}
-        for ln in out.splitlines():
-            st, sp, dp, src, seq, pl = (ln.split("|") + [""] * 6)[:6]
-            if not pl:
-                continue
-            port = min(int(sp), int(dp))		# the server's port is the low one
-            if first.setdefault(port, st) == st:
-                segs.setdefault((port, src), {})[int(seq)] = bytes.fromhex(pl.replace(":", ""))
-        return {k: b"".join(v[s] for s in sorted(v)) for k, v in segs.items()}
+def first_streams(cap):
+    """{(server port, source ip): payload bytes in sequence order} of the
+    first TCP connection to each port of @cap"""
+    out = cap.h.out("tshark -r %s -T fields -E 'separator=|' -e tcp.stream -e tcp.srcport "
+                    "-e tcp.dstport -e ip.src -e tcp.seq -e tcp.payload 2>/dev/null" % PCAP)
+    cap.h.run("rm -f %s %s" % (PCAP, cap.pidf), check=False)
+    first, segs = {}, {}
+    for ln in out.splitlines():
+        st, sp, dp, src, seq, pl = (ln.split("|") + [""] * 6)[:6]
+        if not pl:
+            continue
+        port = min(int(sp), int(dp))		# the server's port is the low one
+        if first.setdefault(port, st) == st:
+            segs.setdefault((port, src), {})[int(seq)] = bytes.fromhex(pl.replace(":", ""))
+    return {k: b"".join(v[s] for s in sorted(v)) for k, v in segs.items()}
 
 
 def clc_rmb_addr(stream, typ):
@@ -92,14 +73,14 @@ def run(t):
         held[port] = (cs, ss)
         smcr_cases.matrix_cell(t, cs, ss, port, eids)
 
-    cap = Capture(a, [BASE_PORT + 100 * i for i in range(len(cells))])
+    cap = scenarios.Capture(a, [BASE_PORT + 100 * i for i in range(len(cells))], PCAP)
     t.check(cap.started, "dumpcap runs on %s" % a.name)
     try:
         smcr_cases.run_cells(t, cells, cell, BASE_PORT)
     finally:
-        cap.stop()
+        cap.stop(complete=False)	# the handshakes are long over
 
-    streams = cap.streams()
+    streams = first_streams(cap)
     smcx_addrs = []
     for port, (cs, ss) in sorted(held.items()):
         for h, stack, typ, what in ((a, cs, CLC_CONFIRM, "Confirm"),

@@ -33,6 +33,7 @@ NOSMCDEV = "03030000"
 SMCX_UEID = "SMCX-DEFAULT-UEID"		# smcx's default user EID (kernel/ueid.h)
 NOSMCRDEV = "03030002"
 XFER_MAGIC = "58464552"
+SUMMARY = []		# the last capture's segments, logged when a check fails
 
 
 def streams(cap):
@@ -40,8 +41,11 @@ def streams(cap):
     out = cap.h.out("tshark -r %s -T fields -E 'separator=|' -e tcp.stream -e ip.src "
                     "-e tcp.seq -e tcp.payload 2>/dev/null" % cap.pcap)
     segs = {}
+    del SUMMARY[:]
     for ln in out.splitlines():
         st, src, seq, pl = (ln.split("|") + ["", "", "", ""])[:4]
+        n = len(pl) // 3 + 1 if pl else 0		# "aa:bb:..." -> bytes
+        SUMMARY.append("stream %s from %s seq %s: %d bytes" % (st, src, seq, n))
         if pl:
             segs.setdefault((st, src), {})[int(seq)] = pl.replace(":", "")
     cap.h.run("rm -f %s %s" % (cap.pcap, cap.pidf), check=False)
@@ -169,8 +173,10 @@ def run(t):
         dcl = cl[312:]
         t.check(dcl.startswith(DECLINE_V2), "our v2 decline follows the proposal: %s" % dcl[:16])
         t.eq(dcl[32:40], NOSMCRDEV, "our diagnosis")
-        t.check(sv[acc_len * 2:acc_len * 2 + 8] == XFER_MAGIC or len(sv) > acc_len * 2,
-                "smc.ko's data follows its %d-byte accept (%d bytes from it on the wire)"
+        ok = sv[acc_len * 2:acc_len * 2 + 8] == XFER_MAGIC or len(sv) > acc_len * 2
+        if not ok:
+            t.log("the capture's segments: %s" % "; ".join(SUMMARY))
+        t.check(ok, "smc.ko's data follows its %d-byte accept (%d bytes from it on the wire)"
                 % (acc_len, len(sv) // 2))
         log_inkernel_stats(t, b)
 

@@ -260,20 +260,24 @@ def smc_option_filter(h, match, flags=0x02, prio=1):
 
 
 class Capture:
-    """dumpcap on @h's eth0 for one TCP port, written to @pcap.
+    """dumpcap on @h's eth0 for one TCP port or a list of them, to @pcap.
 
     dumpcap reads the packet socket in blocks that the kernel hands over
     only when full or when a timer fires, and SIGINT drops a block not yet
     handed over.  So stop() first waits (bounded) until the file holds a
     FIN from both ends, i.e. the whole connection, and only then ends
-    dumpcap; it returns whether the capture is complete."""
+    dumpcap; it returns whether the capture is complete.  stop(False) is
+    for a capture whose last moments do not matter."""
 
-    def __init__(self, h, port, pcap):
+    def __init__(self, h, ports, pcap):
         self.h, self.pcap, self.pidf = h, pcap, pcap + ".pid"
+        ports = [ports] if isinstance(ports, int) else ports
+        flt = " or ".join("tcp port %d" % p for p in ports)
         h.run("rm -f %s %s" % (pcap, self.pidf))
-        self.job = h.bg("dumpcap -q -i eth0 -f 'tcp port %d' -w %s & echo $! > %s; wait"
-                        % (port, pcap, self.pidf))
-        wait_for(lambda: h.run("test -s %s" % pcap, check=False).ok, timeout=20)
+        self.job = h.bg("dumpcap -q -i eth0 -f '%s' -w %s & echo $! > %s; wait"
+                        % (flt, pcap, self.pidf))
+        self.started = bool(wait_for(lambda: h.run("test -s %s" % pcap, check=False).ok,
+                                     timeout=20))
         time.sleep(1)		# the file exists before the filter is attached
 
     def fin_senders(self):
