@@ -39,8 +39,8 @@
  * victim consumed, never a byte of a CLC message.
  *
  * How a case is judged: the case's stream is run through the same codec the
- * kernel decodes with (include/smcx/wire, lax reserved fields), which says
- * what a correct victim does with it:
+ * kernel decodes with (include/smcx/wire, lax reserved fields and host
+ * names), which says what a correct victim does with it:
  *   - not a CLC eyecatcher at the start: fallback, every byte echoed;
  *   - a Proposal that decodes: a Decline (or an Accept, when it offers our
  *     EID), then the bytes after it echoed;
@@ -657,7 +657,9 @@ static int oracle(struct hcase *c, const uint8_t *p, size_t n, int want, int sta
 			}
 		return 1;
 	}
-	if (smcx_clc_decode_accept(p, h.length, SMCX_CLC_CONFIRM, &m.acc, SMCX_WIRE_LAX_RSVD) ||
+	/* as the victim decodes it: the host name may hold any byte (F16) */
+	if (smcx_clc_decode_accept(p, h.length, SMCX_CLC_CONFIRM, &m.acc,
+				   SMCX_WIRE_LAX_RSVD | SMCX_WIRE_LAX_TEXT) ||
 	    m.acc.hdr.version != SMCX_CLC_V2 || !smcx_clc_first_contact(&m.acc.hdr))
 		return 1;
 	/* a Confirm the victim takes: the link to our fake QP fails (reset),
@@ -1629,7 +1631,8 @@ static void srv_judge(struct hcase *c, int fd, const uint8_t *sent, size_t n, in
 			dcl_ok = !smcx_clc_decode_decline(sent, n, &m.dcl, SMCX_WIRE_LAX_RSVD);
 		if (h.type == SMCX_CLC_ACCEPT)
 			acc_ok = !smcx_clc_decode_accept(sent, n, SMCX_CLC_ACCEPT, &m.acc,
-							 SMCX_WIRE_LAX_RSVD);
+							 SMCX_WIRE_LAX_RSVD |
+							 SMCX_WIRE_LAX_TEXT);
 	}
 	if (c->end == END_RST) {
 		c->outcome = HO_RESET;
