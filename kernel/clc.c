@@ -46,6 +46,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
+#include <smcx/sniff.h>
 #include <smcx/wire.h>
 
 #include "clc.h"
@@ -143,6 +144,11 @@ static int smcx_clc_recv(struct socket *cs, struct smcx_clc_ctx *ctx,
  * out (an SMC client whose proposal is late is indistinguishable from a
  * TCP client that waits for the server to speak first; see clc_server).
  *
+ * What one pass (a peek, then the socket's error and receive shutdown)
+ * decides is smcx_sniff_step() (include/smcx/sniff.h, unit-tested): data
+ * and a FIN can arrive between the peek and the shutdown check, so a FIN
+ * makes it peek once more before the stream counts as not CLC.
+ *
  * Every pass either returns or sleeps until more than the bytes it saw
  * are queued (then the next peek sees more, or the stream ended), the
  * socket has an error or EOF (checked before the next sleep), or *@timeo
@@ -152,49 +158,43 @@ static int smcx_clc_recv(struct socket *cs, struct smcx_clc_ctx *ctx,
  */
 static int smcx_clc_sniff(struct smcx_sock *smc, long *timeo)
 {
-	const unsigned int eyelen = SMCX_CLC_HDR_LEN / 2;	/* 4 bytes */
 	struct socket *cs = smc->clcsock;
 	struct sock *tcpsk = cs->sk;
-	u8 b[SMCX_CLC_HDR_LEN / 2];
-	int rc, seen = -1, err;
-	bool final = false;
+	u8 b[SMCX_SNIFF_EYELEN];
+	int rc, seen = -1, final = 0;
 
 	for (;;) {
 		struct msghdr msg = { .msg_flags = MSG_DONTWAIT };
-		struct kvec iov = { .iov_base = b, .iov_len = eyelen };
+		struct kvec iov = { .iov_base = b, .iov_len = sizeof(b) };
 		DEFINE_WAIT_FUNC(wait, woken_wake_function);
+		struct smcx_sniff_pass pass = { .b = b };
 		bool ready;
 
 		if (READ_ONCE(smc->aborting))
 			return -ECONNABORTED;
-		rc = kernel_recvmsg(cs, &msg, &iov, 1, eyelen,
+		rc = kernel_recvmsg(cs, &msg, &iov, 1, sizeof(b),
 				    MSG_DONTWAIT | MSG_PEEK);
-		if (rc == 0)
-			return 0;		/* FIN before any byte */
 		if (rc == -EAGAIN)
 			rc = 0;			/* nothing queued yet */
 		else if (rc < 0)
 			return rc;
-		if (rc && memcmp(b, smcx_clc_eye_bytes(SMCX_EYE_SMCR), rc) &&
-		    memcmp(b, smcx_clc_eye_bytes(SMCX_EYE_SMCD), rc))
-			return 0;
-		if (rc == eyelen)
+		else if (rc == 0)
+			pass.eof = 1;		/* FIN before any byte */
+		pass.n = rc;
+		/* read after the peek: see include/smcx/sniff.h */
+		pass.err = READ_ONCE(tcpsk->sk_err);
+		pass.shut = !!(READ_ONCE(tcpsk->sk_shutdown) & RCV_SHUTDOWN);
+		switch (smcx_sniff_step(&pass, &final)) {
+		case SMCX_SNIFF_CLC:
 			return 1;
-		/* 0..3 bytes of an eyecatcher are queued: is more to come? */
-		err = READ_ONCE(tcpsk->sk_err);
-		if (err)
-			return -err;		/* reset or abort */
-		/*
-		 * FIN after them: the queue is final now, but it may have
-		 * grown since the peek (the rest of the message and the FIN
-		 * arriving together), so look once more before calling the
-		 * stream "not CLC".
-		 */
-		if (READ_ONCE(tcpsk->sk_shutdown) & RCV_SHUTDOWN) {
-			if (final)
-				return 0;
-			final = true;
+		case SMCX_SNIFF_TCP:
+			return 0;
+		case SMCX_SNIFF_ERR:
+			return -pass.err;	/* reset or abort */
+		case SMCX_SNIFF_PEEK:
 			continue;
+		case SMCX_SNIFF_WAIT:
+			break;
 		}
 		/*
 		 * The last sleep ended on "more queued" yet the peek saw no

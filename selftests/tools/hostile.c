@@ -39,8 +39,8 @@
  * victim consumed, never a byte of a CLC message.
  *
  * How a case is judged: the case's stream is run through the same codec the
- * kernel decodes with (include/smcx/wire, lax reserved fields), which says
- * what a correct victim does with it:
+ * kernel decodes with (include/smcx/wire, lax reserved fields and host
+ * names), which says what a correct victim does with it:
  *   - not a CLC eyecatcher at the start: fallback, every byte echoed;
  *   - a Proposal that decodes: a Decline (or an Accept, when it offers our
  *     EID), then the bytes after it echoed;
@@ -657,7 +657,9 @@ static int oracle(struct hcase *c, const uint8_t *p, size_t n, int want, int sta
 			}
 		return 1;
 	}
-	if (smcx_clc_decode_accept(p, h.length, SMCX_CLC_CONFIRM, &m.acc, SMCX_WIRE_LAX_RSVD) ||
+	/* as the victim decodes it: the host name may hold any byte (F16) */
+	if (smcx_clc_decode_accept(p, h.length, SMCX_CLC_CONFIRM, &m.acc,
+				   SMCX_WIRE_LAX_RSVD | SMCX_WIRE_LAX_TEXT) ||
 	    m.acc.hdr.version != SMCX_CLC_V2 || !smcx_clc_first_contact(&m.acc.hdr))
 		return 1;
 	/* a Confirm the victim takes: the link to our fake QP fails (reset),
@@ -1060,6 +1062,31 @@ static void generate(struct hcase *c)
 /* ------------------------------------------------------------ the run */
 
 /*
+ * The application's echo after a fallback is not our bytes behind the
+ * consumed ones (c->rx holds @want bytes): say where it differs and what
+ * it got, and whether that is our stream from its start (the victim took
+ * none of the CLC message: it treated the stream as not CLC or TCP).
+ */
+static int echo_differs(struct hcase *c, const uint8_t *sent, size_t n, size_t want)
+{
+	static __thread uint8_t exp[RXMAX];
+	char hex[3 * 16 + 1] = "";
+	size_t i, at = 0, tail = want - (n - c->consumed);
+	int whole;
+
+	memcpy(exp, sent + c->consumed, n - c->consumed);
+	memcpy(exp + n - c->consumed, PROBE, tail);
+	while (at < want && c->rx[at] == exp[at])
+		at++;
+	for (i = 0; i < 16 && i < want; i++)
+		snprintf(hex + 3 * i, 4, "%02x ", c->rx[i]);
+	whole = c->consumed && !memcmp(c->rx, sent, want < n ? want : n);
+	return fail(c, "fallback: the application got other bytes than ours after %zu, "
+		    "from byte %zu: %s%s", c->consumed, at, hex,
+		    whole ? "(our stream from byte 0: the CLC message was not consumed)" : "");
+}
+
+/*
  * Read the victim's answer as the oracle says it comes (c->reply) and
  * check it.  @fd is open; @sent/@n is the stream, c->end how it ended.
  * Returns the accept (stage 2 needed) as 1, done as 0.
@@ -1109,8 +1136,7 @@ static int judge(struct hcase *c, int fd, const uint8_t *sent, size_t n, int com
 				    want, got, why ? strerror(-why) : "EOF");
 		if (memcmp(c->rx, sent + c->consumed, n - c->consumed) ||
 		    (c->end == END_PROBE && memcmp(c->rx + n - c->consumed, PROBE, strlen(PROBE))))
-			return fail(c, "fallback: the application got other bytes than ours after %zu",
-				    c->consumed);
+			return echo_differs(c, sent, n, want);
 		if (c->end != END_SILENT) {
 			got = rd_exact(fd, c->rx, 1, deadline, &why);
 			if (got || why)
@@ -1629,7 +1655,8 @@ static void srv_judge(struct hcase *c, int fd, const uint8_t *sent, size_t n, in
 			dcl_ok = !smcx_clc_decode_decline(sent, n, &m.dcl, SMCX_WIRE_LAX_RSVD);
 		if (h.type == SMCX_CLC_ACCEPT)
 			acc_ok = !smcx_clc_decode_accept(sent, n, SMCX_CLC_ACCEPT, &m.acc,
-							 SMCX_WIRE_LAX_RSVD);
+							 SMCX_WIRE_LAX_RSVD |
+							 SMCX_WIRE_LAX_TEXT);
 	}
 	if (c->end == END_RST) {
 		c->outcome = HO_RESET;

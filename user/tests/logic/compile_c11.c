@@ -6,6 +6,7 @@
  */
 #include <smcx/cursor.h>
 #include <smcx/names.h>
+#include <smcx/sniff.h>
 #include <smcx/state.h>
 #include <smcx/urg.h>
 #include <smcx/v2x.h>
