@@ -48,13 +48,14 @@
 #define SRC_SIZE	65536		/* bytes we RDMA WRITE from */
 #define LLC_WAIT_MS	10000
 #define SLOT_RESERVE	8		/* send slots only answers may take */
+#define SLOT_WAIT_MS	3000		/* a live victim acknowledges in ms */
 /*
  * A TEST_LINK probe ends with the victim's answer (group alive) or with our
  * QP in error (the victim's QP is gone: nothing acknowledges our SEND, and
  * RC gives up after retry_cnt x the ACK timeout, about 0.5 s, seconds under
  * TCG) or the victim's DELETE_LINK.  Neither within this bound: a finding.
  */
-#define PROBE_MS	15000
+#define PROBE_MS	5000
 
 struct hconn {
 	int fd;				/* the CLC TCP connection */
@@ -158,12 +159,12 @@ static __thread int in_cq_thread;
  * SLOT_RESERVE slots the cases' sends leave to it, so a flood of ours
  * never keeps the victim's CONFIRM_RKEY or TEST_LINK unanswered.  The
  * index, or -1 when the link is dead, no slot is free for the CQ thread,
- * or the cases' sends are stuck for 10 s.
+ * or the cases' sends are stuck for SLOT_WAIT_MS.
  */
 static int slot_get(void)
 {
 	unsigned int max = in_cq_thread ? NSLOT - 1 : NSLOT - 1 - SLOT_RESERVE;
-	int64_t deadline = now_ms() + (in_cq_thread ? 0 : 10000);
+	int64_t deadline = now_ms() + (in_cq_thread ? 0 : SLOT_WAIT_MS);
 	int i = -1;
 
 	pthread_mutex_lock(&ib.lk);
@@ -612,7 +613,7 @@ static int link_probe(struct hrng *r, const char **why)
 	memcpy(m.u.test_link.user_data, ib.probe_data, 16);
 	ib.probe_ok = 0;
 	pthread_mutex_unlock(&ib.lk);
-	/* no slot for 10 s: the wait below tells a dead QP from a stuck one */
+	/* no slot: the wait below tells a dead QP from a stuck one */
 	llc_send(&m);
 	pthread_mutex_lock(&ib.lk);
 	while (!ib.probe_ok && !ib.dead && now_ms() < deadline)
@@ -622,6 +623,23 @@ static int link_probe(struct hrng *r, const char **why)
 	if (rc < 0)
 		*why = "the victim answers no TEST_LINK, and our QP is up";
 	return rc;
+}
+
+static int clc_closed(int fd);
+
+/*
+ * After link_probe() found no answer: the group is gone when the victim
+ * also closed the case's CLC connection (its application closed the
+ * socket after an abort with no closing CDC, as terminate aborts them)
+ * and a live group would have answered within PROBE_MS.  Our QP is
+ * declared dead then (the caller's link_down() destroys it).  1 gone.
+ */
+static int probe_gone(int fd)
+{
+	if (!clc_closed(fd))
+		return 0;
+	set_dead("no TEST_LINK answer, and the victim closed the connection");
+	return 1;
 }
 
 /*
@@ -929,8 +947,10 @@ static int echo_check(struct rcase *c, struct hconn *k, size_t len)
 		 * does that) no longer acknowledges; the probe waits for our
 		 * QP to give up on it.
 		 */
-		if (!link_probe(&c->r, &why)) {
+		rc = link_probe(&c->r, &why);
+		if (!rc || (rc < 0 && probe_gone(k->fd))) {
 			c->outcome = HO_LGR_TERM;
+			snprintf(c->msg, sizeof(c->msg), "%s", ib.why);
 		} else {
 			struct ibv_qp_attr at;
 			struct ibv_qp_init_attr ia;
@@ -977,7 +997,7 @@ static int echo_check(struct rcase *c, struct hconn *k, size_t len)
 	if (!ib.dead && echoed < c->valid &&
 	    !(flags & (SMCX_CDC_CF_CONN_ABORT | SMCX_CDC_CF_CONN_CLOSED |
 		       SMCX_CDC_CF_DONE_WRITING)) &&
-	    link_probe(&c->r, &why) < 0) {
+	    link_probe(&c->r, &why) < 0 && !probe_gone(k->fd)) {
 		c->outcome = HO_UNEXPECTED;
 		snprintf(c->msg, sizeof(c->msg), "%s", why);
 		return -1;
@@ -987,6 +1007,7 @@ static int echo_check(struct rcase *c, struct hconn *k, size_t len)
 	pthread_mutex_unlock(&ib.lk);
 	if (ib.dead) {
 		c->outcome = HO_LGR_TERM;
+		snprintf(c->msg, sizeof(c->msg), "%s", ib.why);
 		return -1;
 	}
 	if (k->conn_flags & (SMCX_CDC_CF_CONN_ABORT | SMCX_CDC_CF_CONN_CLOSED |
@@ -1219,9 +1240,10 @@ static void attack(struct rcase *c, struct hconn *k)
 			memset(&l, 0, sizeof(l));
 			l.version = SMCX_LLC_V2;
 			l.type = hr_chance(r, 50) ? SMCX_LLC_TEST_LINK : SMCX_LLC_CONFIRM_RKEY;
-			llc_send(&l);
+			if (llc_send(&l))
+				break;	/* dead or stuck: the echo check tells */
 		}
-		rnote(c, "200 requests");
+		rnote(c, "%u requests", i);
 		break;
 	case RK_LLC_UNKNOWN:
 		memset(raw, 0, sizeof(raw));
@@ -1254,14 +1276,23 @@ static void attack(struct rcase *c, struct hconn *k)
 	}
 }
 
+/*
+ * The class of case @c: cases 0, 1, ... take the selected classes in
+ * turn, one each, so that every class runs in a short run too (the rare
+ * ones have a weight of 10 in 1,000); later cases pick by weight.
+ */
 static int rpick(struct rcase *c)
 {
 	unsigned int tot = 0, x;
+	uint64_t nth = 0;
 	int k;
 
 	for (k = 0; k < RK_MAX; k++)
-		if (!(R.skip & (1ull << k)) && (!R.keep || (R.keep & (1ull << k))))
+		if (!(R.skip & (1ull << k)) && (!R.keep || (R.keep & (1ull << k)))) {
 			tot += rclasses[k].weight;
+			if (nth++ == c->no)
+				return k;
+		}
 	if (!tot)
 		return -1;
 	x = hr_below(&c->r, tot);
