@@ -17,8 +17,9 @@
  * echoes, its RDMA WRITE + CDC come back) what became of it:
  *   smcr      the connection still carries data, byte for byte;
  *   reset     the victim aborted or closed the connection;
- *   lgr-term  the link went down (our QP in error, or DELETE_LINK): the next
- *             case makes a new first contact.
+ *   lgr-term  the victim ended our link group: its DELETE_LINK, our QP in
+ *             error, or no TEST_LINK answer while it closed the connection
+ *             (link_probe()); the next case makes a new first contact.
  * Unexpected: the victim delivers bytes it was never given validly (an echo
  * after a producer cursor beyond its RMB), an echo that differs, no answer
  * at all within 20 s while the link is up.
