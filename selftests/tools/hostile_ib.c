@@ -17,8 +17,9 @@
  * echoes, its RDMA WRITE + CDC come back) what became of it:
  *   smcr      the connection still carries data, byte for byte;
  *   reset     the victim aborted or closed the connection;
- *   lgr-term  the link went down (our QP in error, or DELETE_LINK): the next
- *             case makes a new first contact.
+ *   lgr-term  the victim ended our link group: its DELETE_LINK, our QP in
+ *             error, or no TEST_LINK answer while it closed the connection
+ *             (link_probe()); the next case makes a new first contact.
  * Unexpected: the victim delivers bytes it was never given validly (an echo
  * after a producer cursor beyond its RMB), an echo that differs, no answer
  * at all within 20 s while the link is up.
@@ -47,6 +48,15 @@
 #define RMB_SIZE	16384		/* compressed size 0 */
 #define SRC_SIZE	65536		/* bytes we RDMA WRITE from */
 #define LLC_WAIT_MS	10000
+#define SLOT_RESERVE	8		/* send slots only answers may take */
+#define SLOT_WAIT_MS	3000		/* a live victim acknowledges in ms */
+/*
+ * A TEST_LINK probe ends with the victim's answer (group alive) or with our
+ * QP in error (the victim's QP is gone: nothing acknowledges our SEND, and
+ * RC gives up after retry_cnt x the ACK timeout, about 0.5 s, seconds under
+ * TCG) or the victim's DELETE_LINK.  Neither within this bound: a finding.
+ */
+#define PROBE_MS	5000
 
 struct hconn {
 	int fd;				/* the CLC TCP connection */
@@ -90,6 +100,8 @@ static struct {
 	pthread_cond_t cv;
 	int dead;			/* the link is gone */
 	const char *why;
+	uint8_t probe_data[16];		/* our TEST_LINK's user data */
+	int probe_ok;			/* ... came back in a response */
 	struct smcx_llc_msg resp;	/* CONFIRM_LINK or a response */
 	int resp_got;
 	unsigned int send_next;
@@ -137,23 +149,32 @@ static int post_recv(unsigned int i)
 	return ibv_post_recv(ib.qp, &wr, &bad);
 }
 
+/* set in the CQ thread: it must never wait for a slot it frees itself */
+static __thread int in_cq_thread;
+
 /*
  * A send slot: at most NSLOT - 1 send WRs are in flight, so a slot is
- * reused only after its SEND completed (RC completes in order).  The index,
- * or -1 when the link is dead or stuck for 10 s.
+ * reused only after its SEND completed (RC completes in order).  The CQ
+ * thread, which answers the victim's requests, takes one without waiting
+ * (the completions that free slots are its own to poll) and has
+ * SLOT_RESERVE slots the cases' sends leave to it, so a flood of ours
+ * never keeps the victim's CONFIRM_RKEY or TEST_LINK unanswered.  The
+ * index, or -1 when the link is dead, no slot is free for the CQ thread,
+ * or the cases' sends are stuck for SLOT_WAIT_MS.
  */
 static int slot_get(void)
 {
-	int64_t deadline = now_ms() + 10000;
+	unsigned int max = in_cq_thread ? NSLOT - 1 : NSLOT - 1 - SLOT_RESERVE;
+	int64_t deadline = now_ms() + (in_cq_thread ? 0 : SLOT_WAIT_MS);
 	int i = -1;
 
 	pthread_mutex_lock(&ib.lk);
-	while (!ib.dead && ib.inflight >= NSLOT - 1 && now_ms() < deadline) {
+	while (!ib.dead && ib.inflight >= max && now_ms() < deadline) {
 		pthread_mutex_unlock(&ib.lk);
 		sleep_ms(1);
 		pthread_mutex_lock(&ib.lk);
 	}
-	if (!ib.dead && ib.inflight < NSLOT - 1) {
+	if (!ib.dead && ib.inflight < max) {
 		ib.inflight++;
 		i = (int)(ib.send_next++ % NSLOT);
 	}
@@ -303,6 +324,14 @@ static void on_recv(const uint8_t *buf, uint32_t len)
 		ib.bad_rx++;
 		return;
 	}
+	if (m.type == SMCX_LLC_TEST_LINK && (m.flags & SMCX_LLC_FLAG_RESP) &&
+	    !memcmp(m.u.test_link.user_data, ib.probe_data, 16)) {
+		pthread_mutex_lock(&ib.lk);
+		ib.probe_ok = 1;
+		pthread_cond_broadcast(&ib.cv);
+		pthread_mutex_unlock(&ib.lk);
+		return;
+	}
 	if ((m.flags & SMCX_LLC_FLAG_RESP) || m.type == SMCX_LLC_CONFIRM_LINK) {
 		pthread_mutex_lock(&ib.lk);
 		ib.resp = m;
@@ -317,6 +346,7 @@ static void on_recv(const uint8_t *buf, uint32_t len)
 static void *cq_thread(void *arg)
 {
 	(void)arg;
+	in_cq_thread = 1;
 	for (;;) {
 		struct pollfd p = { .fd = ib.ch->fd, .events = POLLIN };
 		struct ibv_cq *cq;
@@ -563,6 +593,70 @@ static int llc_wait(struct smcx_llc_msg *out, int ms)
 	return rc;
 }
 
+/*
+ * Is the victim's end of our link still there?  A TEST_LINK request with
+ * fresh user data: the victim answers it from any state but a dead link.
+ * 1 answered; 0 the link is gone (our QP in error: the victim's QP no
+ * longer acknowledges, or its DELETE_LINK came); -1 neither within
+ * PROBE_MS (*@why says so).
+ */
+static int link_probe(struct hrng *r, const char **why)
+{
+	int64_t deadline = now_ms() + PROBE_MS;
+	struct smcx_llc_msg m;
+	int rc;
+
+	memset(&m, 0, sizeof(m));
+	m.version = SMCX_LLC_V2;
+	m.type = SMCX_LLC_TEST_LINK;
+	pthread_mutex_lock(&ib.lk);
+	hr_fill(r, ib.probe_data, 16);
+	memcpy(m.u.test_link.user_data, ib.probe_data, 16);
+	ib.probe_ok = 0;
+	pthread_mutex_unlock(&ib.lk);
+	/* no slot: the wait below tells a dead QP from a stuck one */
+	llc_send(&m);
+	pthread_mutex_lock(&ib.lk);
+	while (!ib.probe_ok && !ib.dead && now_ms() < deadline)
+		ib_wait_news();
+	rc = ib.dead ? 0 : ib.probe_ok ? 1 : -1;
+	pthread_mutex_unlock(&ib.lk);
+	if (rc < 0)
+		*why = "the victim answers no TEST_LINK, and our QP is up";
+	return rc;
+}
+
+static int clc_closed(int fd);
+
+/*
+ * After link_probe() found no answer: the group is gone when the victim
+ * also closed the case's CLC connection (its application closed the
+ * socket after an abort with no closing CDC, as terminate aborts them)
+ * and a live group would have answered within PROBE_MS.  Our QP is
+ * declared dead then (the caller's link_down() destroys it).  1 gone.
+ */
+static int probe_gone(int fd)
+{
+	if (!clc_closed(fd))
+		return 0;
+	set_dead("no TEST_LINK answer, and the victim closed the connection");
+	return 1;
+}
+
+/*
+ * The victim closed the CLC (TCP) connection of @fd: its application
+ * closed the socket, e.g. after the abort that ends every connection of a
+ * terminated link group.  The victim never sends CLC bytes after the
+ * handshake, so any readiness is EOF or an error.
+ */
+static int clc_closed(int fd)
+{
+	uint8_t b;
+	ssize_t n = recv(fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+
+	return n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
 /* the proposal of an honest smcx-like client, with our GID */
 static size_t honest_prop(struct hrng *r, uint8_t *out)
 {
@@ -619,7 +713,8 @@ static int free_rmb(void)
 
 /*
  * A connection on our link group (first contact when there is none):
- * proposal, Accept, Confirm; 0 and *@k, or -1 with @err.
+ * proposal, Accept, Confirm; 0 and *@k, or -1 with @err; -2 when the
+ * victim answered with a first contact although we have a link group.
  */
 static int conn_open(struct hrng *r, struct hconn *k, int *first, char *err, size_t errlen)
 {
@@ -659,7 +754,9 @@ static int conn_open(struct hrng *r, struct hconn *k, int *first, char *err, siz
 	if (smcx_clc_first_contact(&a.hdr) != *first) {
 		snprintf(err, errlen, "accept: first contact %d, we expected %d",
 			 smcx_clc_first_contact(&a.hdr), *first);
-		goto fail;
+		conn_forget(k);
+		/* the victim has no group with us: ours ended (the caller probes) */
+		return *first ? -1 : -2;
 	}
 	slot = free_rmb();
 	if (slot < 0) {
@@ -833,7 +930,9 @@ static int echo_check(struct rcase *c, struct hconn *k, size_t len)
 	uint64_t echoed, acked = 0;
 	struct smcx_cdc_msg m;
 	uint8_t raw[SMCX_CDC_LEN];
-	int rc = 0;
+	const char *why = "";
+	int rc = 0, closed = 0;
+	uint8_t flags;
 
 	if (start + len > k->peer_size || start + len > RMB_SIZE)
 		len = 0;
@@ -846,20 +945,23 @@ static int echo_check(struct rcase *c, struct hconn *k, size_t len)
 	if (rc) {
 		/*
 		 * No send slot: a victim that ended the group (an LLC flood
-		 * does that) no longer acknowledges, and our QP only errors
-		 * out after its retries (about 7 x 67 ms, slower under TCG).
+		 * does that) no longer acknowledges; the probe waits for our
+		 * QP to give up on it.
 		 */
-		int64_t dead_by = now_ms() + 15000;
-
-		pthread_mutex_lock(&ib.lk);
-		while (!ib.dead && now_ms() < dead_by)
-			ib_wait_news();
-		pthread_mutex_unlock(&ib.lk);
-		if (ib.dead) {
+		rc = link_probe(&c->r, &why);
+		if (!rc || (rc < 0 && probe_gone(k->fd))) {
 			c->outcome = HO_LGR_TERM;
+			snprintf(c->msg, sizeof(c->msg), "%s", ib.why);
 		} else {
+			struct ibv_qp_attr at;
+			struct ibv_qp_init_attr ia;
+
+			if (ibv_query_qp(ib.qp, &at, IBV_QP_STATE, &ia))
+				at.qp_state = (enum ibv_qp_state)-1;
 			c->outcome = HO_UNEXPECTED;
-			snprintf(c->msg, sizeof(c->msg), "our send queue is stuck, link up");
+			snprintf(c->msg, sizeof(c->msg),
+				 "our send queue is stuck (%u in flight, QP state %d), link up",
+				 ib.inflight, (int)at.qp_state);
 		}
 		return -1;
 	}
@@ -867,7 +969,9 @@ static int echo_check(struct rcase *c, struct hconn *k, size_t len)
 	pthread_mutex_lock(&ib.lk);
 	while (!ib.dead && !(k->conn_flags & (SMCX_CDC_CF_CONN_ABORT | SMCX_CDC_CF_CONN_CLOSED |
 					      SMCX_CDC_CF_DONE_WRITING)) &&
-	       k->prod < c->valid && now_ms() < deadline) {
+	       k->prod < c->valid && now_ms() < deadline && !closed) {
+		/* the victim's end closed: the question is only why (below) */
+		closed = clc_closed(k->fd);
 		if (k->prod > acked) {
 			/* we consumed it: the victim may write on */
 			acked = k->prod;
@@ -882,9 +986,29 @@ static int echo_check(struct rcase *c, struct hconn *k, size_t len)
 		ib_wait_news();
 	}
 	echoed = k->prod;
+	flags = k->conn_flags;
+	pthread_mutex_unlock(&ib.lk);
+	/*
+	 * No echo and no CDC that ends the connection: the victim closed the
+	 * CLC connection, or the time is up.  Whether its link group ended
+	 * is a fact the probe finds (its answer, or our QP in error); what
+	 * the victim sent before its answer has arrived by then (RC keeps
+	 * the order), a CDC with the close or abort flags included.
+	 */
+	if (!ib.dead && echoed < c->valid &&
+	    !(flags & (SMCX_CDC_CF_CONN_ABORT | SMCX_CDC_CF_CONN_CLOSED |
+		       SMCX_CDC_CF_DONE_WRITING)) &&
+	    link_probe(&c->r, &why) < 0 && !probe_gone(k->fd)) {
+		c->outcome = HO_UNEXPECTED;
+		snprintf(c->msg, sizeof(c->msg), "%s", why);
+		return -1;
+	}
+	pthread_mutex_lock(&ib.lk);
+	echoed = k->prod;
 	pthread_mutex_unlock(&ib.lk);
 	if (ib.dead) {
 		c->outcome = HO_LGR_TERM;
+		snprintf(c->msg, sizeof(c->msg), "%s", ib.why);
 		return -1;
 	}
 	if (k->conn_flags & (SMCX_CDC_CF_CONN_ABORT | SMCX_CDC_CF_CONN_CLOSED |
@@ -895,7 +1019,11 @@ static int echo_check(struct rcase *c, struct hconn *k, size_t len)
 		return -1;
 	}
 	if (echoed < c->valid) {
-		if (c->we_closed) {	/* we aborted or closed it ourselves */
+		/*
+		 * we aborted or closed it ourselves, or the victim's
+		 * application closed it (its TCP FIN or RST came)
+		 */
+		if (c->we_closed || closed) {
 			c->outcome = HO_RESET;
 			return -1;
 		}
@@ -1113,9 +1241,10 @@ static void attack(struct rcase *c, struct hconn *k)
 			memset(&l, 0, sizeof(l));
 			l.version = SMCX_LLC_V2;
 			l.type = hr_chance(r, 50) ? SMCX_LLC_TEST_LINK : SMCX_LLC_CONFIRM_RKEY;
-			llc_send(&l);
+			if (llc_send(&l))
+				break;	/* dead or stuck: the echo check tells */
 		}
-		rnote(c, "200 requests");
+		rnote(c, "%u requests", i);
 		break;
 	case RK_LLC_UNKNOWN:
 		memset(raw, 0, sizeof(raw));
@@ -1148,14 +1277,23 @@ static void attack(struct rcase *c, struct hconn *k)
 	}
 }
 
+/*
+ * The class of case @c: cases 0, 1, ... take the selected classes in
+ * turn, one each, so that every class runs in a short run too (the rare
+ * ones have a weight of 10 in 1,000); later cases pick by weight.
+ */
 static int rpick(struct rcase *c)
 {
 	unsigned int tot = 0, x;
+	uint64_t nth = 0;
 	int k;
 
 	for (k = 0; k < RK_MAX; k++)
-		if (!(R.skip & (1ull << k)) && (!R.keep || (R.keep & (1ull << k))))
+		if (!(R.skip & (1ull << k)) && (!R.keep || (R.keep & (1ull << k)))) {
 			tot += rclasses[k].weight;
+			if (nth++ == c->no)
+				return k;
+		}
 	if (!tot)
 		return -1;
 	x = hr_below(&c->r, tot);
@@ -1209,6 +1347,9 @@ static void link_down(void)
 
 static unsigned long long rcounts[RK_MAX][HO_MAX];
 
+/* tries to open a case's connection, 0.5 s apart unless our group ended */
+#define OPEN_TRIES	10
+
 int hostile_rdma(const char *addr, int port, uint64_t seed, uint64_t first, uint64_t count,
 		 int verbose, const char *skip, const char *keep)
 {
@@ -1216,9 +1357,9 @@ int hostile_rdma(const char *addr, int port, uint64_t seed, uint64_t first, uint
 	static const char *const onames[HO_MAX] = {
 		"decline", "fallback", "reset", "lgr-term", "smcr", "known-bug", "unexpected",
 	};
-	unsigned long long tot[HO_MAX] = { 0 }, firsts = 0, n = 0;
+	unsigned long long tot[HO_MAX] = { 0 }, firsts = 0, n = 0, late = 0;
 	int64_t t0 = now_ms();
-	int findings = 0, k, o;
+	int findings = 0, k, o, classes = 0, ran = 0;
 	uint64_t i;
 	struct rcase c;
 
@@ -1233,8 +1374,8 @@ int hostile_rdma(const char *addr, int port, uint64_t seed, uint64_t first, uint
 			R.keep |= 1ull << k;
 	}
 	for (i = first; i < first + count; i++) {
-		char err[200] = "";
-		int fc = 0, tries;
+		char err[300] = "";
+		int fc = 0, tries, rc;
 
 		memset(&c, 0, sizeof(c));
 		c.no = i;
@@ -1243,15 +1384,32 @@ int hostile_rdma(const char *addr, int port, uint64_t seed, uint64_t first, uint
 		c.cls = rpick(&c);
 		if (c.cls < 0)
 			break;
-		/* a dead group takes the victim a moment to notice: retry */
-		for (tries = 0; tries < 40; tries++) {
-			if (!conn_open(&c.r, &conn, &fc, err, sizeof(err)))
+		for (tries = 0; tries < OPEN_TRIES; tries++) {
+			const char *why = "";
+
+			rc = conn_open(&c.r, &conn, &fc, err, sizeof(err));
+			if (!rc)
 				break;
-			if (fc)
+			if (fc) {		/* a first contact failed: anew */
 				link_down();
+			} else if (rc == -2 || !link_probe(&c.r, &why)) {
+				/*
+				 * The victim made a first contact, or our QP
+				 * is in error: it ended our group after the
+				 * last case's checks.  Ours goes too, at once.
+				 */
+				late++;
+				if (verbose)
+					printf("rdma: the victim ended our link group after case %llu (%s)\n",
+					       (unsigned long long)i - 1, err);
+				link_down();
+				continue;
+			} else if (why[0]) {
+				snprintf(err + strlen(err), sizeof(err) - strlen(err), "; %s", why);
+			}
 			sleep_ms(500);
 		}
-		if (tries == 40) {
+		if (tries == OPEN_TRIES) {
 			c.outcome = HO_UNEXPECTED;
 			snprintf(c.msg, sizeof(c.msg), "cannot open a connection: %s", err);
 		} else {
@@ -1273,21 +1431,30 @@ int hostile_rdma(const char *addr, int port, uint64_t seed, uint64_t first, uint
 			       c.msg[0] ? ": " : "", c.msg);
 			fflush(stdout);
 		}
-		if (c.outcome == HO_UNEXPECTED && tries == 40)
+		if (c.outcome == HO_UNEXPECTED && tries == OPEN_TRIES)
 			break;
 	}
 	link_down();
-	for (k = 0; k < RK_MAX; k++)
+	for (k = 0; k < RK_MAX; k++) {
+		unsigned long long m = 0;
+
 		for (o = 0; o < HO_MAX; o++) {
 			if (!rcounts[k][o])
 				continue;
 			printf("class %-20s %-10s %llu\n", rclasses[k].name, onames[o], rcounts[k][o]);
 			tot[o] += rcounts[k][o];
+			m += rcounts[k][o];
 		}
+		if (!(R.skip & (1ull << k)) && (!R.keep || (R.keep & (1ull << k)))) {
+			classes++;
+			ran += !!m;
+		}
+	}
 	for (o = 0; o < HO_MAX; o++)
 		printf("outcome %-10s %llu\n", onames[o], tot[o]);
-	printf("hostile: rdma cases=%llu first=%llu seed=%llu first_contacts=%llu secs=%.1f rate=%.1f/s llc_answered=%lu cdc_rx=%lu findings=%d\n",
-	       n, (unsigned long long)first, (unsigned long long)seed, firsts,
+	printf("hostile: rdma classes selected=%d ran=%d\n", classes, ran);
+	printf("hostile: rdma cases=%llu first=%llu seed=%llu first_contacts=%llu late_lgr_terms=%llu secs=%.1f rate=%.1f/s llc_answered=%lu cdc_rx=%lu findings=%d\n",
+	       n, (unsigned long long)first, (unsigned long long)seed, firsts, late,
 	       (now_ms() - t0) / 1000.0, n * 1000.0 / (double)(now_ms() - t0 + 1),
 	       ib.llc_answered, ib.cdc_rx, findings);
 	return findings ? 1 : 0;
