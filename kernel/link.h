@@ -51,6 +51,7 @@
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
+#include <smcx/llc_flow.h>
 #include <smcx/wire.h>
 
 #include "wr.h"
@@ -114,17 +115,16 @@ struct smcx_link {
 	struct mutex reg_mutex;
 
 	/*
-	 * LLC: one mailbox for the awaited message (response, or CONFIRM_LINK
-	 * request).  Our requests run one at a time (llc_flow, mainline's
-	 * local flow); an answer that arrives after its request timed out may
-	 * still land in the mailbox, so a wait takes only the answer to its
-	 * own request (smcx/llc_flow.h) and drops anything else.
+	 * LLC: one mailbox for the awaited message (the answer to the
+	 * running flow's request, or the peer's CONFIRM_LINK request).  Our
+	 * requests run one at a time (llc_flow, mainline's local flow); the
+	 * flow arms the mailbox with its request, and receive stores only
+	 * that request's answer, into an empty mailbox (smcx/llc_flow.h).
 	 */
 	struct mutex llc_flow;
-	spinlock_t llc_lock;		/* llc_got, llc_in, llc_queue */
+	spinlock_t llc_lock;		/* llc_mbox, llc_queue */
 	wait_queue_head_t llc_wait;
-	bool llc_got;
-	struct smcx_llc_msg llc_in;
+	struct smcx_llc_mbox llc_mbox;
 	struct list_head llc_queue;	/* requests for llc_work */
 	struct work_struct llc_work;
 };

@@ -4,16 +4,19 @@
  * exchange, our CONFIRM_RKEY for each new RMB on a reused link group,
  * answers to the peer's requests (TEST_LINK, CONFIRM_RKEY, DELETE_RKEY,
  * ADD_LINK, DELETE_LINK), and our DELETE_LINK at teardown.  Our requests
- * run one at a time per link (llc_flow) and share one response mailbox; a
- * wait takes only the answer to its own request (smcx/llc_flow.h), so the
- * late answer to a request that timed out is dropped.
+ * run one at a time per link (llc_flow) and share one mailbox (llc_mbox,
+ * smcx/llc_flow.h): the flow arms it with its request before sending it,
+ * and it takes only that request's answer, and only while empty.
  *
- * Receive runs in softirq: a response, or the CONFIRM_LINK request a client
- * waits for, goes to the link's one-message mailbox (llc_in) and wakes the
- * waiter; any other request is queued for llc_work, which answers it in
- * process context, one at a time.  The queue holds SMCX_LLC_QUEUE_MAX
- * requests at most: a peer with more unanswered ones floods us, and its
- * link group ends.  All messages are built and parsed by the wire codec.
+ * Receive runs in softirq: a response, or a CONFIRM_LINK request, is
+ * offered to the mailbox under llc_lock; the awaited one is stored and
+ * wakes the waiter, any other is dropped (an unsolicited response, the
+ * late answer to a request that timed out, a second answer): it can
+ * neither replace the answer a flow has yet to read nor end a wait.  Any
+ * other request is queued for llc_work, which answers it in process
+ * context, one at a time.  The queue holds SMCX_LLC_QUEUE_MAX requests at
+ * most: a peer with more unanswered ones floods us, and its link group
+ * ends.  All messages are built and parsed by the wire codec.
  *
  * As mainline 6.12 on a v2 link group: LLC messages use the v2 header
  * (version 2, 16-bit length, little-endian as mainline writes it, see
@@ -64,14 +67,27 @@ int smcx_llc_send(struct smcx_link *lnk, struct smcx_llc_msg *m, bool wait)
 }
 
 /*
- * Wait up to @timeo for the message a flow waits for: with @req, the
- * peer's answer to our request @req (smcx_llc_answers()); without, the
- * peer's CONFIRM_LINK request (client, first contact).  Anything else found
- * in the mailbox meanwhile, e.g. the late answer to an earlier request that
- * timed out, is dropped.  0 and the message in *@out, -ETIMEDOUT, -ENOLINK.
+ * Arm the mailbox for the answer to our request @req (the caller holds
+ * llc_flow and sends @req next), or, with NULL once the flow is done,
+ * for the peer's CONFIRM_LINK request only.  Under llc_lock, as every
+ * access to llc_mbox: receive (softirq) stores into it, the flow's
+ * thread arms, takes and disarms.
  */
-static int smcx_llc_wait(struct smcx_link *lnk, const struct smcx_llc_msg *req,
-			 long timeo, struct smcx_llc_msg *out)
+static void smcx_llc_arm(struct smcx_link *lnk, const struct smcx_llc_msg *req)
+{
+	spin_lock_bh(&lnk->llc_lock);
+	smcx_llc_mbox_arm(&lnk->llc_mbox, req);
+	spin_unlock_bh(&lnk->llc_lock);
+}
+
+/*
+ * Wait up to @timeo for the message the mailbox is armed for: the answer
+ * to the flow's request, or (client, first contact, not armed) the peer's
+ * CONFIRM_LINK request.  Receive stores nothing else, so whatever is
+ * there is it.  0 and the message in *@out, -ETIMEDOUT, -ENOLINK.
+ */
+static int smcx_llc_wait(struct smcx_link *lnk, long timeo,
+			 struct smcx_llc_msg *out)
 {
 	unsigned long end = jiffies + timeo;
 	long left;
@@ -81,23 +97,14 @@ static int smcx_llc_wait(struct smcx_link *lnk, const struct smcx_llc_msg *req,
 		left = (long)(end - jiffies);
 		if (left > 0)
 			wait_event_timeout(lnk->llc_wait,
-					   READ_ONCE(lnk->llc_got) ||
+					   READ_ONCE(lnk->llc_mbox.full) ||
 					   READ_ONCE(lnk->state) == SMCX_LNK_DEAD,
 					   left);
 		spin_lock_bh(&lnk->llc_lock);
-		got = lnk->llc_got;
-		if (got) {
-			*out = lnk->llc_in;
-			lnk->llc_got = false;
-		}
+		got = smcx_llc_mbox_take(&lnk->llc_mbox, out);
 		spin_unlock_bh(&lnk->llc_lock);
-		if (got && (req ? smcx_llc_answers(req, out) :
-			    out->type == SMCX_LLC_CONFIRM_LINK &&
-			    !(out->flags & SMCX_LLC_FLAG_RESP)))
-			return 0;
 		if (got)
-			pr_debug("LLC type 0x%02x flags 0x%02x is not the awaited one: dropped\n",
-				 out->type, out->flags);
+			return 0;
 		if (READ_ONCE(lnk->state) == SMCX_LNK_DEAD)
 			return -ENOLINK;
 		if (time_after_eq(jiffies, end))
@@ -112,16 +119,15 @@ static int smcx_llc_wait(struct smcx_link *lnk, const struct smcx_llc_msg *req,
 static int smcx_llc_request(struct smcx_link *lnk, struct smcx_llc_msg *m,
 			    long timeo)
 {
-	struct smcx_llc_msg req = *m;
 	int rc;
 
 	mutex_lock(&lnk->llc_flow);
-	spin_lock_bh(&lnk->llc_lock);
-	lnk->llc_got = false;
-	spin_unlock_bh(&lnk->llc_lock);
+	/* armed before the send: the answer may come before the wait */
+	smcx_llc_arm(lnk, m);
 	rc = smcx_llc_send(lnk, m, true);
 	if (!rc)
-		rc = smcx_llc_wait(lnk, &req, timeo, m);
+		rc = smcx_llc_wait(lnk, timeo, m);
+	smcx_llc_arm(lnk, NULL);
 	mutex_unlock(&lnk->llc_flow);
 	return rc;
 }
@@ -135,21 +141,19 @@ static int smcx_llc_request(struct smcx_link *lnk, struct smcx_llc_msg *m,
  */
 int smcx_llc_test_link(struct smcx_link *lnk)
 {
-	struct smcx_llc_msg m, req;
+	struct smcx_llc_msg m;
 	int rc;
 
 	if (!mutex_trylock(&lnk->llc_flow))
 		return 0;
-	spin_lock_bh(&lnk->llc_lock);
-	lnk->llc_got = false;
-	spin_unlock_bh(&lnk->llc_lock);
 	smcx_llc_init_msg(lnk, &m, SMCX_LLC_TEST_LINK);
-	req = m;
+	smcx_llc_arm(lnk, &m);
 	rc = smcx_llc_send(lnk, &m, false);
 	if (rc == -ENOLINK && READ_ONCE(lnk->state) != SMCX_LNK_DEAD)
 		rc = 0;			/* no free slot */
 	else if (!rc)
-		rc = smcx_llc_wait(lnk, &req, SMCX_LLC_WAIT, &m);
+		rc = smcx_llc_wait(lnk, SMCX_LLC_WAIT, &m);
+	smcx_llc_arm(lnk, NULL);
 	mutex_unlock(&lnk->llc_flow);
 	return rc;
 }
@@ -210,7 +214,7 @@ static void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 {
 	struct smcx_llc_qentry *qe;
 	struct smcx_llc_msg m;
-	bool full;
+	bool full, kept;
 
 	if (smcx_llc_decode(buf, len, &m, SMCX_WIRE_LAX_RSVD))
 		return;		/* unknown or malformed: dropped, as mainline */
@@ -220,11 +224,19 @@ static void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	if (m.type == SMCX_LLC_DELETE_RKEY)
 		m.u.delete_rkey.rkeys = NULL;
 	if ((m.flags & SMCX_LLC_FLAG_RESP) || m.type == SMCX_LLC_CONFIRM_LINK) {
+		/*
+		 * the awaited message into an empty mailbox; anything else,
+		 * e.g. a response right behind the answer a flow has yet to
+		 * read, is dropped as mainline drops out-of-flow responses
+		 */
 		spin_lock_bh(&lnk->llc_lock);
-		lnk->llc_in = m;
-		lnk->llc_got = true;
+		kept = smcx_llc_mbox_put(&lnk->llc_mbox, &m);
 		spin_unlock_bh(&lnk->llc_lock);
-		wake_up(&lnk->llc_wait);
+		if (kept)
+			wake_up(&lnk->llc_wait);
+		else
+			pr_debug("LLC type 0x%02x flags 0x%02x not awaited: dropped\n",
+				 m.type, m.flags);
 		return;
 	}
 	if (READ_ONCE(lnk->state) == SMCX_LNK_DEAD)
@@ -365,7 +377,7 @@ int smcx_llc_confirm_link_clnt(struct smcx_link *lnk)
 	struct smcx_llc_msg m;
 	int rc;
 
-	rc = smcx_llc_wait(lnk, NULL, 2 * SMCX_LLC_WAIT, &m);
+	rc = smcx_llc_wait(lnk, 2 * SMCX_LLC_WAIT, &m);
 	if (rc)
 		return rc;
 	memcpy(lnk->peer_link_uid, m.u.confirm_link.link_uid,

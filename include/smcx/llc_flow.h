@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * smcx pure logic: which LLC message answers our LLC request.
+ * smcx pure logic: which LLC message answers our LLC request, and the
+ * link's one-message mailbox that keeps it for the waiting flow.
  *
  * A link runs our requests one at a time and has one mailbox for the
  * peer's responses (kernel/llc.c).  A response can still arrive after its
@@ -20,7 +21,21 @@
  * their answers carry nothing of ours to compare (the peer's link data, a
  * reject).
  *
+ * The mailbox holds one message, the one a flow waits for, and takes it
+ * only while empty: the first answer stays until its flow reads it.  A
+ * peer may send a response nobody asked for right behind the answer (a
+ * DELETE_LINK response after its CONFIRM_LINK response, both in one
+ * receive poll, before the waiting thread runs): it must not replace the
+ * answer, or the flow times out and a first contact fails.  So every
+ * response that is not the awaited answer is dropped on receive, as
+ * mainline drops responses outside its local flow.  While no flow waits
+ * for an answer, the mailbox takes the peer's CONFIRM_LINK request: a
+ * client's first contact waits for it, and it may arrive before the
+ * client's thread starts to wait.
+ *
  * Header-only C that compiles in the kernel (SMCX_KERNEL), C11 and C++20.
+ * No locking here: the kernel calls the mailbox functions under the
+ * link's llc_lock.
  */
 #ifndef SMCX_LLC_FLOW_H
 #define SMCX_LLC_FLOW_H
@@ -50,6 +65,67 @@ static inline int smcx_llc_answers(const struct smcx_llc_msg *req,
 	default:
 		return 1;
 	}
+}
+
+/* A link's LLC mailbox (struct smcx_link's llc_mbox). */
+struct smcx_llc_mbox {
+	u8 armed;			/* a flow waits for the answer to @req */
+	u8 full;			/* @in holds the awaited message */
+	struct smcx_llc_msg req;	/* armed: our request */
+	struct smcx_llc_msg in;
+};
+
+/*
+ * A flow begins (@req, our request, before it is sent) or ends (NULL):
+ * from now on the mailbox takes only the answer to @req, or, without,
+ * only the peer's CONFIRM_LINK request.  Whatever it held is dropped: a
+ * message the last flow did not read (it came after that flow's timeout)
+ * is no one's.
+ */
+static inline void smcx_llc_mbox_arm(struct smcx_llc_mbox *mb,
+				     const struct smcx_llc_msg *req)
+{
+	mb->armed = req ? 1 : 0;
+	if (req)
+		mb->req = *req;
+	mb->full = 0;
+}
+
+/* Does the mailbox, as it is now, await @in?  1 yes, 0 no. */
+static inline int smcx_llc_mbox_awaits(const struct smcx_llc_mbox *mb,
+				       const struct smcx_llc_msg *in)
+{
+	if (mb->full)
+		return 0;
+	if (mb->armed)
+		return smcx_llc_answers(&mb->req, in);
+	return in->type == SMCX_LLC_CONFIRM_LINK &&
+	       !(in->flags & SMCX_LLC_FLAG_RESP);
+}
+
+/*
+ * A received response, or CONFIRM_LINK request, @in: stored if awaited
+ * (1), else dropped (0; the caller frees nothing, @in is a copy).
+ */
+static inline int smcx_llc_mbox_put(struct smcx_llc_mbox *mb,
+				    const struct smcx_llc_msg *in)
+{
+	if (!smcx_llc_mbox_awaits(mb, in))
+		return 0;
+	mb->in = *in;
+	mb->full = 1;
+	return 1;
+}
+
+/* The awaited message into *@out and the mailbox empty (1), or none (0). */
+static inline int smcx_llc_mbox_take(struct smcx_llc_mbox *mb,
+				     struct smcx_llc_msg *out)
+{
+	if (!mb->full)
+		return 0;
+	*out = mb->in;
+	mb->full = 0;
+	return 1;
 }
 
 #endif /* SMCX_LLC_FLOW_H */
