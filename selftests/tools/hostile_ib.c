@@ -78,6 +78,9 @@ static struct {
 	int verbose;
 	unsigned long long skip, keep;
 	unsigned int skip_symptoms;	/* 1: cursor-stall is a known bug */
+	/* llc-first-unsol: sent with our CONFIRM_LINK response (conn_open) */
+	int tail_set;
+	struct smcx_llc_msg tail;
 } R;
 
 static void conn_forget(struct hconn *k);
@@ -245,6 +248,45 @@ static int llc_send(struct smcx_llc_msg *m)
 	int len = smcx_llc_encode(m, buf, sizeof(buf));
 
 	return len < 0 ? len : hib_send(buf, (size_t)len);
+}
+
+/*
+ * The LLC messages @m[0..@n-1] in one post: the provider sends them back
+ * to back, so the victim's one receive poll tends to see them all.
+ */
+static int llc_send_burst(const struct smcx_llc_msg *m, int n)
+{
+	struct ibv_send_wr wr[2], *bad = NULL, *w;
+	struct ibv_sge sge[2];
+	int i, s, len;
+
+	if (n > 2)
+		return -EINVAL;
+	memset(wr, 0, sizeof(wr));
+	for (i = 0; i < n; i++) {
+		s = slot_get();
+		len = s < 0 ? -EAGAIN : smcx_llc_encode(&m[i], send_slot(s), SLOT);
+		if (len < 0) {
+			/* the slots taken so far, this one too: not posted */
+			for (n = i + (s >= 0); n > 0; n--)
+				slot_put();
+			return len;
+		}
+		sge[i].addr = (uintptr_t)send_slot(s);
+		sge[i].length = (uint32_t)len;
+		sge[i].lkey = ib.mr->lkey;
+		wr[i].wr_id = 1000 + s;
+		wr[i].sg_list = &sge[i];
+		wr[i].num_sge = 1;
+		wr[i].opcode = IBV_WR_SEND;
+		wr[i].send_flags = IBV_SEND_SIGNALED;
+		wr[i].next = i + 1 < n ? &wr[i + 1] : NULL;
+	}
+	if (!ibv_post_send(ib.qp, wr, &bad))
+		return 0;
+	for (w = bad; w; w = w->next)	/* not posted: never completes */
+		slot_put();
+	return -EIO;
 }
 
 /* a victim's LLC request: answer it as a plain peer would */
@@ -825,7 +867,8 @@ static int conn_open(struct hrng *r, struct hconn *k, int *first, char *err, siz
 		memcpy(m.u.confirm_link.gid, ib.gid, 16);
 		m.u.confirm_link.qpn = ib.qp->qp_num;
 		memcpy(m.u.confirm_link.link_uid, ib.link_uid, 4);
-		if (llc_send(&m)) {
+		if (R.tail_set ? llc_send_burst((struct smcx_llc_msg[]){ m, R.tail }, 2) :
+				 llc_send(&m)) {
 			snprintf(err, errlen, "CONFIRM_LINK response");
 			goto fail;
 		}
@@ -855,7 +898,7 @@ static void conn_forget(struct hconn *k)
 enum {
 	RK_CDC_VALID, RK_CDC_FIELD, RK_CDC_CURSOR, RK_CDC_TOKEN, RK_CDC_FLAGS, RK_CDC_DUP,
 	RK_LLC_UNSOLICITED, RK_LLC_REQUEST, RK_LLC_FIELD, RK_LLC_FLOOD, RK_LLC_UNKNOWN,
-	RK_RDMA_OOB, RK_DELETE_LINK, RK_MAX
+	RK_RDMA_OOB, RK_DELETE_LINK, RK_LLC_FIRST_UNSOL, RK_MAX
 };
 
 static const struct {
@@ -876,6 +919,8 @@ static const struct {
 	[RK_LLC_UNKNOWN] = { "llc-unknown", 30, "unknown LLC types and versions" },
 	[RK_RDMA_OOB] = { "rdma-oob", 10, "RDMA WRITE outside the RMB or with a bogus rkey" },
 	[RK_DELETE_LINK] = { "delete-link", 10, "DELETE_LINK for our link" },
+	[RK_LLC_FIRST_UNSOL] = { "llc-first-unsol", 20,
+				 "a first contact; an unsolicited response right behind our CONFIRM_LINK response" },
 };
 
 struct rcase {
@@ -1216,6 +1261,8 @@ static void attack(struct rcase *c, struct hconn *k)
 		rnote(c, "%s response", smcx_llc_type_name(l.type));
 		llc_send(&l);
 		break;
+	case RK_LLC_FIRST_UNSOL:
+		break;		/* conn_open() sent it (first_unsol()) */
 	case RK_LLC_REQUEST:
 		llc_random(c, &l);
 		rnote(c, "%s", smcx_llc_type_name(l.type));
@@ -1345,6 +1392,25 @@ static void link_down(void)
 	ib.dead = 0;
 }
 
+/*
+ * llc-first-unsol: the case is a first contact of its own, and an LLC
+ * response nobody asked for goes in one post with our CONFIRM_LINK
+ * response (R.tail), into the victim's receive poll while its first
+ * contact waits for that answer.  Any type but a second CONFIRM_LINK
+ * response (the first must win, which the outcome cannot tell).
+ */
+static void first_unsol(struct rcase *c)
+{
+	if (ib.qp)
+		link_down();
+	do
+		llc_random(c, &R.tail);
+	while (R.tail.type == SMCX_LLC_CONFIRM_LINK);
+	R.tail.flags |= SMCX_LLC_FLAG_RESP;
+	R.tail_set = 1;
+	rnote(c, "%s response", smcx_llc_type_name(R.tail.type));
+}
+
 static unsigned long long rcounts[RK_MAX][HO_MAX];
 
 /* tries to open a case's connection, 0.5 s apart unless our group ended */
@@ -1384,6 +1450,9 @@ int hostile_rdma(const char *addr, int port, uint64_t seed, uint64_t first, uint
 		c.cls = rpick(&c);
 		if (c.cls < 0)
 			break;
+		R.tail_set = 0;
+		if (c.cls == RK_LLC_FIRST_UNSOL)
+			first_unsol(&c);
 		for (tries = 0; tries < OPEN_TRIES; tries++) {
 			const char *why = "";
 
@@ -1419,6 +1488,17 @@ int hostile_rdma(const char *addr, int port, uint64_t seed, uint64_t first, uint
 			close_conn(&conn, &c);
 			if (c.outcome == HO_LGR_TERM || ib.dead)
 				link_down();
+			/* an unsolicited response is dropped: the group lives */
+			if (c.cls == RK_LLC_FIRST_UNSOL && c.outcome != HO_SMCR &&
+			    c.outcome != HO_UNEXPECTED) {
+				char was[sizeof(c.msg)];
+
+				memcpy(was, c.msg, sizeof(was));
+				snprintf(c.msg, sizeof(c.msg),
+					 "%s after an unsolicited response in a first contact: %.100s",
+					 onames[c.outcome], was);
+				c.outcome = HO_UNEXPECTED;
+			}
 		}
 		rcounts[c.cls][c.outcome]++;
 		n++;
