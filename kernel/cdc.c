@@ -36,15 +36,16 @@ static void smcx_cdc_sigurg(struct sock *sk)
 /* wr.c's receive handler of SMCX_WR_KIND_CDC (registered by smcx_cdc_init) */
 static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 {
+	enum smcx_curs_move mv;
 	struct smcx_cdc_msg m;
 	struct smcx_sock *smc;
 	struct smcx_conn *conn;
 	struct smcx_buf *rmb;
 	struct sock *sk;
 	__poll_t ev = 0;
-	bool push = false, finish = false, work;
+	bool push = false, finish = false, work = false;
 	u32 psz;
-	u64 v;
+	u64 v = 0;
 
 	if (smcx_cdc_decode(buf, len, &m, SMCX_WIRE_LAX_RSVD))
 		return;
@@ -54,12 +55,17 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	smc = smcx_sk(sk);
 	conn = smc->conn;
 	spin_lock_bh(&conn->lock);
+	/* after a protocol error the connection is aborted: nothing counts */
+	if (conn->violated)
+		goto unlock;
 	/* NULL once smcx_conn_free() let go of it (under this lock) */
 	rmb = conn->rmb;
 	if (rmb) {
-		v = smcx_curs_to_count(conn->rx_prod, rmb->size, &m.prod);
-		if (smcx_curs_prod_ok(v, conn->rx_prod, conn->rx_cons,
-				      rmb->size)) {
+		mv = smcx_curs_rx_prod(&m.prod, rmb->size, conn->rx_prod,
+				       conn->rx_cons, &v);
+		if (mv == SMCX_CURS_BAD)
+			goto violation;
+		if (mv == SMCX_CURS_FWD) {
 			conn->rx_prod = v;
 			ev |= EPOLLIN | EPOLLRDNORM;
 			ev |= smcx_urg_rx(conn, lnk, m.prod_flags, v);
@@ -68,14 +74,18 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	/*
 	 * On a reused link group the peer may write and send CDCs as soon
 	 * as its CLC Confirm is out, before we have read that Confirm and
-	 * know its RMB: its consumer cursor is then 0 (we sent nothing yet)
-	 * and is skipped.
+	 * know its RMB: its consumer cursor is then (0, 0), we sent nothing
+	 * yet.
 	 */
-	v = 0;
 	psz = READ_ONCE(conn->peer_rmbe_size);	/* only the size is used */
-	if (psz)
-		v = smcx_curs_to_count(conn->peer_cons, psz, &m.cons);
-	if (smcx_curs_cons_ok(v, conn->peer_cons, conn->tx_sent)) {
+	if (!psz)
+		mv = m.cons.wrap || m.cons.count ? SMCX_CURS_BAD : SMCX_CURS_SAME;
+	else
+		mv = smcx_curs_rx_cons(&m.cons, psz, conn->peer_cons,
+				       conn->tx_sent, &v);
+	if (mv == SMCX_CURS_BAD)
+		goto violation;
+	if (mv == SMCX_CURS_FWD) {
 		conn->peer_cons = v;
 		if (conn->tx_prep > conn->tx_sent)
 			push = true;
@@ -114,8 +124,28 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	}
 	if (m.conn_flags)
 		ev |= EPOLLIN | EPOLLRDHUP | EPOLLOUT;
-	finish = conn->released && (conn->peer_closed || conn->peer_abort);
+	goto out;
+violation:
+	/*
+	 * A cursor no correct peer sends (include/smcx/cursor.h): the
+	 * stream is out of step, so the connection ends as mainline ends
+	 * one on a protocol error, with our abort; the application sees
+	 * TCP's reset.  tx_work sends the abort (no data goes out after
+	 * it) and every later CDC of the peer is ignored.
+	 */
+	conn->violated = true;
+	conn->local_abort = true;
+	conn->abort_owed = true;
+	smcx_close_event(conn, SMCX_CLOSE_EV_ABORT);
+	if (!READ_ONCE(smc->sk.sk_err))
+		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
+	push = true;
+	ev |= EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP | EPOLLRDHUP;
+out:
+	finish = conn->released && (conn->peer_closed || conn->peer_abort ||
+				    conn->violated);
 	work = push || (conn->peer_write_blocked && (ev & EPOLLIN) == 0);
+unlock:
 	spin_unlock_bh(&conn->lock);
 	if (work) {
 		sock_hold(&smc->sk);

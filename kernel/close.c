@@ -105,11 +105,17 @@ int smcx_conn_shutdown(struct smcx_sock *smc, int how)
 	return 0;
 }
 
+/*
+ * close() waits no longer: the data is out and our close with it, or it
+ * never will be (dead connection, a peer that closed: it reads no more,
+ * or our abort: it drops the data)
+ */
 static bool smcx_flushed(struct smcx_sock *smc)
 {
 	struct smcx_conn *conn = smc->conn;
 
-	return smcx_conn_dead(conn) ||
+	return smcx_conn_dead(conn) || READ_ONCE(conn->peer_closed) ||
+	       conn->local_abort ||
 	       (conn->tx_fin == conn->tx_prep && conn->closed_sent);
 }
 
@@ -151,11 +157,33 @@ void smcx_conn_release(struct smcx_sock *smc)
 		mutex_lock(&conn->tx_mutex);
 		smcx_tx_push(smc, true);
 		mutex_unlock(&conn->tx_mutex);
+		/*
+		 * The rest of the data goes as the peer's consumer cursor
+		 * moves (cdc.c queues tx_work), our close in its last CDC.
+		 * Every CDC completion wakes us: a push here sends nothing
+		 * new unless the close itself is still owed, else each CDC
+		 * would send the next (a storm until the wait ends).
+		 */
 		while (!smcx_flushed(smc) && timeo) {
 			if (smcx_conn_wait(smc, &timeo, smcx_flushed))
 				break;
 			mutex_lock(&conn->tx_mutex);
-			smcx_tx_push(smc, !conn->closed_sent);
+			smcx_tx_push(smc, conn->tx_sent == conn->tx_prep &&
+				     !conn->closed_sent);
+			mutex_unlock(&conn->tx_mutex);
+		}
+		/*
+		 * Data that did not get out (the peer closed, or did not
+		 * consume it within the wait) never will: TCP would reset,
+		 * we abort, at once (the close work would only do it later,
+		 * and not at all for a peer that closed).
+		 */
+		if (!smcx_conn_dead(conn) && !conn->closed_sent &&
+		    !conn->local_abort) {
+			conn->local_abort = true;
+			smcx_close_event_bh(conn, SMCX_CLOSE_EV_ABORT);
+			mutex_lock(&conn->tx_mutex);
+			smcx_tx_push(smc, true);
 			mutex_unlock(&conn->tx_mutex);
 		}
 	}
@@ -182,6 +210,11 @@ void smcx_close_work(struct work_struct *work)
 		/* the peer never closed: abort it */
 		conn->local_abort = true;
 		smcx_close_event_bh(conn, SMCX_CLOSE_EV_ABORT);
+		mutex_lock(&conn->tx_mutex);
+		smcx_tx_push(smc, true);
+		mutex_unlock(&conn->tx_mutex);
+	} else if (conn->lgr && READ_ONCE(conn->abort_owed)) {
+		/* an abort tx_work has not sent yet: the free cancels it */
 		mutex_lock(&conn->tx_mutex);
 		smcx_tx_push(smc, true);
 		mutex_unlock(&conn->tx_mutex);

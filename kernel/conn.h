@@ -169,6 +169,7 @@ struct smcx_conn {
 	bool local_abort;		/* send the abort flag */
 	bool abort_owed;		/* peer aborted: answer with ours */
 	bool reset;			/* sent to a closed peer: TCP's RST */
+	bool violated;			/* peer broke the protocol: we abort */
 	/*
 	 * The close protocol's state (enum smcx_state: SMCX_ACTIVE from
 	 * creation, the close states, SMCX_CLOSED), moved by
@@ -189,7 +190,8 @@ struct smcx_conn {
 
 static inline bool smcx_conn_dead(struct smcx_conn *conn)
 {
-	return READ_ONCE(conn->aborted) || READ_ONCE(conn->peer_abort);
+	return READ_ONCE(conn->aborted) || READ_ONCE(conn->peer_abort) ||
+	       READ_ONCE(conn->violated);
 }
 
 /* conn.c */

@@ -54,7 +54,13 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 		spin_lock_bh(&conn->lock);
 		pending = conn->tx_prep - conn->tx_sent;
 		space = smcx_curs_space(psz, conn->tx_sent, conn->peer_cons);
-		n = conn->peer_abort ? 0 : min(pending, space);
+		/*
+		 * No data to a peer that aborted or closed (nobody reads it,
+		 * and its RMB may serve another connection by now), nor with
+		 * or after our abort (TCP's reset drops unsent data too).
+		 */
+		n = conn->peer_abort || conn->peer_closed || conn->local_abort ?
+		    0 : min(pending, space);
 		urg_flags = 0;
 		n = smcx_urg_tx_cap(conn, n, &urg_flags);
 		spin_unlock_bh(&conn->lock);

@@ -18,7 +18,9 @@
  * number modulo 2^16 (wrap).  Distances between cursors are then plain
  * subtractions of counts; a received pair is turned back into a count
  * through its distance from the last one known, which the protocol never
- * lets exceed one RMBE.  Every ring size passed here is non-zero.
+ * lets exceed one RMBE; a pair that breaks that, or whose count is not
+ * below the ring size, is a protocol error.  Every ring size passed here
+ * is non-zero.
  *
  * Header-only C that compiles in the kernel (SMCX_KERNEL), C11 and C++20,
  * so the module and the unit tests (user/tests/logic/) run the same code.
@@ -87,22 +89,67 @@ static inline void smcx_curs_from_count(u64 n, u32 size,
 }
 
 /*
- * The byte count a received cursor @c stands for, given @last, the count
- * of the last cursor accepted for the same ring of @size.  The pair is
- * read modulo 2^16 laps (the wrap counter's range), so a wrap that went
- * from 0xffff to 0 still moves forward.  A cursor never moves backwards
- * nor by more than one RMBE: anything else (a stale or corrupt cursor)
- * gives @last back, unchanged.  A count beyond the ring is reduced like
- * any other position.
+ * Where a received cursor @c stands, as its distance from @last, the count
+ * of the last cursor accepted for the same ring of @size: the pair is read
+ * modulo 2^16 laps (the wrap counter's range), so a wrap that went from
+ * 0xffff to 0 still moves forward.  A writer's count goes back to 0 when it
+ * reaches the ring's end, so a count of @size or more is no position at
+ * all: U64_MAX then, as for a cursor that is behind @last or more than one
+ * RMBE ahead of it (a distance above @size).
+ */
+static inline u64 smcx_curs_dist(u64 last, u32 size,
+				 const struct smcx_cdc_cursor *c)
+{
+	u64 m = (u64)size << 16;
+
+	if (c->count >= size)
+		return ~0ULL;
+	return smcx_curs_mod64((u64)c->wrap * size + c->count + m -
+			       smcx_curs_mod64(last, m), m);
+}
+
+/*
+ * The byte count a received cursor @c stands for, given @last (see
+ * smcx_curs_dist()).  A cursor never moves backwards nor by more than one
+ * RMBE: anything else (a stale, corrupt or out-of-range cursor) gives
+ * @last back, unchanged.
  */
 static inline u64 smcx_curs_to_count(u64 last, u32 size,
 				     const struct smcx_cdc_cursor *c)
 {
-	u64 m = (u64)size << 16;
-	u64 pos = smcx_curs_mod64((u64)c->wrap * size + c->count, m);
-	u64 diff = smcx_curs_mod64(pos + m - smcx_curs_mod64(last, m), m);
+	u64 diff = smcx_curs_dist(last, size, c);
 
 	return diff <= size ? last + diff : last;
+}
+
+/* what a received cursor does to the one it updates */
+enum smcx_curs_move {
+	SMCX_CURS_SAME,		/* unchanged: the CDC carries other news */
+	SMCX_CURS_FWD,		/* moved forward, to the count given back */
+	SMCX_CURS_BAD,		/* no correct peer sends it: a protocol error */
+};
+
+/*
+ * Judge a received cursor @c of a ring of @size whose last accepted count
+ * is @last and that may not pass @limit.  The CDCs of a connection arrive
+ * in order on its one link and every cursor in them is the sender's
+ * current one, so a cursor is never stale: one that goes back, jumps more
+ * than a ring, names no position or passes @limit is SMCX_CURS_BAD, and
+ * the connection cannot go on (its data would be out of step).  On
+ * SMCX_CURS_FWD, *@n is the new count.
+ */
+static inline enum smcx_curs_move
+smcx_curs_judge(const struct smcx_cdc_cursor *c, u32 size, u64 last,
+		u64 limit, u64 *n)
+{
+	u64 diff = smcx_curs_dist(last, size, c);
+
+	if (!diff)
+		return SMCX_CURS_SAME;
+	if (diff > size || last + diff > limit)
+		return SMCX_CURS_BAD;
+	*n = last + diff;
+	return SMCX_CURS_FWD;
 }
 
 /*
@@ -118,25 +165,27 @@ static inline u64 smcx_curs_space(u32 size, u64 prod,
 }
 
 /*
- * Is @new_prod, the peer's producer cursor as a count, an update we take?
- * It has to move forward from @prod and may fill our RMBE of @size at
- * most, counted from our consumer cursor @cons.
+ * The peer's producer cursor @c in our RMBE of @size: forward from @prod,
+ * our last known one, and it may fill the RMBE at most, counted from our
+ * consumer cursor @cons (more overwrites bytes we have not read).
  */
-static inline bool smcx_curs_prod_ok(u64 new_prod, u64 prod,
-				     u64 cons, u32 size)
+static inline enum smcx_curs_move
+smcx_curs_rx_prod(const struct smcx_cdc_cursor *c, u32 size, u64 prod,
+		  u64 cons, u64 *n)
 {
-	return new_prod > prod && new_prod - cons <= size;
+	return smcx_curs_judge(c, size, prod, cons + size, n);
 }
 
 /*
- * Is @new_cons, the peer's consumer cursor as a count, an update we take?
- * It has to move forward from @cons and cannot pass @sent, what we have
- * written into the peer's RMBE.
+ * The peer's consumer cursor @c in its RMBE of @size: forward from @cons,
+ * our last known one, and never past @sent, what we have written into
+ * that RMBE.
  */
-static inline bool smcx_curs_cons_ok(u64 new_cons, u64 cons,
-				     u64 sent)
+static inline enum smcx_curs_move
+smcx_curs_rx_cons(const struct smcx_cdc_cursor *c, u32 size, u64 cons,
+		  u64 sent, u64 *n)
 {
-	return new_cons > cons && new_cons <= sent;
+	return smcx_curs_judge(c, size, cons, sent, n);
 }
 
 /*

@@ -112,13 +112,18 @@ TEST(CursorToCount, WrapCounterOverflowStillMovesForward) {
     EXPECT_EQ(to_count(3 * kLaps - 1, 0, 0), 3 * kLaps);
 }
 
-TEST(CursorToCount, CountBeyondTheRingIsReducedNotTrusted) {
-    // count 16385 in lap 0 is position 16385: more than one RMBE from 0
+TEST(CursorToCount, CountAtOrBeyondTheRingIsNoPosition) {
+    // a writer's count goes back to 0 at the ring's end: (0, 16384) is not
+    // (1, 0), and (0, 16385) is not 16385 (hostile rdma seed 2 case 1322)
+    EXPECT_EQ(to_count(0, 0, kRmbe), 0u);
     EXPECT_EQ(to_count(0, 0, kRmbe + 1), 0u);
-    // (0xffff, 16384 + 50) is 50 bytes past the wrap counter's cycle
-    EXPECT_EQ(to_count(0, 0xffff, kRmbe + 50), 50u);
+    EXPECT_EQ(to_count(1000, 0, kRmbe + 1), 1000u);
+    EXPECT_EQ(to_count(kRmbe - 1, 0, kRmbe), kRmbe - 1u);
+    // (0xffff, 16384 + 50) would be 50 bytes past the wrap counter's cycle
+    EXPECT_EQ(to_count(0, 0xffff, kRmbe + 50), 0u);
     // a count of 0xffffffff must not overflow the arithmetic
     EXPECT_EQ(to_count(0, 0, 0xffffffffu), 0u);
+    EXPECT_EQ(to_count(0, 0xffff, 0xffffffffu), 0u);
 }
 
 TEST(CursorToCount, RoundTripsEveryDistanceUpToOneRmbe) {
@@ -174,24 +179,80 @@ TEST(Space, CountsThatWrappedSixtyFourBits) {
     EXPECT_EQ(smcx_curs_space(kRmbe, cons + 15, cons), kRmbe - 15u);
 }
 
+namespace {
+
+enum smcx_curs_move rx_prod(std::uint16_t wrap, std::uint32_t count, std::uint64_t prod,
+                            std::uint64_t cons, std::uint64_t* n) {
+    const smcx_cdc_cursor c = curs(wrap, count);
+    return smcx_curs_rx_prod(&c, kRmbe, prod, cons, n);
+}
+
+enum smcx_curs_move rx_cons(std::uint16_t wrap, std::uint32_t count, std::uint64_t cons,
+                            std::uint64_t sent, std::uint64_t* n) {
+    const smcx_cdc_cursor c = curs(wrap, count);
+    return smcx_curs_rx_cons(&c, kRmbe, cons, sent, n);
+}
+
+} // namespace
+
 TEST(ProducerUpdate, ForwardAndAtMostOneRmbe) {
-    EXPECT_TRUE(smcx_curs_prod_ok(101, 100, 100, kRmbe));
-    EXPECT_TRUE(smcx_curs_prod_ok(100 + kRmbe, 100, 100, kRmbe)); // fills the ring
-    EXPECT_FALSE(smcx_curs_prod_ok(101 + kRmbe, 100, 100, kRmbe));
-    EXPECT_FALSE(smcx_curs_prod_ok(100, 100, 50, kRmbe)); // equal: no update
-    EXPECT_FALSE(smcx_curs_prod_ok(99, 100, 50, kRmbe));
+    std::uint64_t n = 7;
+    EXPECT_EQ(rx_prod(0, 101, 100, 100, &n), SMCX_CURS_FWD);
+    EXPECT_EQ(n, 101u);
+    EXPECT_EQ(rx_prod(1, 100, 100, 100, &n), SMCX_CURS_FWD); // fills the ring
+    EXPECT_EQ(n, 100u + kRmbe);
+    EXPECT_EQ(rx_prod(0, 100, 100, 50, &n), SMCX_CURS_SAME); // equal: no update
     // the limit counts from the consumer cursor, not the old producer
-    EXPECT_TRUE(smcx_curs_prod_ok(50 + kRmbe, 1000, 50, kRmbe));
-    EXPECT_FALSE(smcx_curs_prod_ok(51 + kRmbe, 1000, 50, kRmbe));
+    EXPECT_EQ(rx_prod(1, 50, 1000, 50, &n), SMCX_CURS_FWD);
+    EXPECT_EQ(n, 50u + kRmbe);
+}
+
+TEST(ProducerUpdate, EveryImpossibleCursorIsAProtocolError) {
+    std::uint64_t n = 7;
+    EXPECT_EQ(rx_prod(1, 101, 100, 100, &n), SMCX_CURS_BAD); // one byte beyond a full ring
+    EXPECT_EQ(rx_prod(0, 99, 100, 50, &n), SMCX_CURS_BAD);   // backwards
+    EXPECT_EQ(rx_prod(1, 51, 1000, 50, &n), SMCX_CURS_BAD);  // overwrites unread bytes
+    EXPECT_EQ(rx_prod(7, 0, 100, 100, &n), SMCX_CURS_BAD);   // laps ahead
+    // counts that name no position, even where the reduced one would fit
+    EXPECT_EQ(rx_prod(0, kRmbe, 0, 0, &n), SMCX_CURS_BAD);
+    EXPECT_EQ(rx_prod(0, kRmbe + 1, 0, 0, &n), SMCX_CURS_BAD);
+    EXPECT_EQ(rx_prod(0, kRmbe + 1, 1000, 1000, &n), SMCX_CURS_BAD);
+    EXPECT_EQ(rx_prod(0xffff, kRmbe + 50, 0, 0, &n), SMCX_CURS_BAD);
+    EXPECT_EQ(rx_prod(0, 0xffffffffu, 0, 0, &n), SMCX_CURS_BAD);
+    EXPECT_EQ(n, 7u); // untouched
+}
+
+TEST(ProducerUpdate, ValidSequenceAcrossTheWrapCounterNeverFails) {
+    // a writer that fills and a reader that empties the ring, lap after lap
+    std::uint64_t prod = 0, cons = 0, n = 0;
+    const std::uint64_t steps[] = {1, kRmbe - 1, kRmbe, 17, 4096};
+    for (int i = 0; i < 70000 * 2; ++i) {
+        const std::uint64_t want = prod + steps[i % 5];
+        const smcx_cdc_cursor c = from_count(want);
+        ASSERT_EQ(smcx_curs_rx_prod(&c, kRmbe, prod, cons, &n), SMCX_CURS_FWD) << i;
+        ASSERT_EQ(n, want);
+        prod = cons = n;
+    }
 }
 
 TEST(ConsumerUpdate, ForwardAndNotPastWhatWasSent) {
-    EXPECT_TRUE(smcx_curs_cons_ok(10, 0, 10));
-    EXPECT_TRUE(smcx_curs_cons_ok(1, 0, 10));
-    EXPECT_FALSE(smcx_curs_cons_ok(11, 0, 10));
-    EXPECT_FALSE(smcx_curs_cons_ok(0, 0, 10)); // equal
-    EXPECT_FALSE(smcx_curs_cons_ok(0, 0, 0));  // nothing sent yet
-    EXPECT_FALSE(smcx_curs_cons_ok(4, 5, 10)); // backwards
+    std::uint64_t n = 7;
+    EXPECT_EQ(rx_cons(0, 10, 0, 10, &n), SMCX_CURS_FWD);
+    EXPECT_EQ(n, 10u);
+    EXPECT_EQ(rx_cons(0, 1, 0, 10, &n), SMCX_CURS_FWD);
+    EXPECT_EQ(n, 1u);
+    EXPECT_EQ(rx_cons(0, 0, 0, 10, &n), SMCX_CURS_SAME); // equal
+    EXPECT_EQ(rx_cons(0, 0, 0, 0, &n), SMCX_CURS_SAME);  // nothing sent yet
+}
+
+TEST(ConsumerUpdate, EveryImpossibleCursorIsAProtocolError) {
+    std::uint64_t n = 7;
+    EXPECT_EQ(rx_cons(0, 11, 0, 10, &n), SMCX_CURS_BAD); // past what was sent
+    EXPECT_EQ(rx_cons(0, 4, 5, 10, &n), SMCX_CURS_BAD);  // backwards
+    EXPECT_EQ(rx_cons(0, 2, 0, 0, &n), SMCX_CURS_BAD);   // nothing was sent
+    EXPECT_EQ(rx_cons(0, kRmbe, 0, 2 * kRmbe, &n), SMCX_CURS_BAD);
+    EXPECT_EQ(rx_cons(0x1234, 0xffffffffu, 0, 2 * kRmbe, &n), SMCX_CURS_BAD);
+    EXPECT_EQ(n, 7u);
 }
 
 TEST(ConsumerUpdate, DueAtTheLimit) {
