@@ -34,17 +34,11 @@ KERNEL_HALF = 0xffff800000000000
 def first_streams(cap):
     """{(server port, source ip): payload bytes in sequence order} of the
     first TCP connection to each port of @cap"""
-    out = cap.h.out("tshark -r %s -T fields -E 'separator=|' -e tcp.stream -e tcp.srcport "
-                    "-e tcp.dstport -e ip.src -e tcp.seq -e tcp.payload 2>/dev/null" % PCAP)
-    cap.h.run("rm -f %s %s" % (PCAP, cap.pidf), check=False)
     first, segs = {}, {}
-    for ln in out.splitlines():
-        st, sp, dp, src, seq, pl = (ln.split("|") + [""] * 6)[:6]
-        if not pl:
-            continue
-        port = min(int(sp), int(dp))		# the server's port is the low one
-        if first.setdefault(port, st) == st:
-            segs.setdefault((port, src), {})[int(seq)] = bytes.fromhex(pl.replace(":", ""))
+    for st, sp, dp, src, seq, pl in cap.segments():
+        port = min(sp, dp)		# the server's port is the low one
+        if pl and first.setdefault(port, st) == st:
+            segs.setdefault((port, src), {})[seq] = pl
     return {k: b"".join(v[s] for s in sorted(v)) for k, v in segs.items()}
 
 

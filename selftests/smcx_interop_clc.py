@@ -38,17 +38,12 @@ SUMMARY = []		# the last capture's segments, logged when a check fails
 
 def streams(cap):
     """{(tcp stream, source ip): hex bytes in sequence order}"""
-    out = cap.h.out("tshark -r %s -T fields -E 'separator=|' -e tcp.stream -e ip.src "
-                    "-e tcp.seq -e tcp.payload 2>/dev/null" % cap.pcap)
     segs = {}
     del SUMMARY[:]
-    for ln in out.splitlines():
-        st, src, seq, pl = (ln.split("|") + ["", "", "", ""])[:4]
-        n = len(pl) // 3 + 1 if pl else 0		# "aa:bb:..." -> bytes
-        SUMMARY.append("stream %s from %s seq %s: %d bytes" % (st, src, seq, n))
+    for st, _, _, src, seq, pl in cap.segments():
+        SUMMARY.append("stream %s from %s seq %d: %d bytes" % (st, src, seq, len(pl)))
         if pl:
-            segs.setdefault((st, src), {})[int(seq)] = pl.replace(":", "")
-    cap.h.run("rm -f %s %s" % (cap.pcap, cap.pidf), check=False)
+            segs.setdefault((st, src), {})[seq] = pl.hex()
     return {k: "".join(v[s] for s in sorted(v)) for k, v in segs.items()}
 
 

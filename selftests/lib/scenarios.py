@@ -285,6 +285,21 @@ class Capture:
                          "2>/dev/null || true" % self.pcap)
         return set(out.split())
 
+    def segments(self):
+        """Every captured TCP segment in capture order, as (stream index,
+        source port, destination port, source ip, relative seq, payload
+        bytes); the capture's files are removed afterwards."""
+        out = self.h.out("tshark -r %s -T fields -E 'separator=|' -e tcp.stream -e tcp.srcport "
+                         "-e tcp.dstport -e ip.src -e tcp.seq -e tcp.payload 2>/dev/null"
+                         % self.pcap)
+        self.h.run("rm -f %s %s" % (self.pcap, self.pidf), check=False)
+        segs = []
+        for ln in out.splitlines():
+            st, sp, dp, src, seq, pl = (ln.split("|") + [""] * 6)[:6]
+            segs.append((st, int(sp), int(dp), src, int(seq),
+                         bytes.fromhex(pl.replace(":", ""))))
+        return segs
+
     def stop(self, complete=True, timeout=20):
         done = not complete or bool(wait_for(lambda: len(self.fin_senders()) >= 2,
                                              timeout=timeout, step=0.5))
