@@ -119,6 +119,8 @@ static int smcx_stats_show(struct seq_file *m, void *v)
 	put_net(net);
 	smcx_stats_show_role(m, "clnt", s, SMCX_CLNT);
 	smcx_stats_show_role(m, "srv", s, SMCX_SRV);
+	seq_printf(m, "srv_reuse_failed %llu\n", s->reuse_failed);
+	seq_printf(m, "srv_reuse_refused %llu\n", s->reuse_refused);
 	kfree(s);
 	return 0;
 }

@@ -423,6 +423,7 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	struct smcx_ib_choice c;
 	struct smcx_lgr *lgr;
 	unsigned int tries;
+	bool offered = false;
 	u32 decline = 0;
 	int rc;
 
@@ -475,8 +476,10 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	 * link before the Accept names it.  It is still our turn to speak,
 	 * so a failure (no or a negative CONFIRM_RKEY answer, REG_MR
 	 * failed or timed out, the group died meanwhile) is declined, as
-	 * mainline declines it; the client falls back to TCP.
+	 * mainline declines it; the client falls back to TCP.  From here on
+	 * a reuse that fails counts against the group (F11, see below).
 	 */
+	offered = !j.first;
 	if (!j.first &&
 	    (smcx_buf_reg(&lgr->lnk, smc->conn->rmb) ||
 	     smcx_llc_confirm_rkey(&lgr->lnk, smc->conn->rmb) ||
@@ -510,6 +513,14 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 			rc = smcx_llc_add_link_srv(&lgr->lnk);
 	}
 out:
+	/*
+	 * A reuse that failed after it cost the group's link a REG_MR and
+	 * the peer a CONFIRM_RKEY, unless we cancelled it: a stranger
+	 * claiming the peer's GID, or a client that does not confirm.  The
+	 * group closes to reuse when that happens too often.
+	 */
+	if (offered && (rc || decline) && !READ_ONCE(smc->aborting))
+		smcx_lgr_reuse_failed(j.lgr);
 	return smcx_join_end(&j, rc, decline);
 }
 

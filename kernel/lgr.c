@@ -320,13 +320,15 @@ static void smcx_lgr_publish(struct smcx_lgr *lgr)
  * QP the server's Accept names (mainline matches it too).  Two groups to
  * one peer exist while an old one drains; using the wrong one has the
  * server write with an rkey of the other group's PD, which the QP answers
- * with a remote access error.
+ * with a remote access error.  A server skips a group closed to reuse
+ * (smcx_lgr_reuse_failed()): the connection gets a first contact.
  */
 struct smcx_lgr *smcx_lgr_find_net(const struct net *net, int role,
 				   struct smcx_ibdev *dev, u32 port,
 				   const u8 *peer_gid, const u8 *peer_systemid,
 				   u32 peer_qpn)
 {
+	u64 now = jiffies64_to_msecs(get_jiffies_64());
 	struct smcx_lgr *lgr, *found = NULL;
 
 	mutex_lock(&smcx_lgrs_mutex);
@@ -346,12 +348,32 @@ struct smcx_lgr *smcx_lgr_find_net(const struct net *net, int role,
 			continue;
 		if (lgr->conns_num >= smcx_lgr_max_conns(lgr))
 			continue;
+		/* a server offers a group its strangers failed too often */
+		if (role == SMCX_SRV && !smcx_reuse_open(&lgr->reuse, now)) {
+			smcx_stats_reuse_refused(lgr->net);
+			continue;
+		}
 		kref_get(&lgr->ref);
 		found = lgr;
 		break;
 	}
 	mutex_unlock(&smcx_lgrs_mutex);
 	return found;
+}
+
+void smcx_lgr_reuse_failed(struct smcx_lgr *lgr)
+{
+	u64 now = jiffies64_to_msecs(get_jiffies_64());
+	bool closed;
+
+	mutex_lock(&smcx_lgrs_mutex);
+	closed = smcx_reuse_failed(&lgr->reuse, now);
+	mutex_unlock(&smcx_lgrs_mutex);
+	smcx_stats_reuse_failed(lgr->net);
+	if (closed)
+		pr_info_ratelimited("link group %*phN: its reuses keep failing, not offered for %u s\n",
+				    SMCX_LLC_LGR_ID_LEN, lgr->id,
+				    SMCX_REUSE_HOLD_MS / 1000);
 }
 
 /*

@@ -37,6 +37,7 @@
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
+#include <smcx/reuse.h>
 #include <smcx/v2x.h>
 #include <smcx/wire.h>
 
@@ -71,6 +72,8 @@ struct smcx_lgr {
 	bool dead;
 	bool terminating;
 	unsigned long term_logged;	/* bit 0: the reason was logged */
+	/* server: failed reuses (smcx/reuse.h); under smcx_lgrs_mutex */
+	struct smcx_reuse_meter reuse;
 	unsigned int conns_num;
 	spinlock_t conns_lock;		/* conns (BH: completions look tokens up) */
 	struct idr conns;		/* token -> the connection's struct sock */
@@ -92,6 +95,11 @@ struct smcx_lgr *smcx_lgr_find_net(const struct net *net, int role,
 				   struct smcx_ibdev *dev, u32 port,
 				   const u8 *peer_gid, const u8 *peer_systemid,
 				   u32 peer_qpn);
+/*
+ * Server: a reuse of @lgr failed (declined, reset, never confirmed).  Too
+ * many close the group to reuse for a while; see smcx/reuse.h.
+ */
+void smcx_lgr_reuse_failed(struct smcx_lgr *lgr);
 struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 				 struct smcx_ib_choice *choice,
 				 const struct smcx_v2x *v2x);

@@ -63,6 +63,16 @@ void smcx_stats_hs_error(struct net *net, enum smcx_role role)
 	this_cpu_inc(smcx_net_stats(net)->hs_errors[role]);
 }
 
+void smcx_stats_reuse_failed(struct net *net)
+{
+	this_cpu_inc(smcx_net_stats(net)->reuse_failed);
+}
+
+void smcx_stats_reuse_refused(struct net *net)
+{
+	this_cpu_inc(smcx_net_stats(net)->reuse_refused);
+}
+
 void smcx_stats_success(struct net *net, enum smcx_role role, u8 version)
 {
 	if (version >= SMCX_CLC_V2)

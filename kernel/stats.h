@@ -75,12 +75,17 @@ struct smcx_stats {
 	u64 cork_cnt;		/* TCP_CORK released (corked data pushed) */
 	u64 ndly_cnt;		/* TCP_NODELAY switched on */
 	u64 urg_data_cnt;	/* send calls with MSG_OOB */
+	/* server link group reuse (smcx/reuse.h): failed, and groups skipped */
+	u64 reuse_failed;
+	u64 reuse_refused;
 };
 
 void smcx_stats_hs_started(struct net *net, enum smcx_role role);
 void smcx_stats_hs_error(struct net *net, enum smcx_role role);
 void smcx_stats_success(struct net *net, enum smcx_role role, u8 version);
 void smcx_stats_fallback(struct net *net, enum smcx_role role, u32 reason);
+void smcx_stats_reuse_failed(struct net *net);
+void smcx_stats_reuse_refused(struct net *net);
 /*
  * Data path hooks, each one line at its call site.
  *

@@ -26,14 +26,19 @@ smcr=1 (first contacts):
     that serialised all first contacts made it wait for both, 6 s each);
   - F17: a Proposal asking for 8 connections per link group is declined
     with MAXCONNERR (0x0303000a), as mainline declines below 16;
-  - F11: a TCP client claiming beta's GID for a reuse, whose Confirm names
-    another QP and MAC than the link group's peer, is reset, not served;
-    beta's own connections keep working over that link group.
+  - F11: TCP clients claiming beta's GID for a reuse, whose Confirms name
+    another QP and MAC than the link group's peer, are reset, not served.
+    The first 4 get a reuse Accept (each cost beta's link group a REG_MR
+    or a CONFIRM_RKEY); the 4th closes the group to reuse (smcx/reuse.h),
+    so the next ones get a first-contact Accept and never touch it
+    (srv_reuse_failed, srv_reuse_refused).  beta's own next connection
+    still gets SMC-R, on a new link group; the old one stays up.
 """
 import re
 import time
 
 import scenarios
+import stacks
 
 TIMEOUT = 300
 PORT_F1 = 7100
@@ -41,6 +46,8 @@ PORT_R = 7101
 STOP = "/tmp/hs_hostile.stop"
 ACCEPTED = "/tmp/hs_hostile.accepted"
 MAXCONNERR = 0x0303000a
+REUSE_BURST = 4         # include/smcx/reuse.h: SMCX_REUSE_BURST
+CLAIMS = REUSE_BURST + 2
 
 SERVER = r"""
 import os, socket, sys, threading, time
@@ -226,15 +233,16 @@ def maxconn():
     s.close()
 
 def claim():
-    # a reuse of beta's link group by a stranger: the Confirm names
-    # another QP and MAC than the link's peer
-    s = hostile()
-    s.sendall(proposal(gid_of(args[0])))
-    a = read_clc(s)
-    print("reply type %d first %d" % (a[4], (a[7] >> 3) & 1), flush=True)
-    if a[4] == 2:
-        s.sendall(confirm(gid_of(args[0]), 0x000101))
-    report("claim", outcome(s, 15))
+    # reuses of beta's link group by a stranger, one after the other: each
+    # Confirm names another QP and MAC than the link's peer
+    for i in range(int(args[1])):
+        s = hostile()
+        s.sendall(proposal(gid_of(args[0])))
+        a = read_clc(s)
+        print("reply type %d first %d" % (a[4], (a[7] >> 3) & 1), flush=True)
+        if a[4] == 2:
+            s.sendall(confirm(gid_of(args[0]), 0x000101))
+        report("claim", outcome(s, 15))
 
 def smc():
     libc = ctypes.CDLL(None, use_errno=True)
@@ -436,16 +444,27 @@ def first_contacts(t, a, b):
             out = client(t, b, a, PORT_R, "maxconn", "198.18.0.98")
             t.check(re.search(r"^reply type 4 diag 0x%08x$" % MAXCONNERR, out, re.M),
                     "a Decline MAXCONNERR")
-        with t.subtest("F11: a stranger's reuse with another QP is reset"):
+        with t.subtest("F11: strangers' reuses are reset, and rate-limited"):
+            old = [g["id_hex"] for g in stacks.linkgroups(a)]
+            t.eq(len(old), 1, "alpha: beta's link group before the claims")
             before = stats(a)
-            out = client(t, b, a, PORT_R, "claim", b.ip)
-            t.check(re.search(r"^reply type 2 first 0$", out, re.M),
-                    "the server offered beta's link group (reuse Accept)")
-            t.check(line(out, "claim")[0] in ("reset", "eof"), "the stranger was not served")
+            out = client(t, b, a, PORT_R, "claim", b.ip, str(CLAIMS), timeout=150)
+            firsts = re.findall(r"^reply type 2 first (\d)$", out, re.M)
+            t.eq(firsts, ["0"] * REUSE_BURST + ["1"] * (CLAIMS - REUSE_BURST),
+                 "reuse Accepts until the group closed to reuse, then first contacts")
+            t.eq([m for m in re.findall(r"^claim (\w+)", out, re.M)
+                  if m not in ("reset", "eof")], [], "no stranger was served")
             after = stats(a)
             t.eq(delta(before, after, "srv_success_v2"), 0, "server SMC-R connections")
-            t.eq(delta(before, after, "srv_hs_errors"), 1, "failed server handshakes")
-            honest(t, a, b, "beta over its link group afterwards")
+            t.eq(delta(before, after, "srv_hs_errors"), CLAIMS, "failed server handshakes")
+            t.eq(delta(before, after, "srv_reuse_failed"), REUSE_BURST, "failed reuses")
+            t.check(delta(before, after, "srv_reuse_refused") >= CLAIMS - REUSE_BURST,
+                    "the closed group was skipped for the later claims")
+            honest(t, a, b, "beta afterwards")
+            groups = [g["id_hex"] for g in stacks.linkgroups(a)]
+            t.log("alpha's link groups: %s (before: %s)" % (groups, old))
+            t.check(old[0] in groups and len(groups) == 2,
+                    "beta's new connection made a link group; the old one stays")
     finally:
         for h in (a, b):
             h.run("hostname %s" % names[h], check=False)

@@ -6,6 +6,7 @@
  */
 #include <smcx/cursor.h>
 #include <smcx/names.h>
+#include <smcx/reuse.h>
 #include <smcx/sniff.h>
 #include <smcx/state.h>
 #include <smcx/urg.h>
@@ -28,6 +29,7 @@ int smcx_logic_c11_check(void) {
     bool pend = true;
     uint8_t flags = 0;
     struct smcx_v2x n;
+    struct smcx_reuse_meter m = {0};
     bool skip;
 
     smcx_curs_from_count(65536ull * 16384 + 5, 16384, &c);
@@ -51,5 +53,7 @@ int smcx_logic_c11_check(void) {
     if (smcx_close_next(SMCX_PEERCLOSEWAIT1, SMCX_CLOSE_EV_PEER_DONE, false, false) !=
         SMCX_PEERCLOSEWAIT2)
         return 8;
+    if (smcx_reuse_failed(&m, 1) || !smcx_reuse_open(&m, 1))
+        return 9;
     return 0;
 }
