@@ -16,7 +16,8 @@ rewritten, as in smcx_fallback), its SYN-ACKs from the server-role port too.
     must end as the codec's oracle allows (decline, fallback or reset; the
     victim's application never gets a byte of a CLC message).
   - RDMA level (HOSTILE_RDMA_CASES, default CASES/16, at least 300, each
-    class at least once, about 4 cases/s): an
+    class at least once, about 4 cases/s; HOSTILE_RDMA_CLASSES=a,b only
+    those): an
     honest first contact with a real QP on rxe, then per case a connection
     on that link group attacked with mutated CDCs, cursors beyond the RMB,
     bogus tokens, flag combinations, duplicates, unsolicited, malformed,
@@ -192,6 +193,8 @@ def run(t):
             cmd = "%s rdma -a %s -p %d -s %d -n %d" % (tool(), a.ip, PORT, SEED, RDMA_CASES)
             if rskip:
                 cmd += " -x " + ",".join(rskip)
+            if os.environ.get("HOSTILE_RDMA_CLASSES"):     # only these (hostile list)
+                cmd += " -k " + os.environ["HOSTILE_RDMA_CLASSES"]
             if os.environ.get("HOSTILE_VERBOSE"):
                 cmd += " -v"
             t0 = time.time()
