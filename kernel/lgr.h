@@ -6,9 +6,13 @@
  * it llc.h (LLC flows).  See docs/kernel-datapath.md.
  *
  * Shape (first increment, behind the module parameter smcr=1):
- *   - one link per link group (no ADD_LINK: we answer a peer's ADD_LINK
- *     with a reject, NO_ALT_PATH, as mainline does without an alternate
- *     device);
+ *   - room for SMCX_LGR_LINKS links per link group (lgr->lnk[]), of which
+ *     one is formed today (no ADD_LINK: we answer a peer's ADD_LINK with a
+ *     reject, NO_ALT_PATH, as mainline does without an alternate device).
+ *     Each link is made and cleared on its own; a link that fails ends
+ *     the group.  Whoever needs "the link" says which: the connection's
+ *     (conn->lnk: its RDMA WRITEs, CDCs and CLC), the one a message came
+ *     on, or the group's first active link for group-wide LLC flows;
  *   - a link group is one (role, device port, peer GID); the server puts
  *     up to the negotiated max_conns connections into it (v2.1, smcx/v2x.h;
  *     the client follows the server's first-contact flag); idle ones
@@ -81,8 +85,60 @@ struct smcx_lgr {
 	struct delayed_work linger;
 	struct delayed_work watchdog;	/* sends that never complete */
 	struct work_struct term_work;
-	struct smcx_link lnk;
+	/*
+	 * The link slots.  A slot goes UNUSED -> INIT -> ACTIVE -> DEAD;
+	 * making and clearing links is serialised by links_mutex (taken
+	 * before lgr->mutex).  A link's index never changes.
+	 */
+	struct mutex links_mutex;
+	struct smcx_link lnk[SMCX_LGR_LINKS];
 };
+
+/*
+ * The next usable link (INIT or ACTIVE) of @lgr after @prev (NULL: the
+ * first), or NULL: each usable link in slot order is
+ *
+ *	for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
+ *	     lnk = smcx_lgr_next_link(lgr, lnk))
+ */
+static inline struct smcx_link *smcx_lgr_next_link(struct smcx_lgr *lgr,
+						   struct smcx_link *prev)
+{
+	int i;
+
+	for (i = prev ? prev->idx + 1 : 0; i < SMCX_LGR_LINKS; i++)
+		if (smcx_link_usable(&lgr->lnk[i]))
+			return &lgr->lnk[i];
+	return NULL;
+}
+
+/*
+ * The group's first ACTIVE link, or NULL: the one a group-wide LLC flow
+ * (our DELETE_LINK of the whole group) goes on.  A hint without
+ * lgr->links_mutex: the link may die right after, and the flow then fails
+ * with -ENOLINK like any other on a dead link.
+ */
+static inline struct smcx_link *smcx_lgr_first_active(struct smcx_lgr *lgr)
+{
+	struct smcx_link *lnk;
+
+	for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
+	     lnk = smcx_lgr_next_link(lgr, lnk))
+		if (smcx_link_active(lnk))
+			return lnk;
+	return NULL;
+}
+
+/*
+ * The link a new connection of @lgr sends on (conn->lnk): the first ACTIVE
+ * one, else the first usable one (a first contact's link, still INIT until
+ * CONFIRM_LINK), else NULL.  Spreading connections over two links is the
+ * next step's.
+ */
+static inline struct smcx_link *smcx_lgr_conn_link(struct smcx_lgr *lgr)
+{
+	return smcx_lgr_first_active(lgr) ?: smcx_lgr_next_link(lgr, NULL);
+}
 
 int smcx_lgr_init(void);
 void smcx_lgr_exit(void);

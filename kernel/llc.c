@@ -159,24 +159,27 @@ int smcx_llc_test_link(struct smcx_link *lnk)
 }
 
 /*
- * A new RMB on a reused link group: its rkey for our one link (rt[0], no
- * others) to the peer before the CLC message that names it, as mainline
- * sends for every new RMB.  The peer adds it to its rkey table and answers;
- * a negative answer (its table full) fails the connection's setup.  Once
- * per buffer: a reused RMB keeps its confirmed key, and the first
- * contact's RMB was confirmed by the CLC messages and CONFIRM_LINK
- * (smcx_join_end()).
+ * A new RMB on a reused link group: its rkey on @lnk, the link the request
+ * goes on (rt[0]), to the peer before the CLC message that names it, as
+ * mainline sends for every new RMB.  While the group has one link that is
+ * all (no rt[1..]); with two, rt[1] will carry the other active link's id,
+ * rkey and address, and both links' keys count as confirmed.  The peer
+ * adds it to its rkey table and answers; a negative answer (its table
+ * full) fails the connection's setup.  Once per buffer and link: a reused
+ * RMB keeps its confirmed key, and the first contact's RMB was confirmed
+ * by the CLC messages and CONFIRM_LINK (smcx_join_end()).
  */
 int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b)
 {
+	struct smcx_buf_lnk *bl = smcx_buf_on(b, lnk);
 	struct smcx_llc_msg m;
 	int rc;
 
-	if (b->rkey_conf)
+	if (bl->rkey_conf)
 		return 0;
 	smcx_llc_init_msg(lnk, &m, SMCX_LLC_CONFIRM_RKEY);
-	m.u.confirm_rkey.rt[0].rkey = b->rkey;
-	m.u.confirm_rkey.rt[0].vaddr = smcx_buf_raddr(b);
+	m.u.confirm_rkey.rt[0].rkey = bl->rkey;
+	m.u.confirm_rkey.rt[0].vaddr = bl->raddr;
 	rc = smcx_llc_request(lnk, &m, SMCX_LLC_WAIT);
 	/*
 	 * A live peer answers at once: one that does not has lost the link
@@ -189,7 +192,7 @@ int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b)
 		return rc;
 	if (m.flags & SMCX_LLC_FLAG_RKEY_NEG)
 		return -ENOSPC;
-	b->rkey_conf = true;
+	bl->rkey_conf = true;
 	return 0;
 }
 

@@ -100,7 +100,7 @@ cancel:
 static int smcx_nl_put_link(struct sk_buff *skb, struct netlink_callback *cb,
 			    struct smcx_lgr *lgr)
 {
-	struct smcx_link *lnk = &lgr->lnk;
+	struct smcx_link *lnk = &lgr->lnk[0];	/* the one link, slot 0 */
 	struct net_device *ndev;
 	struct nlattr *a;
 	void *hdr;
