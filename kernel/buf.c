@@ -287,7 +287,7 @@ int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *b)
 		rc = bl->reg_status;
 	smcx_wr_unquiesce(lnk);
 	if (rc == -ETIMEDOUT)
-		smcx_lgr_terminate_async(lnk->lgr, "REG_MR timed out");
+		smcx_lgr_link_down(lnk, "REG_MR timed out");
 	if (!rc)
 		bl->reg = true;
 out:

@@ -48,9 +48,11 @@ static DEFINE_MUTEX(smcx_lgrs_mutex);
 static struct notifier_block smcx_lgr_ib_nb;
 
 /* the connection layer's upcall (smcx_lgr_set_conn_abort()) */
-static void (*smcx_lgr_conn_abort)(struct sock *sk) __ro_after_init;
+static void (*smcx_lgr_conn_abort)(struct sock *sk,
+				   struct smcx_link *lnk) __ro_after_init;
 
-void smcx_lgr_set_conn_abort(void (*fn)(struct sock *sk))
+void smcx_lgr_set_conn_abort(void (*fn)(struct sock *sk,
+					struct smcx_link *lnk))
 {
 	smcx_lgr_conn_abort = fn;
 }
@@ -77,11 +79,12 @@ void smcx_lgr_put(struct smcx_lgr *lgr)
 }
 
 /*
- * Fail the connections of @lgr; process context.  An aborted connection
- * stays in the table until its socket is released, so walk on by id rather
- * than restarting at the front.
+ * Fail the connections of @lgr (@lnk NULL), or those that send on @lnk
+ * (the upcall tells); process context.  An aborted connection stays in the
+ * table until its socket is released, so walk on by id rather than
+ * restarting at the front.
  */
-static void smcx_lgr_abort_conns(struct smcx_lgr *lgr)
+static void smcx_lgr_abort_conns(struct smcx_lgr *lgr, struct smcx_link *lnk)
 {
 	struct sock *sk;
 	int id;
@@ -94,7 +97,7 @@ static void smcx_lgr_abort_conns(struct smcx_lgr *lgr)
 		spin_unlock_bh(&lgr->conns_lock);
 		if (!sk)
 			break;
-		smcx_lgr_conn_abort(sk);
+		smcx_lgr_conn_abort(sk, lnk);
 		sock_put(sk);
 	}
 }
@@ -155,7 +158,7 @@ static void __smcx_lgr_terminate(struct smcx_lgr *lgr, bool from_linger)
 					   !smcx_link_active(lnk),
 					   SMCX_LLC_WAIT);
 	}
-	smcx_lgr_abort_conns(lgr);
+	smcx_lgr_abort_conns(lgr, NULL);
 	mutex_lock(&lgr->links_mutex);
 	for (i = 0; i < SMCX_LGR_LINKS; i++)
 		smcx_link_clear(&lgr->lnk[i]);
@@ -192,42 +195,91 @@ void smcx_lgr_terminate_async(struct smcx_lgr *lgr, const char *why)
 }
 
 /*
- * The peer's liveness, when nothing came from it for smcr_testlink_time:
- * a TEST_LINK request on the group's link (mainline's keepalive), answered
- * within SMCX_LLC_WAIT by a live peer.  A vanished peer (host killed, its
- * port unplugged) neither answers nor acknowledges: without this, a
- * connection waiting to receive, or a sender waiting for the peer's window
- * with nothing in flight, would wait forever.  Our requests run one at a
- * time (llc_flow): when one is running it is a probe of its own.
+ * The peer's liveness on @lnk, when nothing came over it for
+ * smcr_testlink_time: a TEST_LINK request on that link (mainline's
+ * keepalive), answered within SMCX_LLC_WAIT by a live peer.  A vanished
+ * peer (host killed, its port unplugged) neither answers nor acknowledges:
+ * without this, a connection waiting to receive, or a sender waiting for
+ * the peer's window with nothing in flight, would wait forever.  Each
+ * link probes itself, and a link without an answer is down (with one
+ * link, that ends the group).  Our requests run one at a time per link
+ * (llc_flow): when one is running it is a probe of its own.
  */
 static void smcx_lgr_probe(struct smcx_link *lnk)
 {
 	if (smcx_llc_test_link(lnk) == -ETIMEDOUT)
-		smcx_lgr_terminate_async(lnk->lgr, "no answer to TEST_LINK");
+		smcx_lgr_link_down(lnk, "no answer to TEST_LINK");
 }
 
 /*
- * Every SMCX_TX_STALL / 3 while the group lives: a send slot taken longer
- * than SMCX_TX_STALL ago means its completion is not coming (a peer that
- * vanished without a DELETE_LINK; its connections would wait forever); a
- * link that heard nothing for net.smc.smcr_testlink_time is probed.  The
- * group's one link is its first active one.
+ * Every SMCX_TX_STALL / 3 while the group lives, for each active link: a
+ * send slot taken longer than SMCX_TX_STALL ago means its completion is
+ * not coming (a peer that vanished without a DELETE_LINK; the connections
+ * would wait forever), which takes the link down; a link that heard
+ * nothing for net.smc.smcr_testlink_time is probed.
  */
 static void smcx_lgr_watchdog(struct work_struct *work)
 {
 	struct smcx_lgr *lgr = container_of(to_delayed_work(work),
 					    struct smcx_lgr, watchdog);
-	struct smcx_link *lnk = smcx_lgr_first_active(lgr);
 	long idle = READ_ONCE(smcx_sysctl(lgr->net)->smcr_testlink_time);
+	struct smcx_link *lnk;
 
-	if (lnk && smcx_wr_stalled(lnk)) {
-		smcx_lgr_terminate_async(lgr, "sends not completing");
-		return;
+	for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
+	     lnk = smcx_lgr_next_link(lgr, lnk)) {
+		if (!smcx_link_active(lnk))
+			continue;
+		if (smcx_wr_stalled(lnk)) {
+			smcx_lgr_link_down(lnk, "sends not completing");
+			continue;
+		}
+		if (idle && time_after(jiffies, READ_ONCE(lnk->rx_last) + idle))
+			smcx_lgr_probe(lnk);
 	}
-	if (lnk && idle && time_after(jiffies, READ_ONCE(lnk->rx_last) + idle))
-		smcx_lgr_probe(lnk);
 	if (!READ_ONCE(lgr->terminating))
 		queue_delayed_work(smcx_wq, &lgr->watchdog, SMCX_TX_STALL / 3);
+}
+
+/*
+ * A link that is not the group's last goes on its own: the connections
+ * sending on it fail (no failover yet), then it is cleared.  Holds a group
+ * reference from smcx_lgr_link_down(); terminate may have cleared the
+ * link already (link clear runs once).
+ */
+static void smcx_lgr_link_down_work(struct work_struct *work)
+{
+	struct smcx_link *lnk = container_of(work, struct smcx_link, down_work);
+	struct smcx_lgr *lgr = lnk->lgr;
+
+	smcx_lgr_abort_conns(lgr, lnk);
+	mutex_lock(&lgr->links_mutex);
+	smcx_link_clear(lnk);
+	mutex_unlock(&lgr->links_mutex);
+	smcx_lgr_put(lgr);
+}
+
+void smcx_lgr_link_down(struct smcx_link *lnk, const char *why)
+{
+	struct smcx_lgr *lgr = lnk->lgr;
+	struct smcx_link *l;
+	bool others = false;
+
+	if (!smcx_link_usable(lnk) || READ_ONCE(lgr->terminating))
+		return;
+	for (l = smcx_lgr_next_link(lgr, NULL); l;
+	     l = smcx_lgr_next_link(lgr, l))
+		if (l != lnk && smcx_link_active(l))
+			others = true;
+	if (!others) {
+		smcx_lgr_terminate_async(lgr, why);
+		return;
+	}
+	if (!test_and_set_bit(0, &lnk->down_logged))
+		pr_info("link group %*phN: link %u down: %s\n",
+			(int)sizeof(lgr->id), lgr->id, lnk->link_id, why);
+	kref_get(&lgr->ref);
+	if (!queue_work(smcx_wq, &lnk->down_work))
+		smcx_lgr_put(lgr);
 }
 
 /*
@@ -258,7 +310,7 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 {
 	struct smcx_link *lnk;
 	struct smcx_lgr *lgr;
-	int rc;
+	int rc, i;
 
 	/* a device being removed gets no new group (smcx_lgr_publish()) */
 	if (READ_ONCE(c->dev->removing))
@@ -278,6 +330,8 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 	INIT_WORK(&lgr->term_work, smcx_lgr_term_work);
 	mutex_init(&lgr->links_mutex);
 	smcx_link_preinit(lgr);
+	for (i = 0; i < SMCX_LGR_LINKS; i++)
+		INIT_WORK(&lgr->lnk[i].down_work, smcx_lgr_link_down_work);
 	lgr->role = role;
 	lgr->net = get_net(net);
 	lgr->dev = smcx_ibdev_get(c->dev);
@@ -535,9 +589,9 @@ static void smcx_lgr_terminate_all(struct smcx_ibdev *dev)
 
 /*
  * A port left ACTIVE (its netdev went down, the device failed): the links
- * on it carry nothing any more, and we have no second link to move to, so
- * their groups end now (mainline: link down without an alternate link),
- * asynchronously: the port work that announces it must not wait.
+ * on it carry nothing any more and go down, asynchronously (the port work
+ * that announces it must not wait); a group whose last link that was ends
+ * (mainline: link down without an alternate link).
  */
 static void smcx_lgr_port_down(struct smcx_ibdev *dev, u32 port)
 {
@@ -551,7 +605,7 @@ static void smcx_lgr_port_down(struct smcx_ibdev *dev, u32 port)
 		for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
 		     lnk = smcx_lgr_next_link(lgr, lnk))
 			if (lnk->ibdev == dev->ibdev && lnk->port == port)
-				smcx_lgr_terminate_async(lgr, "port down");
+				smcx_lgr_link_down(lnk, "port down");
 	}
 	mutex_unlock(&smcx_lgrs_mutex);
 }

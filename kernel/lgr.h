@@ -9,8 +9,9 @@
  *   - room for SMCX_LGR_LINKS links per link group (lgr->lnk[]), of which
  *     one is formed today (no ADD_LINK: we answer a peer's ADD_LINK with a
  *     reject, NO_ALT_PATH, as mainline does without an alternate device).
- *     Each link is made and cleared on its own; a link that fails ends
- *     the group.  Whoever needs "the link" says which: the connection's
+ *     Each link is made and cleared on its own; a link that fails is
+ *     taken down (smcx_lgr_link_down()), and the group ends with its last
+ *     usable link.  Whoever needs "the link" says which: the connection's
  *     (conn->lnk: its RDMA WRITEs, CDCs and CLC), the one a message came
  *     on, or the group's first active link for group-wide LLC flows;
  *   - a link group is one (role, device port, peer GID); the server puts
@@ -140,6 +141,19 @@ static inline struct smcx_link *smcx_lgr_conn_link(struct smcx_lgr *lgr)
 	return smcx_lgr_first_active(lgr) ?: smcx_lgr_next_link(lgr, NULL);
 }
 
+/* the usable link of @lgr with the wire's @link_id, or NULL */
+static inline struct smcx_link *smcx_lgr_link_by_id(struct smcx_lgr *lgr,
+						    u8 link_id)
+{
+	struct smcx_link *lnk;
+
+	for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
+	     lnk = smcx_lgr_next_link(lgr, lnk))
+		if (lnk->link_id == link_id)
+			return lnk;
+	return NULL;
+}
+
 int smcx_lgr_init(void);
 void smcx_lgr_exit(void);
 int smcx_lgr_for_each(int (*fn)(struct smcx_lgr *lgr, void *arg), void *arg);
@@ -171,12 +185,23 @@ struct sock *smcx_lgr_conn_get(struct smcx_lgr *lgr, u32 token);
  * The one upcall of the link group layer, set by the connection layer
  * (smcx_conn_init()) at module init, before any link group exists, and
  * read-only afterwards: terminate calls @fn once for each connection
- * still in the group, in process context, with a reference on its
- * socket @sk; @fn fails the connection (it sends nothing: the link is
- * going).
+ * still in the group (@lnk NULL), a link's down for each connection in
+ * the group, to fail those that send on @lnk; in process context, with a
+ * reference on its socket @sk; @fn fails the connection (it sends nothing:
+ * the link is going).
  */
-void smcx_lgr_set_conn_abort(void (*fn)(struct sock *sk));
+void smcx_lgr_set_conn_abort(void (*fn)(struct sock *sk,
+					struct smcx_link *lnk));
 void smcx_lgr_terminate(struct smcx_lgr *lgr);
 void smcx_lgr_terminate_async(struct smcx_lgr *lgr, const char *why);
+/*
+ * @lnk failed (QP or completion error, no answer, the peer's DELETE_LINK
+ * of it, its port down); any context, @why for the log.  The last ACTIVE
+ * link of its group takes the group with it (terminate); otherwise the
+ * link alone is cleared, in process context, after the connections that
+ * send on it were failed (moving them to the surviving link is the next
+ * step's failover).
+ */
+void smcx_lgr_link_down(struct smcx_link *lnk, const char *why);
 
 #endif /* SMCX_LGR_H */

@@ -34,7 +34,7 @@ static void smcx_qp_event(struct ib_event *ev, void *ctx)
 			(int)sizeof(lnk->lgr->id), lnk->lgr->id,
 			lnk->qp_num, ib_event_msg(ev->event));
 		if (READ_ONCE(lnk->state) != SMCX_LNK_DEAD)
-			smcx_lgr_terminate_async(lnk->lgr, ib_event_msg(ev->event));
+			smcx_lgr_link_down(lnk, ib_event_msg(ev->event));
 		break;
 	default:
 		break;

@@ -147,6 +147,9 @@ struct smcx_link {
 	struct smcx_llc_mbox llc_mbox;
 	struct list_head llc_queue;	/* requests for llc_work */
 	struct work_struct llc_work;
+	/* smcx_lgr_link_down() of a link that is not the group's last */
+	struct work_struct down_work;
+	unsigned long down_logged;	/* bit 0: the reason was logged */
 };
 
 /*

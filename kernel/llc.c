@@ -187,7 +187,7 @@ int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b)
 	 * later connection to that peer would wait here again and fail.
 	 */
 	if (rc == -ETIMEDOUT)
-		smcx_lgr_terminate_async(lnk->lgr, "no answer to CONFIRM_RKEY");
+		smcx_lgr_link_down(lnk, "no answer to CONFIRM_RKEY");
 	if (rc)
 		return rc;
 	if (m.flags & SMCX_LLC_FLAG_RKEY_NEG)
@@ -263,6 +263,7 @@ static void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 
 static void smcx_llc_answer(struct smcx_link *lnk, struct smcx_llc_msg *m)
 {
+	struct smcx_link *del;
 	struct smcx_llc_msg r;
 
 	switch (m->type) {
@@ -295,15 +296,20 @@ static void smcx_llc_answer(struct smcx_link *lnk, struct smcx_llc_msg *m)
 		r.flags |= SMCX_LLC_FLAG_RESP;
 		smcx_llc_send(lnk, &r, true);
 		/*
-		 * a link we never confirmed (a second link the peer set up
-		 * after our ADD_LINK and gave up on): nothing to do;
-		 * otherwise our one link goes and with it the link group
+		 * All links (or no link named): the group goes.  One link of
+		 * ours: that link goes, and with it the group when it was the
+		 * last.  A link we do not have (a second link the peer set up
+		 * after our ADD_LINK and gave up on): nothing to do.
 		 */
-		if (!(m->flags & SMCX_LLC_FLAG_DEL_LINK_ALL) &&
-		    m->u.delete_link.link_num &&
-		    m->u.delete_link.link_num != lnk->link_id)
+		if ((m->flags & SMCX_LLC_FLAG_DEL_LINK_ALL) ||
+		    !m->u.delete_link.link_num) {
+			smcx_lgr_terminate_async(lnk->lgr,
+						 "peer sent DELETE_LINK");
 			break;
-		smcx_lgr_terminate_async(lnk->lgr, "peer sent DELETE_LINK");
+		}
+		del = smcx_lgr_link_by_id(lnk->lgr, m->u.delete_link.link_num);
+		if (del)
+			smcx_lgr_link_down(del, "peer sent DELETE_LINK");
 		break;
 	default:
 		break;		/* REQ_ADD_LINK etc.: nothing to offer */
