@@ -100,6 +100,7 @@ int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 		return rc;
 	}
 	conn->token = rc;
+	atomic_inc(&conn->lnk->conn_cnt);
 	conn->sndbuf = smcx_buf_get(lgr, smcx_buf_size(sock_net(&smc->sk), false),
 				    false);
 	conn->rmb = smcx_buf_get(lgr, smcx_buf_size(sock_net(&smc->sk), true),
@@ -142,6 +143,7 @@ void smcx_conn_free(struct smcx_sock *smc)
 	conn->sndbuf = NULL;
 	conn->rmb = NULL;
 	conn->lgr = NULL;
+	atomic_dec(&conn->lnk->conn_cnt);
 	WRITE_ONCE(conn->lnk, NULL);
 	spin_unlock_bh(&conn->lock);
 	mutex_unlock(&conn->tx_mutex);

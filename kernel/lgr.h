@@ -130,6 +130,18 @@ static inline struct smcx_link *smcx_lgr_first_active(struct smcx_lgr *lgr)
 	return NULL;
 }
 
+/* how many links of @lgr are ACTIVE (the group's redundancy) */
+static inline unsigned int smcx_lgr_active_links(struct smcx_lgr *lgr)
+{
+	struct smcx_link *lnk;
+	unsigned int n = 0;
+
+	for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
+	     lnk = smcx_lgr_next_link(lgr, lnk))
+		n += smcx_link_active(lnk);
+	return n;
+}
+
 /*
  * The link a new connection of @lgr sends on (conn->lnk): the first ACTIVE
  * one, else the first usable one (a first contact's link, still INIT until
@@ -152,6 +164,33 @@ static inline struct smcx_link *smcx_lgr_link_by_id(struct smcx_lgr *lgr,
 		if (lnk->link_id == link_id)
 			return lnk;
 	return NULL;
+}
+
+/*
+ * The group's type in mainline's terms (enum smc_lgr_type in
+ * net/smc/smc_core.h, SMC_NLA_LGR_R_TYPE): NONE without an active link,
+ * SINGLE with one; with two, SYMMETRIC when both ends have a device per
+ * link, else ASYMMETRIC_LOCAL or _PEER (the side with one device for both
+ * links; the next step records which when it adds a link).
+ */
+enum smcx_lgr_type {
+	SMCX_LGR_NONE = 0,
+	SMCX_LGR_SINGLE = 1,
+	SMCX_LGR_SYMMETRIC = 2,
+	SMCX_LGR_ASYMMETRIC_PEER = 3,
+	SMCX_LGR_ASYMMETRIC_LOCAL = 4,
+};
+
+static inline u8 smcx_lgr_type(struct smcx_lgr *lgr)
+{
+	switch (smcx_lgr_active_links(lgr)) {
+	case 0:
+		return SMCX_LGR_NONE;
+	case 1:
+		return SMCX_LGR_SINGLE;
+	default:
+		return SMCX_LGR_SYMMETRIC;
+	}
 }
 
 int smcx_lgr_init(void);

@@ -119,6 +119,7 @@ struct smcx_link {
 	int state;			/* enum smcx_link_state */
 	bool linked;			/* smcx_ibdev_link_add done */
 	bool cleared;			/* smcx_link_clear() ran */
+	atomic_t conn_cnt;		/* connections sending on it (conn->lnk) */
 
 	/* send slots: bounded, a bitmap of free ones */
 	spinlock_t tx_lock;
