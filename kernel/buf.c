@@ -29,16 +29,20 @@ u32 smcx_uncompress_bufsize(u8 c)
 
 void smcx_buf_unmap(struct smcx_link *lnk, struct smcx_buf *b)
 {
-	if (b->mr) {
-		ib_dereg_mr(b->mr);
-		b->mr = NULL;
+	struct smcx_buf_lnk *bl = smcx_buf_on(b, lnk);
+
+	if (bl->mr) {
+		ib_dereg_mr(bl->mr);
+		bl->mr = NULL;
 		smcx_obj_dec(SMCX_OBJ_MR);
 	}
-	if (b->mapped) {
-		ib_dma_unmap_single(lnk->ibdev, b->dma, b->size,
+	if (bl->mapped) {
+		ib_dma_unmap_single(lnk->ibdev, bl->dma, b->size,
 				    DMA_BIDIRECTIONAL);
-		b->mapped = false;
+		bl->mapped = false;
 	}
+	bl->reg = false;
+	bl->rkey_conf = false;
 }
 
 void smcx_buf_free(struct smcx_buf *b)
@@ -50,13 +54,14 @@ void smcx_buf_free(struct smcx_buf *b)
 
 static void smcx_buf_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct smcx_buf *b = container_of(wc->wr_cqe, struct smcx_buf, reg_cqe);
+	struct smcx_buf_lnk *bl = container_of(wc->wr_cqe, struct smcx_buf_lnk,
+					       reg_cqe);
 
-	b->reg_status = wc->status == IB_WC_SUCCESS ? 0 : -EIO;
+	bl->reg_status = wc->status == IB_WC_SUCCESS ? 0 : -EIO;
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
 		pr_info("REG_MR: %s\n", ib_wc_status_msg(wc->status));
-	WRITE_ONCE(b->reg_pending, false);
-	complete(&b->reg_done);
+	WRITE_ONCE(bl->reg_pending, false);
+	complete(&bl->reg_done);
 }
 
 /*
@@ -72,7 +77,8 @@ static void smcx_buf_reg_done(struct ib_cq *cq, struct ib_wc *wc)
  * MR pages are PAGE_SIZE, the buffer is page aligned: offset 0) and does
  * not wrap with the buffer's length.  Here: 2^46 plus random page bits
  * below 2^45, so [iova, iova + size) lies in [2^46, 2^47): never zero,
- * never in the kernel's half, and unrelated to any other RMB's.
+ * never in the kernel's half, and unrelated to any other RMB's or to the
+ * same RMB's on another link.
  */
 #define SMCX_RADDR_BASE		BIT_ULL(46)
 #define SMCX_RADDR_RANDOM	GENMASK_ULL(44, PAGE_SHIFT)
@@ -83,12 +89,56 @@ static u64 smcx_buf_pick_raddr(u64 iova)
 	       offset_in_page(iova);
 }
 
+/*
+ * Map @b on @lnk's device and, for an RMB, give it an MR in @lnk's PD with
+ * its own random address.  lgr->mutex held and lnk->maps_bufs (or about to
+ * be set by smcx_buf_map_link()), so link clear, which ends maps_bufs under
+ * the same mutex before it unmaps, cannot have taken the device yet.  On
+ * error what was made stays for smcx_buf_unmap().
+ */
+static int smcx_buf_map(struct smcx_link *lnk, struct smcx_buf *b)
+{
+	struct smcx_buf_lnk *bl = smcx_buf_on(b, lnk);
+	struct scatterlist sg;
+	int n;
+
+	if (bl->mapped)
+		return 0;
+	bl->reg_cqe.done = smcx_buf_reg_done;
+	init_completion(&bl->reg_done);
+	bl->dma = ib_dma_map_single(lnk->ibdev, b->cpu, b->size,
+				    DMA_BIDIRECTIONAL);
+	if (ib_dma_mapping_error(lnk->ibdev, bl->dma))
+		return -ENOMEM;
+	smp_store_release(&bl->mapped, true);	/* smcx_buf_mapped() */
+	if (!b->rmb)
+		return 0;
+	bl->mr = ib_alloc_mr(lnk->pd, IB_MR_TYPE_MEM_REG, b->size >> PAGE_SHIFT);
+	if (IS_ERR(bl->mr)) {
+		n = PTR_ERR(bl->mr);
+		bl->mr = NULL;
+		return n;
+	}
+	smcx_obj_inc(SMCX_OBJ_MR);
+	bl->rkey = bl->mr->rkey;
+	sg_init_table(&sg, 1);
+	sg_dma_address(&sg) = bl->dma;
+	sg_dma_len(&sg) = b->size;
+	n = ib_map_mr_sg(bl->mr, &sg, 1, NULL, PAGE_SIZE);
+	if (n != 1)
+		return n < 0 ? n : -EINVAL;
+	/* before the REG_MR, which gives the device the iova */
+	bl->raddr = smcx_buf_pick_raddr(bl->mr->iova);
+	bl->mr->iova = bl->raddr;
+	return 0;
+}
+
+/* a new buffer, mapped on every link that maps the pool; lgr->mutex held */
 static struct smcx_buf *smcx_buf_new(struct smcx_lgr *lgr, u32 size, bool rmb)
 {
-	struct smcx_link *lnk = &lgr->lnk;
-	struct scatterlist sg;
+	struct smcx_link *lnk;
 	struct smcx_buf *b;
-	int n;
+	int i;
 
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
@@ -101,38 +151,53 @@ static struct smcx_buf *smcx_buf_new(struct smcx_lgr *lgr, u32 size, bool rmb)
 		return NULL;
 	}
 	smcx_obj_inc(SMCX_OBJ_BUF);
-	b->reg_cqe.done = smcx_buf_reg_done;
-	init_completion(&b->reg_done);
 	b->size = size;
 	b->rmb = rmb;
-	b->dma = ib_dma_map_single(lnk->ibdev, b->cpu, size, DMA_BIDIRECTIONAL);
-	if (ib_dma_mapping_error(lnk->ibdev, b->dma))
-		goto err;
-	b->mapped = true;
-	if (rmb) {
-		b->mr = ib_alloc_mr(lnk->pd, IB_MR_TYPE_MEM_REG,
-				    size >> PAGE_SHIFT);
-		if (IS_ERR(b->mr)) {
-			b->mr = NULL;
+	for (i = 0; i < SMCX_LGR_LINKS; i++) {
+		lnk = &lgr->lnk[i];
+		if (lnk->maps_bufs && smcx_buf_map(lnk, b))
 			goto err;
-		}
-		smcx_obj_inc(SMCX_OBJ_MR);
-		b->rkey = b->mr->rkey;
-		sg_init_table(&sg, 1);
-		sg_dma_address(&sg) = b->dma;
-		sg_dma_len(&sg) = size;
-		n = ib_map_mr_sg(b->mr, &sg, 1, NULL, PAGE_SIZE);
-		if (n != 1)
-			goto err;
-		/* before the REG_MR, which gives the device the iova */
-		b->raddr = smcx_buf_pick_raddr(b->mr->iova);
-		b->mr->iova = b->raddr;
 	}
 	return b;
 err:
-	smcx_buf_unmap(lnk, b);
+	for (i = 0; i < SMCX_LGR_LINKS; i++)
+		if (lgr->lnk[i].maps_bufs)
+			smcx_buf_unmap(&lgr->lnk[i], b);
 	smcx_buf_free(b);
 	return NULL;
+}
+
+/*
+ * Map every buffer of the pool on @lnk, a link that starts to carry the
+ * group's data (the first link at group create, whose pool is empty, and
+ * a link added later, whose RMBs then get their own MR and address on the
+ * new link's device for ADD_LINK_CONT to announce), and have new buffers
+ * mapped on it too.  Under lgr->mutex, so no buffer is made in between,
+ * and before the link is DEAD-marked by clear (which also takes the mutex
+ * to end maps_bufs).  A failure leaves the link's partial state to
+ * smcx_link_clear(), which unmaps every buffer on it.
+ */
+int smcx_buf_map_link(struct smcx_link *lnk)
+{
+	struct smcx_lgr *lgr = lnk->lgr;
+	struct smcx_buf *b;
+	int rc = 0;
+
+	mutex_lock(&lgr->mutex);
+	if (lgr->dead || READ_ONCE(lnk->state) == SMCX_LNK_DEAD ||
+	    lnk->unmapped) {
+		rc = -ENOLINK;
+		goto out;
+	}
+	lnk->maps_bufs = true;
+	list_for_each_entry(b, &lgr->bufs, list) {
+		rc = smcx_buf_map(lnk, b);
+		if (rc)
+			break;
+	}
+out:
+	mutex_unlock(&lgr->mutex);
+	return rc;
 }
 
 /* a free buffer of @size from the link group's pool, or a new one */
@@ -170,60 +235,61 @@ void smcx_buf_put(struct smcx_lgr *lgr, struct smcx_buf *b)
 }
 
 /*
- * Register an RMB for remote write on the link, once per buffer, before its
- * rkey goes out in a CLC message: the peer may write as soon as it has it.
+ * Register an RMB for remote write on @lnk, once per buffer and link, before
+ * its rkey goes out in a CLC or LLC message: the peer may write as soon as it has it.
  * A REG_MR completes only after every WR posted before it, so a busy link
  * delays it; one that has not completed in SMCX_REG_WAIT means a stuck
  * link, which ends the group (mainline: link down after its wait too).
  */
 int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *b)
 {
+	struct smcx_buf_lnk *bl = smcx_buf_on(b, lnk);
 	struct ib_reg_wr wr = {
 		.wr = {
 			.opcode = IB_WR_REG_MR,
-			.wr_cqe = &b->reg_cqe,
+			.wr_cqe = &bl->reg_cqe,
 			.send_flags = IB_SEND_SIGNALED,
 		},
 		.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
 	};
 	int rc;
 
-	if (b->reg)
+	if (bl->reg)
 		return 0;
 	mutex_lock(&lnk->reg_mutex);
 	/* a link being torn down: its QP and MRs may be gone already */
-	if (READ_ONCE(lnk->state) == SMCX_LNK_DEAD || !lnk->qp || !b->mr) {
+	if (READ_ONCE(lnk->state) == SMCX_LNK_DEAD || !lnk->qp || !bl->mr) {
 		rc = -ENOLINK;
 		goto out;
 	}
 	/* an earlier REG_MR of this buffer never completed: group ending */
-	if (READ_ONCE(b->reg_pending)) {
+	if (READ_ONCE(bl->reg_pending)) {
 		rc = -EBUSY;
 		goto out;
 	}
-	wr.mr = b->mr;
-	wr.key = b->rkey;
+	wr.mr = bl->mr;
+	wr.key = bl->rkey;
 	rc = smcx_wr_quiesce(lnk);
 	if (rc)
 		goto out;
-	reinit_completion(&b->reg_done);
-	b->reg_pending = true;
+	reinit_completion(&bl->reg_done);
+	bl->reg_pending = true;
 	rc = -ENOLINK;
 	if (smcx_link_enter(lnk, SMCX_LNK_POST)) {
 		rc = ib_post_send(lnk->qp, &wr.wr, NULL);
 		smcx_link_leave(lnk);
 	}
 	if (rc)
-		b->reg_pending = false;
-	else if (!wait_for_completion_timeout(&b->reg_done, SMCX_REG_WAIT))
+		bl->reg_pending = false;
+	else if (!wait_for_completion_timeout(&bl->reg_done, SMCX_REG_WAIT))
 		rc = -ETIMEDOUT;	/* the drain at teardown completes it */
 	else
-		rc = b->reg_status;
+		rc = bl->reg_status;
 	smcx_wr_unquiesce(lnk);
 	if (rc == -ETIMEDOUT)
-		smcx_lgr_terminate_async(lnk->lgr, "REG_MR timed out");
+		smcx_lgr_link_down(lnk, "REG_MR timed out");
 	if (!rc)
-		b->reg = true;
+		bl->reg = true;
 out:
 	mutex_unlock(&lnk->reg_mutex);
 	return rc;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Buffers of a link group (buf.c): the send buffers and RMBs of its
- * connections.  Physically contiguous and DMA mapped; an RMB also has an MR
- * registered (REG_MR) for remote write, a send buffer uses the PD's local
- * DMA lkey.  A buffer is reused across the group's connections and freed
- * with the group.  The pool list and the used flags are under lgr->mutex.
+ * connections.  Physically contiguous and DMA mapped on each link's device;
+ * an RMB also has an MR per link registered (REG_MR) for remote write, a
+ * send buffer uses each link's PD's local DMA lkey.  A buffer is reused
+ * across the group's connections and freed with the group.  The pool list
+ * and the used flags are under lgr->mutex.
  */
 #ifndef SMCX_BUF_H
 #define SMCX_BUF_H
@@ -14,20 +15,25 @@
 #include <linux/types.h>
 #include <rdma/ib_verbs.h>
 
+#include "link.h"
+
 struct smcx_lgr;
-struct smcx_link;
 
 #define SMCX_BUF_DEFAULT	(64 * 1024)	/* mainline 6.12 wmem/rmem */
 #define SMCX_BUF_MIN		(16 * 1024)
 #define SMCX_BUF_MAX		(512 * 1024)
 
-struct smcx_buf {
-	struct list_head list;		/* lgr->bufs */
-	void *cpu;
+/*
+ * What a buffer has on one link of its group (smcx_buf.l[lnk->idx]): the
+ * DMA mapping on that link's device and, for an RMB, an MR in that link's
+ * PD with its own rkey and address and the state of its REG_MR.  The links
+ * of a group may be on different RDMA devices (another PD, another DMA
+ * mapping), so none of this is shared between them.  Made for every link
+ * that maps the group's buffers (smcx_buf_map_link()), under lgr->mutex;
+ * taken down by smcx_buf_unmap() for one link at that link's clear.
+ */
+struct smcx_buf_lnk {
 	dma_addr_t dma;			/* local DMA only, never sent */
-	u32 size;
-	bool rmb;
-	bool used;
 	bool mapped;
 	bool reg;			/* REG_MR done on the link */
 	bool rkey_conf;			/* peer confirmed the rkey (LLC) */
@@ -35,9 +41,9 @@ struct smcx_buf {
 	u32 rkey;			/* mr->rkey, kept for the CLC/LLC */
 	u64 raddr;			/* mr->iova: see smcx_buf_raddr() */
 	/*
-	 * Each RMB's REG_MR completes into its own buffer, so a late
-	 * completion can never be taken for another buffer's (the link
-	 * group ends when one is late).  Under the link's reg_mutex.
+	 * Each RMB's REG_MR completes into its own buffer's entry, so a
+	 * late completion can never be taken for another buffer's (the
+	 * link group ends when one is late).  Under the link's reg_mutex.
 	 */
 	struct ib_cqe reg_cqe;
 	struct completion reg_done;
@@ -45,26 +51,76 @@ struct smcx_buf {
 	bool reg_pending;		/* posted, completion not yet seen */
 };
 
+struct smcx_buf {
+	struct list_head list;		/* lgr->bufs */
+	void *cpu;
+	u32 size;
+	bool rmb;
+	bool used;
+	struct smcx_buf_lnk l[SMCX_LGR_LINKS];	/* by lnk->idx */
+};
+
 /* a free buffer of @size from the link group's pool, or a new one; NULL */
 struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, u32 size, bool rmb);
 /* back to the pool (the group keeps it) */
 void smcx_buf_put(struct smcx_lgr *lgr, struct smcx_buf *buf);
-/* register an RMB for remote write on @lnk, once; 0 or -errno */
+/* register an RMB for remote write on @lnk, once per link; 0 or -errno */
 int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *buf);
-/* link clear: the MR and the DMA mapping go with the link's device */
+/*
+ * A link that starts to carry the group's data: map (and give an MR to)
+ * every buffer of the pool on it, and every buffer made from now on until
+ * its clear.  0 or -errno (what was made stays for smcx_link_clear()).
+ * Each RMB is then registered on the link with smcx_buf_reg() once its QP
+ * is ready, before its rkey on the link goes out (ADD_LINK_CONT).
+ */
+int smcx_buf_map_link(struct smcx_link *lnk);
+/* link clear: @lnk's MR and DMA mapping of @b go with the link's device */
 void smcx_buf_unmap(struct smcx_link *lnk, struct smcx_buf *b);
 /* group release: the memory */
 void smcx_buf_free(struct smcx_buf *b);
 
-/*
- * The address the peer knows an RMB by, with its rkey: what the CLC
- * Accept/Confirm and CONFIRM_RKEY carry and the peer's RDMA WRITEs start
- * at.  It is the MR's iova, a random value set at registration (buf.c),
- * never the DMA address (on rxe a kernel virtual address).
- */
-static inline u64 smcx_buf_raddr(const struct smcx_buf *b)
+/* @b's state on @lnk */
+static inline struct smcx_buf_lnk *smcx_buf_on(struct smcx_buf *b,
+					       const struct smcx_link *lnk)
 {
-	return b->raddr;
+	return &b->l[lnk->idx];
+}
+
+/*
+ * Is @b mapped on @lnk?  Inside a SMCX_LNK_MAPPED section of @lnk, or in
+ * its completion handlers; the flag is published after the DMA address.
+ */
+static inline bool smcx_buf_mapped(const struct smcx_buf *b,
+				   const struct smcx_link *lnk)
+{
+	/* pairs with the smp_store_release() in smcx_buf_map() */
+	return smp_load_acquire(&b->l[lnk->idx].mapped);
+}
+
+/*
+ * The address the peer knows an RMB by on @lnk, with smcx_buf_rkey(): what
+ * the CLC Accept/Confirm and CONFIRM_RKEY carry and the peer's RDMA WRITEs
+ * over @lnk start at.  It is the iova of the link's MR, a random value set
+ * at registration (buf.c), never the DMA address (on rxe a kernel virtual
+ * address); each link's MR has its own.
+ */
+static inline u64 smcx_buf_raddr(const struct smcx_buf *b,
+				 const struct smcx_link *lnk)
+{
+	return b->l[lnk->idx].raddr;
+}
+
+static inline u32 smcx_buf_rkey(const struct smcx_buf *b,
+				const struct smcx_link *lnk)
+{
+	return b->l[lnk->idx].rkey;
+}
+
+/* the DMA address of @b on @lnk's device (the lkey is @lnk's PD's) */
+static inline u64 smcx_buf_dma(const struct smcx_buf *b,
+			       const struct smcx_link *lnk)
+{
+	return b->l[lnk->idx].dma;
 }
 
 /* mainline's compressed buffer size in CLC messages: 16 KiB << n */

@@ -340,28 +340,29 @@ static void smcx_clc_hostname(u8 *out)
 }
 
 /*
- * Accept/confirm fields of our side of @conn.  They name the link's QP and
- * the RMB's MR, which the group's terminate destroys: it sets lgr->dead
- * under lgr->mutex before it clears the link, so holding that mutex and
- * seeing the group alive keeps them valid while they are read.  -ENOLINK:
- * the group died (during the wait before this message).
+ * Accept/confirm fields of our side of @conn.  They name the QP of the
+ * connection's link and the RMB's MR on that link, which the link's clear
+ * destroys: it takes lgr->mutex before it unmaps (and terminate sets
+ * lgr->dead under it before), so holding that mutex and seeing the group
+ * and the link alive keeps them valid while they are read.  -ENOLINK: the
+ * group or the link died (during the wait before this message).
  */
 static int smcx_clc_fill_acc(struct smcx_sock *smc, struct smcx_clc_accept *a,
 			     bool first, const u8 *eid)
 {
 	struct smcx_conn *conn = smc->conn;
 	struct smcx_lgr *lgr = conn->lgr;
-	struct smcx_link *lnk = &lgr->lnk;
+	struct smcx_link *lnk = conn->lnk;
 
 	memset(a, 0, sizeof(*a));
 	mutex_lock(&lgr->mutex);
-	if (lgr->dead || READ_ONCE(lnk->state) == SMCX_LNK_DEAD || !lnk->qp ||
-	    !conn->rmb->mr) {
+	if (lgr->dead || !smcx_link_usable(lnk) || !lnk->qp ||
+	    !smcx_buf_on(conn->rmb, lnk)->mr) {
 		mutex_unlock(&lgr->mutex);
 		return -ENOLINK;
 	}
 	a->qpn = lnk->qp_num;
-	a->rmb_rkey = conn->rmb->rkey;
+	a->rmb_rkey = smcx_buf_rkey(conn->rmb, lnk);
 	mutex_unlock(&lgr->mutex);
 	a->hdr.eyecatcher = SMCX_EYE_SMCR;
 	a->hdr.version = SMCX_CLC_V2;
@@ -374,7 +375,7 @@ static int smcx_clc_fill_acc(struct smcx_sock *smc, struct smcx_clc_accept *a,
 	a->rmbe_alert_token = conn->token;
 	a->rmbe_size = smcx_compress_bufsize(conn->rmb->size);
 	a->qp_mtu = lnk->mtu;
-	a->rmb_dma_addr = smcx_buf_raddr(conn->rmb);
+	a->rmb_dma_addr = smcx_buf_raddr(conn->rmb, lnk);
 	a->psn = lnk->psn;
 	memcpy(a->eid, eid, SMCX_EID_LEN);
 	if (!first)
@@ -435,7 +436,7 @@ int smcx_clc_send_confirm(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 		return rc;
 	if (first) {
 		a->gid_cnt = 1;
-		memcpy(a->gids[0], smc->conn->lgr->lnk.gid, SMCX_GID_LEN);
+		memcpy(a->gids[0], smc->conn->lnk->gid, SMCX_GID_LEN);
 	}
 	return smcx_clc_send_acc(smc->clcsock, ctx, SMCX_CLC_CONFIRM);
 }

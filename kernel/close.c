@@ -67,10 +67,18 @@ void smcx_conn_abort(struct smcx_sock *smc)
 		smcx_close_kick(smc, 0);
 }
 
-/* lgr.c's upcall: the link group of @sk's connection is going */
-static void smcx_close_lgr_gone(struct sock *sk)
+/*
+ * lgr.c's upcall: the link group of @sk's connection is going (@lnk NULL),
+ * or the link @lnk of it; the connection fails if it sends on that link
+ * (conn->lnk never changes while the connection has a link group).
+ */
+static void smcx_close_lgr_gone(struct sock *sk, struct smcx_link *lnk)
 {
-	smcx_conn_abort(smcx_sk(sk));
+	struct smcx_sock *smc = smcx_sk(sk);
+
+	if (lnk && READ_ONCE(smc->conn->lnk) != lnk)
+		return;
+	smcx_conn_abort(smc);
 }
 
 /* module init: the link group layer aborts connections through us */

@@ -88,13 +88,19 @@ int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 		conn->state = SMCX_ACTIVE;
 		smc->conn = conn;
 	}
+	/* before the token table: a link's down reads it there */
+	conn->lnk = smcx_lgr_conn_link(lgr);
+	if (!conn->lnk)
+		return -ENOSPC;		/* no usable link: the group is going */
 	conn->lgr = lgr;		/* takes the caller's reference */
 	rc = smcx_lgr_conn_add(lgr, &smc->sk);
 	if (rc < 0) {
 		conn->lgr = NULL;	/* ... or leaves it */
+		conn->lnk = NULL;
 		return rc;
 	}
 	conn->token = rc;
+	atomic_inc(&conn->lnk->conn_cnt);
 	conn->sndbuf = smcx_buf_get(lgr, smcx_buf_size(sock_net(&smc->sk), false),
 				    false);
 	conn->rmb = smcx_buf_get(lgr, smcx_buf_size(sock_net(&smc->sk), true),
@@ -137,6 +143,8 @@ void smcx_conn_free(struct smcx_sock *smc)
 	conn->sndbuf = NULL;
 	conn->rmb = NULL;
 	conn->lgr = NULL;
+	atomic_dec(&conn->lnk->conn_cnt);
+	WRITE_ONCE(conn->lnk, NULL);
 	spin_unlock_bh(&conn->lock);
 	mutex_unlock(&conn->tx_mutex);
 	if (sndbuf)
@@ -147,17 +155,18 @@ void smcx_conn_free(struct smcx_sock *smc)
 }
 
 /*
- * The peer's RMB, from its CLC Accept or Confirm.  The size goes last with
+ * The peer's RMB, from its CLC Accept or Confirm, which names its rkey and
+ * address on @lnk (the connection's link).  The size goes last with
  * release semantics: it says the rest is there.  A reader (CDC receive in
  * softirq, tx_work) loads it with smp_load_acquire() (0: not known yet)
  * before it reads the others.
  */
-void smcx_conn_set_peer_rmb(struct smcx_conn *conn, u32 token, u32 rkey,
-			    u64 addr, u32 size)
+void smcx_conn_set_peer_rmb(struct smcx_conn *conn, struct smcx_link *lnk,
+			    u32 token, u32 rkey, u64 addr, u32 size)
 {
 	conn->peer_token = token;
-	conn->peer_rkey = rkey;
-	conn->peer_rmb_addr = addr;
+	conn->peer_rkey[lnk->idx] = rkey;
+	conn->peer_rmb_addr[lnk->idx] = addr;
 	/* pairs with smp_load_acquire() in smcx_tx_push() */
 	smp_store_release(&conn->peer_rmbe_size, size);
 }

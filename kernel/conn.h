@@ -32,6 +32,8 @@
 
 #include <smcx/state.h>
 
+#include "link.h"
+
 struct msghdr;
 struct seq_file;
 struct smcx_buf;
@@ -136,14 +138,28 @@ struct smcx_conn {
 	 * tx_mutex and lock, so softirq reads them under lock.
 	 */
 	struct smcx_lgr *lgr;		/* reference held */
+	/*
+	 * The link of lgr this connection sends on (its RDMA WRITEs and
+	 * CDCs) and whose QP and RMB MR its CLC Accept/Confirm names; set
+	 * at create, before the connection is in the token table, and not
+	 * changed while lgr is set (moving it is the next step's failover).
+	 * CDCs from the peer may come on any link of the group.
+	 */
+	struct smcx_link *lnk;
 	u32 token;			/* our alert token (lgr->conns key) */
 	u32 peer_token;
 	struct smcx_buf *sndbuf;
 	struct smcx_buf *rmb;
-	/* peer_*: smcx_conn_set_peer_rmb(), the size published last */
+	/*
+	 * peer_*: smcx_conn_set_peer_rmb(), the size published last.  The
+	 * peer's RMB has an rkey and address per link (its MR on each of its
+	 * devices), by our lnk->idx: the CLC gives the one of conn->lnk.
+	 * (The next step fills the other from the group's table of the
+	 * peer's rkeys, which CONFIRM_RKEY and ADD_LINK_CONT carry.)
+	 */
 	u32 peer_rmbe_size;
-	u32 peer_rkey;
-	u64 peer_rmb_addr;
+	u32 peer_rkey[SMCX_LGR_LINKS];
+	u64 peer_rmb_addr[SMCX_LGR_LINKS];
 	u32 rmbe_update_limit;
 
 	spinlock_t lock;		/* cursors and flags below (BH) */
@@ -198,8 +214,8 @@ static inline bool smcx_conn_dead(struct smcx_conn *conn)
 int smcx_conn_init(void);
 int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr);
 void smcx_conn_free(struct smcx_sock *smc);
-void smcx_conn_set_peer_rmb(struct smcx_conn *conn, u32 token, u32 rkey,
-			    u64 addr, u32 size);
+void smcx_conn_set_peer_rmb(struct smcx_conn *conn, struct smcx_link *lnk,
+			    u32 token, u32 rkey, u64 addr, u32 size);
 void smcx_conn_destruct(struct smcx_sock *smc);
 void smcx_conn_show(struct seq_file *m, struct smcx_conn *conn);
 void smcx_conn_wake(struct smcx_sock *smc, __poll_t events);

@@ -185,10 +185,11 @@ static int smcx_diag_fill_smcr(struct sk_buff *skb, struct smcx_sock *smc,
 		have_ci = true;
 	}
 	if (lgr && smcx_diag_want(ext, SMC_DIAG_LGRINFO)) {
-		const struct smcx_link *lnk = &lgr->lnk;
+		/* uapi has room for one link: the connection's */
+		const struct smcx_link *lnk = conn->lnk;
 
 		mutex_lock(&lgr->mutex);
-		if (!lgr->dead && lgr->dev) {
+		if (!lgr->dead && lgr->dev && lnk) {
 			li.role = lgr->role == SMCX_SRV;
 			li.lnk[0].link_id = lnk->link_id;
 			li.lnk[0].ibport = lnk->port;

@@ -197,38 +197,40 @@ void smcx_join_kick(void)
 }
 
 /*
- * Is @lgr still alive (after a wait)?  0 with lgr->mutex held: the link's
- * verbs objects stay valid until the caller unlocks (see "Link group state
- * after a wait"); -ENOLINK without it.
+ * Are @lnk (the connection's link) and its group still alive (after a
+ * wait)?  0 with lgr->mutex held: the link's verbs objects stay valid
+ * until the caller unlocks (see "Link group state after a wait"; link
+ * clear takes the mutex before it unmaps); -ENOLINK without it.
  */
-static int smcx_join_lock_alive(struct smcx_lgr *lgr)
+static int smcx_join_lock_alive(struct smcx_link *lnk)
 {
+	struct smcx_lgr *lgr = lnk->lgr;
+
 	mutex_lock(&lgr->mutex);
-	if (!lgr->dead && READ_ONCE(lgr->lnk.state) != SMCX_LNK_DEAD &&
-	    lgr->lnk.qp)
+	if (!lgr->dead && smcx_link_usable(lnk) && lnk->qp)
 		return 0;
 	mutex_unlock(&lgr->mutex);
 	return -ENOLINK;
 }
 
-static int smcx_join_alive(struct smcx_lgr *lgr)
+static int smcx_join_alive(struct smcx_link *lnk)
 {
-	int rc = smcx_join_lock_alive(lgr);
+	int rc = smcx_join_lock_alive(lnk);
 
 	if (!rc)
-		mutex_unlock(&lgr->mutex);
+		mutex_unlock(&lnk->lgr->mutex);
 	return rc;
 }
 
-/* first contact, the peer's side saved: RTR and RTS, on a live group */
-static int smcx_join_link_ready(struct smcx_lgr *lgr)
+/* first contact, the peer's side saved: RTR and RTS, on a live link */
+static int smcx_join_link_ready(struct smcx_link *lnk)
 {
-	int rc = smcx_join_lock_alive(lgr);
+	int rc = smcx_join_lock_alive(lnk);
 
 	if (rc)
 		return rc;
-	rc = smcx_link_ready(&lgr->lnk);
-	mutex_unlock(&lgr->mutex);
+	rc = smcx_link_ready(lnk);
+	mutex_unlock(&lnk->lgr->mutex);
 	return rc;
 }
 
@@ -276,7 +278,8 @@ static int smcx_join_end(struct smcx_join *j, int rc, u32 decline)
 	 * that reuses the buffer later sends no CONFIRM_RKEY (as mainline).
 	 */
 	if (j->first)
-		j->smc->conn->rmb->rkey_conf = true;
+		smcx_buf_on(j->smc->conn->rmb, j->smc->conn->lnk)->rkey_conf =
+			true;
 	j->smc->smcr = true;
 	return 0;
 }
@@ -299,13 +302,16 @@ static int smcx_join_choose(struct smcx_sock *smc, struct smcx_ib_choice *c)
 	return rc;
 }
 
-/* the peer's side of @conn, from its Accept or Confirm */
+/*
+ * The peer's side of @conn, from its Accept or Confirm: the far end of the
+ * connection's link (first contact) and the peer's RMB on it.
+ */
 static void smcx_join_save_peer(struct smcx_conn *conn,
 				const struct smcx_clc_accept *a, bool first)
 {
-	struct smcx_link *lnk = &conn->lgr->lnk;
+	struct smcx_link *lnk = conn->lnk;
 
-	smcx_conn_set_peer_rmb(conn, a->rmbe_alert_token, a->rmb_rkey,
+	smcx_conn_set_peer_rmb(conn, lnk, a->rmbe_alert_token, a->rmb_rkey,
 			       a->rmb_dma_addr,
 			       smcx_uncompress_bufsize(a->rmbe_size));
 	if (!first)
@@ -337,6 +343,7 @@ static int smcx_join_clnt(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		.wait_left = SMCX_FIRST_WAIT,
 	};
 	struct smcx_ib_choice c;
+	struct smcx_link *lnk;
 	struct smcx_lgr *lgr;
 	u32 decline = 0;
 	int rc = 0;
@@ -374,36 +381,36 @@ static int smcx_join_clnt(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		decline = SMCX_DECL_MEM;
 		goto out;
 	}
+	lnk = smc->conn->lnk;
 	smcx_join_save_peer(smc->conn, a, j.first);
-	if (j.first && smcx_join_link_ready(lgr))
+	if (j.first && smcx_join_link_ready(lnk))
 		decline = SMCX_DECL_ERR_RDYLNK;
-	else if (smcx_buf_reg(&lgr->lnk, smc->conn->rmb))
+	else if (smcx_buf_reg(lnk, smc->conn->rmb))
 		decline = SMCX_DECL_ERR_REGBUF;
-	else if (!j.first && smcx_llc_confirm_rkey(&lgr->lnk, smc->conn->rmb))
+	else if (!j.first && smcx_llc_confirm_rkey(lnk, smc->conn->rmb))
 		decline = SMCX_DECL_ERR_REGBUF;	/* as mainline */
-	else if (smcx_join_alive(lgr))		/* after REG_MR, CONFIRM_RKEY */
+	else if (smcx_join_alive(lnk))		/* after REG_MR, CONFIRM_RKEY */
 		decline = SMCX_DECL_NOACTLINK;
 	if (decline)
 		goto out;
 	rc = smcx_clc_send_confirm(smc, ctx, j.first);
 	if (!rc && j.first)
-		rc = smcx_llc_confirm_link_clnt(&lgr->lnk);
+		rc = smcx_llc_confirm_link_clnt(lnk);
 out:
 	return smcx_join_end(&j, rc > 0 ? -EPROTO : rc, decline);
 }
 
 /*
- * Server, reuse: does the client's Confirm name the link the group already
- * has with that peer?  A client may claim any GID in its Proposal; the
- * Confirm of a connection that really is the peer of this link repeats
- * the link's far end.  Otherwise the group's peer would get our RDMA
- * writes and CDC messages for a connection it never made.
+ * Server, reuse: does the client's Confirm name the far end of the link
+ * @lnk (the connection's, which our Accept named) the group already has
+ * with that peer?  A client may claim any GID in its Proposal; the Confirm
+ * of a connection that really is the peer of this link repeats the link's
+ * far end.  Otherwise the group's peer would get our RDMA writes and CDC
+ * messages for a connection it never made.
  */
-static bool smcx_join_same_peer(const struct smcx_lgr *lgr,
+static bool smcx_join_same_peer(const struct smcx_link *lnk,
 				const struct smcx_clc_accept *a)
 {
-	const struct smcx_link *lnk = &lgr->lnk;
-
 	return !memcmp(a->gid, lnk->peer_gid, SMCX_GID_LEN) &&
 	       !memcmp(a->mac, lnk->peer_mac, ETH_ALEN) &&
 	       a->qpn == lnk->peer_qpn;
@@ -421,6 +428,7 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		.wait_left = SMCX_FIRST_WAIT,
 	};
 	struct smcx_ib_choice c;
+	struct smcx_link *lnk;
 	struct smcx_lgr *lgr;
 	unsigned int tries;
 	bool offered = false;
@@ -456,7 +464,9 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 					      &ctx->neg);
 			if (IS_ERR(lgr))
 				break;
-			memcpy(lgr->lnk.peer_gid, ctx->peer_gid, SMCX_GID_LEN);
+			/* a new group's one link, lnk[0], is the new link */
+			memcpy(lgr->lnk[0].peer_gid, ctx->peer_gid,
+			       SMCX_GID_LEN);
 		}
 		rc = smcx_conn_create(smc, lgr);
 		if (rc != -ENOSPC || j.first || tries == SMCX_SRV_LGR_TRIES)
@@ -480,17 +490,18 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	 * a reuse that fails counts against the group (F11, see below).
 	 */
 	offered = !j.first;
+	lnk = smc->conn->lnk;
 	if (!j.first &&
-	    (smcx_buf_reg(&lgr->lnk, smc->conn->rmb) ||
-	     smcx_llc_confirm_rkey(&lgr->lnk, smc->conn->rmb) ||
-	     smcx_join_alive(lgr))) {
+	    (smcx_buf_reg(lnk, smc->conn->rmb) ||
+	     smcx_llc_confirm_rkey(lnk, smc->conn->rmb) ||
+	     smcx_join_alive(lnk))) {
 		decline = SMCX_DECL_ERR_REGBUF;
 		goto out;
 	}
 	rc = smcx_clc_srv_accept(smc, ctx, j.first, &decline);
 	if (rc || decline)
 		goto out;
-	if (!j.first && !smcx_join_same_peer(lgr, &ctx->m.acc)) {
+	if (!j.first && !smcx_join_same_peer(lnk, &ctx->m.acc)) {
 		/* not its turn to hear from us: the client is done */
 		pr_info_ratelimited("%s\n",
 				    "reuse: Confirm names another peer: reset");
@@ -500,17 +511,17 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	smcx_join_save_peer(smc->conn, &ctx->m.acc, j.first);
 	if (j.first) {
 		/* after the Confirm wait: is the group still there? */
-		rc = smcx_join_link_ready(lgr);
+		rc = smcx_join_link_ready(lnk);
 		if (!rc)
-			rc = smcx_buf_reg(&lgr->lnk, smc->conn->rmb);
+			rc = smcx_buf_reg(lnk, smc->conn->rmb);
 		if (!rc)
-			rc = smcx_join_alive(lgr);
+			rc = smcx_join_alive(lnk);
 		if (!rc)
-			rc = smcx_llc_confirm_link_srv(&lgr->lnk);
+			rc = smcx_llc_confirm_link_srv(lnk);
 		if (!rc)
-			rc = smcx_join_alive(lgr);
+			rc = smcx_join_alive(lnk);
 		if (!rc)
-			rc = smcx_llc_add_link_srv(&lgr->lnk);
+			rc = smcx_llc_add_link_srv(lnk);
 	}
 out:
 	/*

@@ -48,9 +48,11 @@ static DEFINE_MUTEX(smcx_lgrs_mutex);
 static struct notifier_block smcx_lgr_ib_nb;
 
 /* the connection layer's upcall (smcx_lgr_set_conn_abort()) */
-static void (*smcx_lgr_conn_abort)(struct sock *sk) __ro_after_init;
+static void (*smcx_lgr_conn_abort)(struct sock *sk,
+				   struct smcx_link *lnk) __ro_after_init;
 
-void smcx_lgr_set_conn_abort(void (*fn)(struct sock *sk))
+void smcx_lgr_set_conn_abort(void (*fn)(struct sock *sk,
+					struct smcx_link *lnk))
 {
 	smcx_lgr_conn_abort = fn;
 }
@@ -76,11 +78,35 @@ void smcx_lgr_put(struct smcx_lgr *lgr)
 	kref_put(&lgr->ref, smcx_lgr_release);
 }
 
-/* abort every connection, take the link down; once, process context */
-static void __smcx_lgr_terminate(struct smcx_lgr *lgr, bool from_linger)
+/*
+ * Fail the connections of @lgr (@lnk NULL), or those that send on @lnk
+ * (the upcall tells); process context.  An aborted connection stays in the
+ * table until its socket is released, so walk on by id rather than
+ * restarting at the front.
+ */
+static void smcx_lgr_abort_conns(struct smcx_lgr *lgr, struct smcx_link *lnk)
 {
 	struct sock *sk;
 	int id;
+
+	for (id = 0;; id++) {
+		spin_lock_bh(&lgr->conns_lock);
+		sk = idr_get_next(&lgr->conns, &id);
+		if (sk)
+			sock_hold(sk);
+		spin_unlock_bh(&lgr->conns_lock);
+		if (!sk)
+			break;
+		smcx_lgr_conn_abort(sk, lnk);
+		sock_put(sk);
+	}
+}
+
+/* abort every connection, take the links down; once, process context */
+static void __smcx_lgr_terminate(struct smcx_lgr *lgr, bool from_linger)
+{
+	struct smcx_link *lnk;
+	int i;
 
 	mutex_lock(&smcx_lgrs_mutex);
 	if (lgr->terminating) {
@@ -105,14 +131,18 @@ static void __smcx_lgr_terminate(struct smcx_lgr *lgr, bool from_linger)
 	else
 		cancel_delayed_work_sync(&lgr->linger);
 	cancel_delayed_work_sync(&lgr->watchdog);
-	/* tell the peer when the link still works (orderly, all links) */
-	if (lgr->lnk.state == SMCX_LNK_ACTIVE) {
+	/*
+	 * Tell the peer while a link still works: one DELETE_LINK for all
+	 * links (orderly), on the first active one.
+	 */
+	lnk = smcx_lgr_first_active(lgr);
+	if (lnk) {
 		struct smcx_llc_msg m;
 
-		smcx_llc_init_msg(&lgr->lnk, &m, SMCX_LLC_DELETE_LINK);
+		smcx_llc_init_msg(lnk, &m, SMCX_LLC_DELETE_LINK);
 		m.flags = SMCX_LLC_FLAG_DEL_LINK_ALL |
 			  SMCX_LLC_FLAG_DEL_LINK_ORDERLY;
-		m.u.delete_link.link_num = lgr->lnk.link_id;
+		m.u.delete_link.link_num = lnk->link_id;
 		m.u.delete_link.reason = 0x00010000;	/* lost path / linger */
 		/*
 		 * Draining the QP below flushes whatever the device has not
@@ -121,30 +151,18 @@ static void __smcx_lgr_terminate(struct smcx_lgr *lgr, bool from_linger)
 		 * DELETE_LINK included.  A peer that never hears of it keeps
 		 * the link group and offers it to its next connection.
 		 */
-		if (!smcx_llc_send(&lgr->lnk, &m, false))
-			wait_event_timeout(lgr->lnk.tx_wait,
-					   READ_ONCE(lgr->lnk.tx_free) ==
+		if (!smcx_llc_send(lnk, &m, false))
+			wait_event_timeout(lnk->tx_wait,
+					   READ_ONCE(lnk->tx_free) ==
 						SMCX_WR_ALL_FREE ||
-					   READ_ONCE(lgr->lnk.state) !=
-						SMCX_LNK_ACTIVE,
+					   !smcx_link_active(lnk),
 					   SMCX_LLC_WAIT);
 	}
-	/*
-	 * An aborted connection stays in the table until its socket is
-	 * released, so walk on by id rather than restarting at the front.
-	 */
-	for (id = 0;; id++) {
-		spin_lock_bh(&lgr->conns_lock);
-		sk = idr_get_next(&lgr->conns, &id);
-		if (sk)
-			sock_hold(sk);
-		spin_unlock_bh(&lgr->conns_lock);
-		if (!sk)
-			break;
-		smcx_lgr_conn_abort(sk);
-		sock_put(sk);
-	}
-	smcx_link_clear(&lgr->lnk);
+	smcx_lgr_abort_conns(lgr, NULL);
+	mutex_lock(&lgr->links_mutex);
+	for (i = 0; i < SMCX_LGR_LINKS; i++)
+		smcx_link_clear(&lgr->lnk[i]);
+	mutex_unlock(&lgr->links_mutex);
 	smcx_ibdev_put(lgr->dev);
 	lgr->dev = NULL;
 	smcx_lgr_put(lgr);		/* the list's reference */
@@ -177,43 +195,91 @@ void smcx_lgr_terminate_async(struct smcx_lgr *lgr, const char *why)
 }
 
 /*
- * The peer's liveness, when nothing came from it for smcr_testlink_time:
- * a TEST_LINK request (mainline's keepalive), answered
- * within SMCX_LLC_WAIT by a live peer.  A vanished peer (host killed, its
- * port unplugged) neither answers nor acknowledges: without this, a
- * connection waiting to receive, or a sender waiting for the peer's window
- * with nothing in flight, would wait forever.  Our requests run one at a
- * time (llc_flow): when one is running it is a probe of its own.
+ * The peer's liveness on @lnk, when nothing came over it for
+ * smcr_testlink_time: a TEST_LINK request on that link (mainline's
+ * keepalive), answered within SMCX_LLC_WAIT by a live peer.  A vanished
+ * peer (host killed, its port unplugged) neither answers nor acknowledges:
+ * without this, a connection waiting to receive, or a sender waiting for
+ * the peer's window with nothing in flight, would wait forever.  Each
+ * link probes itself, and a link without an answer is down (with one
+ * link, that ends the group).  Our requests run one at a time per link
+ * (llc_flow): when one is running it is a probe of its own.
  */
-static void smcx_lgr_probe(struct smcx_lgr *lgr)
+static void smcx_lgr_probe(struct smcx_link *lnk)
 {
-	if (smcx_llc_test_link(&lgr->lnk) == -ETIMEDOUT)
-		smcx_lgr_terminate_async(lgr, "no answer to TEST_LINK");
+	if (smcx_llc_test_link(lnk) == -ETIMEDOUT)
+		smcx_lgr_link_down(lnk, "no answer to TEST_LINK");
 }
 
 /*
- * Every SMCX_TX_STALL / 3 while the group lives: a send slot taken longer
- * than SMCX_TX_STALL ago means its completion is not coming (a peer that
- * vanished without a DELETE_LINK; its connections would wait forever); a
- * link that heard nothing for net.smc.smcr_testlink_time is probed.
+ * Every SMCX_TX_STALL / 3 while the group lives, for each active link: a
+ * send slot taken longer than SMCX_TX_STALL ago means its completion is
+ * not coming (a peer that vanished without a DELETE_LINK; the connections
+ * would wait forever), which takes the link down; a link that heard
+ * nothing for net.smc.smcr_testlink_time is probed.
  */
 static void smcx_lgr_watchdog(struct work_struct *work)
 {
 	struct smcx_lgr *lgr = container_of(to_delayed_work(work),
 					    struct smcx_lgr, watchdog);
-	struct smcx_link *lnk = &lgr->lnk;
-	bool stalled = smcx_wr_stalled(lnk);
 	long idle = READ_ONCE(smcx_sysctl(lgr->net)->smcr_testlink_time);
+	struct smcx_link *lnk;
 
-	if (stalled && READ_ONCE(lnk->state) == SMCX_LNK_ACTIVE) {
-		smcx_lgr_terminate_async(lgr, "sends not completing");
-		return;
+	for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
+	     lnk = smcx_lgr_next_link(lgr, lnk)) {
+		if (!smcx_link_active(lnk))
+			continue;
+		if (smcx_wr_stalled(lnk)) {
+			smcx_lgr_link_down(lnk, "sends not completing");
+			continue;
+		}
+		if (idle && time_after(jiffies, READ_ONCE(lnk->rx_last) + idle))
+			smcx_lgr_probe(lnk);
 	}
-	if (idle && READ_ONCE(lnk->state) == SMCX_LNK_ACTIVE &&
-	    time_after(jiffies, READ_ONCE(lnk->rx_last) + idle))
-		smcx_lgr_probe(lgr);
 	if (!READ_ONCE(lgr->terminating))
 		queue_delayed_work(smcx_wq, &lgr->watchdog, SMCX_TX_STALL / 3);
+}
+
+/*
+ * A link that is not the group's last goes on its own: the connections
+ * sending on it fail (no failover yet), then it is cleared.  Holds a group
+ * reference from smcx_lgr_link_down(); terminate may have cleared the
+ * link already (link clear runs once).
+ */
+static void smcx_lgr_link_down_work(struct work_struct *work)
+{
+	struct smcx_link *lnk = container_of(work, struct smcx_link, down_work);
+	struct smcx_lgr *lgr = lnk->lgr;
+
+	smcx_lgr_abort_conns(lgr, lnk);
+	mutex_lock(&lgr->links_mutex);
+	smcx_link_clear(lnk);
+	mutex_unlock(&lgr->links_mutex);
+	smcx_lgr_put(lgr);
+}
+
+void smcx_lgr_link_down(struct smcx_link *lnk, const char *why)
+{
+	struct smcx_lgr *lgr = lnk->lgr;
+	struct smcx_link *l;
+	bool others = false;
+
+	if (!smcx_link_usable(lnk) || READ_ONCE(lgr->terminating))
+		return;
+	for (l = smcx_lgr_next_link(lgr, NULL); l;
+	     l = smcx_lgr_next_link(lgr, l))
+		if (l != lnk && smcx_link_active(l))
+			others = true;
+	if (!others) {
+		smcx_lgr_terminate_async(lgr, why);
+		return;
+	}
+	if (!test_and_set_bit(0, &lnk->down_logged))
+		pr_info("link group %*phN: link %u down: %s\n",
+			(int)sizeof(lgr->id), lgr->id, lnk->link_id, why);
+	kref_get(&lgr->ref);
+	if (!queue_work(smcx_wq, &lnk->down_work))
+		smcx_lgr_put(lgr);
 }
 
 /*
@@ -242,8 +308,9 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 				 struct smcx_ib_choice *c,
 				 const struct smcx_v2x *v2x)
 {
+	struct smcx_link *lnk;
 	struct smcx_lgr *lgr;
-	int rc;
+	int rc, i;
 
 	/* a device being removed gets no new group (smcx_lgr_publish()) */
 	if (READ_ONCE(c->dev->removing))
@@ -261,16 +328,27 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 	INIT_DELAYED_WORK(&lgr->linger, smcx_lgr_linger_work);
 	INIT_DELAYED_WORK(&lgr->watchdog, smcx_lgr_watchdog);
 	INIT_WORK(&lgr->term_work, smcx_lgr_term_work);
+	mutex_init(&lgr->links_mutex);
+	smcx_link_preinit(lgr);
+	for (i = 0; i < SMCX_LGR_LINKS; i++)
+		INIT_WORK(&lgr->lnk[i].down_work, smcx_lgr_link_down_work);
 	lgr->role = role;
 	lgr->net = get_net(net);
 	lgr->dev = smcx_ibdev_get(c->dev);
 	lgr->version = SMCX_CLC_V2;
 	lgr->v2x = *v2x;
 	get_random_bytes(lgr->id, sizeof(lgr->id));
-	rc = smcx_link_init(lgr, c);
+	/* the first link: slot 0, link id 1 (the client takes the server's) */
+	lnk = &lgr->lnk[0];
+	mutex_lock(&lgr->links_mutex);
+	rc = smcx_link_init(lnk, 1, c);
+	if (!rc)
+		rc = smcx_buf_map_link(lnk);
+	if (rc)
+		smcx_link_clear(lnk);
+	mutex_unlock(&lgr->links_mutex);
 	if (rc) {
 		lgr->terminating = true;
-		smcx_link_clear(&lgr->lnk);
 		smcx_ibdev_put(lgr->dev);
 		lgr->dev = NULL;
 		smcx_lgr_put(lgr);
@@ -314,6 +392,21 @@ static void smcx_lgr_publish(struct smcx_lgr *lgr)
 }
 
 /*
+ * Has @lgr an active link from our @port to @peer_gid (and the peer's QP
+ * @peer_qpn, 0: any)?  The reused connection sends on the group's first
+ * active link, whose far end the CLC names (smcx_lgr_conn_link()).
+ */
+static bool smcx_lgr_has_path(struct smcx_lgr *lgr, u32 port,
+			      const u8 *peer_gid, u32 peer_qpn)
+{
+	struct smcx_link *lnk = smcx_lgr_first_active(lgr);
+
+	return lnk && lnk->port == port &&
+	       !memcmp(lnk->peer_gid, peer_gid, SMCX_GID_LEN) &&
+	       (!peer_qpn || lnk->peer_qpn == peer_qpn);
+}
+
+/*
  * An active link group to reuse, referenced, or NULL.  @peer_systemid (a
  * v2 proposal carries none: NULL) and @peer_qpn (0: any) narrow the
  * match: a client reusing a group must pick the one whose link ends at the
@@ -336,15 +429,11 @@ struct smcx_lgr *smcx_lgr_find_net(const struct net *net, int role,
 		if (net && !net_eq(lgr->net, net))
 			continue;
 		if (lgr->role != role || lgr->dev != dev ||
-		    READ_ONCE(dev->removing) ||
-		    lgr->lnk.port != port || READ_ONCE(lgr->dead) ||
-		    lgr->lnk.state != SMCX_LNK_ACTIVE ||
-		    memcmp(lgr->lnk.peer_gid, peer_gid, SMCX_GID_LEN))
+		    READ_ONCE(dev->removing) || READ_ONCE(lgr->dead) ||
+		    !smcx_lgr_has_path(lgr, port, peer_gid, peer_qpn))
 			continue;
 		if (peer_systemid &&
 		    memcmp(lgr->peer_systemid, peer_systemid, SMCX_PEERID_LEN))
-			continue;
-		if (peer_qpn && lgr->lnk.peer_qpn != peer_qpn)
 			continue;
 		if (lgr->conns_num >= smcx_lgr_max_conns(lgr))
 			continue;
@@ -500,18 +589,24 @@ static void smcx_lgr_terminate_all(struct smcx_ibdev *dev)
 
 /*
  * A port left ACTIVE (its netdev went down, the device failed): the links
- * on it carry nothing any more, and we have no second link to move to, so
- * their groups end now (mainline: link down without an alternate link),
- * asynchronously: the port work that announces it must not wait.
+ * on it carry nothing any more and go down, asynchronously (the port work
+ * that announces it must not wait); a group whose last link that was ends
+ * (mainline: link down without an alternate link).
  */
 static void smcx_lgr_port_down(struct smcx_ibdev *dev, u32 port)
 {
+	struct smcx_link *lnk;
 	struct smcx_lgr *lgr;
 
 	mutex_lock(&smcx_lgrs_mutex);
-	list_for_each_entry(lgr, &smcx_lgrs, list)
-		if (lgr->dev == dev && lgr->lnk.port == port)
-			smcx_lgr_terminate_async(lgr, "port down");
+	list_for_each_entry(lgr, &smcx_lgrs, list) {
+		if (lgr->dev != dev)
+			continue;
+		for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
+		     lnk = smcx_lgr_next_link(lgr, lnk))
+			if (lnk->ibdev == dev->ibdev && lnk->port == port)
+				smcx_lgr_link_down(lnk, "port down");
+	}
 	mutex_unlock(&smcx_lgrs_mutex);
 }
 

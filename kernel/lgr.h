@@ -6,9 +6,14 @@
  * it llc.h (LLC flows).  See docs/kernel-datapath.md.
  *
  * Shape (first increment, behind the module parameter smcr=1):
- *   - one link per link group (no ADD_LINK: we answer a peer's ADD_LINK
- *     with a reject, NO_ALT_PATH, as mainline does without an alternate
- *     device);
+ *   - room for SMCX_LGR_LINKS links per link group (lgr->lnk[]), of which
+ *     one is formed today (no ADD_LINK: we answer a peer's ADD_LINK with a
+ *     reject, NO_ALT_PATH, as mainline does without an alternate device).
+ *     Each link is made and cleared on its own; a link that fails is
+ *     taken down (smcx_lgr_link_down()), and the group ends with its last
+ *     usable link.  Whoever needs "the link" says which: the connection's
+ *     (conn->lnk: its RDMA WRITEs, CDCs and CLC), the one a message came
+ *     on, or the group's first active link for group-wide LLC flows;
  *   - a link group is one (role, device port, peer GID); the server puts
  *     up to the negotiated max_conns connections into it (v2.1, smcx/v2x.h;
  *     the client follows the server's first-contact flag); idle ones
@@ -81,8 +86,112 @@ struct smcx_lgr {
 	struct delayed_work linger;
 	struct delayed_work watchdog;	/* sends that never complete */
 	struct work_struct term_work;
-	struct smcx_link lnk;
+	/*
+	 * The link slots.  A slot goes UNUSED -> INIT -> ACTIVE -> DEAD;
+	 * making and clearing links is serialised by links_mutex (taken
+	 * before lgr->mutex).  A link's index never changes.
+	 */
+	struct mutex links_mutex;
+	struct smcx_link lnk[SMCX_LGR_LINKS];
 };
+
+/*
+ * The next usable link (INIT or ACTIVE) of @lgr after @prev (NULL: the
+ * first), or NULL: each usable link in slot order is
+ *
+ *	for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
+ *	     lnk = smcx_lgr_next_link(lgr, lnk))
+ */
+static inline struct smcx_link *smcx_lgr_next_link(struct smcx_lgr *lgr,
+						   struct smcx_link *prev)
+{
+	int i;
+
+	for (i = prev ? prev->idx + 1 : 0; i < SMCX_LGR_LINKS; i++)
+		if (smcx_link_usable(&lgr->lnk[i]))
+			return &lgr->lnk[i];
+	return NULL;
+}
+
+/*
+ * The group's first ACTIVE link, or NULL: the one a group-wide LLC flow
+ * (our DELETE_LINK of the whole group) goes on.  A hint without
+ * lgr->links_mutex: the link may die right after, and the flow then fails
+ * with -ENOLINK like any other on a dead link.
+ */
+static inline struct smcx_link *smcx_lgr_first_active(struct smcx_lgr *lgr)
+{
+	struct smcx_link *lnk;
+
+	for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
+	     lnk = smcx_lgr_next_link(lgr, lnk))
+		if (smcx_link_active(lnk))
+			return lnk;
+	return NULL;
+}
+
+/* how many links of @lgr are ACTIVE (the group's redundancy) */
+static inline unsigned int smcx_lgr_active_links(struct smcx_lgr *lgr)
+{
+	struct smcx_link *lnk;
+	unsigned int n = 0;
+
+	for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
+	     lnk = smcx_lgr_next_link(lgr, lnk))
+		n += smcx_link_active(lnk);
+	return n;
+}
+
+/*
+ * The link a new connection of @lgr sends on (conn->lnk): the first ACTIVE
+ * one, else the first usable one (a first contact's link, still INIT until
+ * CONFIRM_LINK), else NULL.  Spreading connections over two links is the
+ * next step's.
+ */
+static inline struct smcx_link *smcx_lgr_conn_link(struct smcx_lgr *lgr)
+{
+	return smcx_lgr_first_active(lgr) ?: smcx_lgr_next_link(lgr, NULL);
+}
+
+/* the usable link of @lgr with the wire's @link_id, or NULL */
+static inline struct smcx_link *smcx_lgr_link_by_id(struct smcx_lgr *lgr,
+						    u8 link_id)
+{
+	struct smcx_link *lnk;
+
+	for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
+	     lnk = smcx_lgr_next_link(lgr, lnk))
+		if (lnk->link_id == link_id)
+			return lnk;
+	return NULL;
+}
+
+/*
+ * The group's type in mainline's terms (enum smc_lgr_type in
+ * net/smc/smc_core.h, SMC_NLA_LGR_R_TYPE): NONE without an active link,
+ * SINGLE with one; with two, SYMMETRIC when both ends have a device per
+ * link, else ASYMMETRIC_LOCAL or _PEER (the side with one device for both
+ * links; the next step records which when it adds a link).
+ */
+enum smcx_lgr_type {
+	SMCX_LGR_NONE = 0,
+	SMCX_LGR_SINGLE = 1,
+	SMCX_LGR_SYMMETRIC = 2,
+	SMCX_LGR_ASYMMETRIC_PEER = 3,
+	SMCX_LGR_ASYMMETRIC_LOCAL = 4,
+};
+
+static inline u8 smcx_lgr_type(struct smcx_lgr *lgr)
+{
+	switch (smcx_lgr_active_links(lgr)) {
+	case 0:
+		return SMCX_LGR_NONE;
+	case 1:
+		return SMCX_LGR_SINGLE;
+	default:
+		return SMCX_LGR_SYMMETRIC;
+	}
+}
 
 int smcx_lgr_init(void);
 void smcx_lgr_exit(void);
@@ -115,12 +224,23 @@ struct sock *smcx_lgr_conn_get(struct smcx_lgr *lgr, u32 token);
  * The one upcall of the link group layer, set by the connection layer
  * (smcx_conn_init()) at module init, before any link group exists, and
  * read-only afterwards: terminate calls @fn once for each connection
- * still in the group, in process context, with a reference on its
- * socket @sk; @fn fails the connection (it sends nothing: the link is
- * going).
+ * still in the group (@lnk NULL), a link's down for each connection in
+ * the group, to fail those that send on @lnk; in process context, with a
+ * reference on its socket @sk; @fn fails the connection (it sends nothing:
+ * the link is going).
  */
-void smcx_lgr_set_conn_abort(void (*fn)(struct sock *sk));
+void smcx_lgr_set_conn_abort(void (*fn)(struct sock *sk,
+					struct smcx_link *lnk));
 void smcx_lgr_terminate(struct smcx_lgr *lgr);
 void smcx_lgr_terminate_async(struct smcx_lgr *lgr, const char *why);
+/*
+ * @lnk failed (QP or completion error, no answer, the peer's DELETE_LINK
+ * of it, its port down); any context, @why for the log.  The last ACTIVE
+ * link of its group takes the group with it (terminate); otherwise the
+ * link alone is cleared, in process context, after the connections that
+ * send on it were failed (moving them to the surviving link is the next
+ * step's failover).
+ */
+void smcx_lgr_link_down(struct smcx_link *lnk, const char *why);
 
 #endif /* SMCX_LGR_H */

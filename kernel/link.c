@@ -8,6 +8,8 @@
 #include <linux/random.h>
 #include <linux/unaligned.h>
 
+#include <smcx/v2x.h>
+
 #include "lgr.h"
 #include "llc.h"
 #include "obj.h"
@@ -32,28 +34,43 @@ static void smcx_qp_event(struct ib_event *ev, void *ctx)
 			(int)sizeof(lnk->lgr->id), lnk->lgr->id,
 			lnk->qp_num, ib_event_msg(ev->event));
 		if (READ_ONCE(lnk->state) != SMCX_LNK_DEAD)
-			smcx_lgr_terminate_async(lnk->lgr, ib_event_msg(ev->event));
+			smcx_lgr_link_down(lnk, ib_event_msg(ev->event));
 		break;
 	default:
 		break;
 	}
 }
 
-int smcx_link_init(struct smcx_lgr *lgr, struct smcx_ib_choice *c)
+void smcx_link_preinit(struct smcx_lgr *lgr)
 {
-	struct smcx_link *lnk = &lgr->lnk;
+	struct smcx_link *lnk;
+	int i;
+
+	static_assert(SMCX_LGR_LINKS >= SMCX_V2X_LINKS_MAX);
+	for (i = 0; i < SMCX_LGR_LINKS; i++) {
+		lnk = &lgr->lnk[i];
+		lnk->lgr = lgr;
+		lnk->idx = i;
+		lnk->state = SMCX_LNK_UNUSED;
+		init_rwsem(&lnk->objs);
+	}
+}
+
+int smcx_link_init(struct smcx_link *lnk, u8 link_id, struct smcx_ib_choice *c)
+{
+	struct smcx_lgr *lgr = lnk->lgr;
 	struct ib_qp_init_attr qa = {};
 	struct ib_qp_attr attr = {};
 	struct ib_port_attr pattr;
 	int rc;
 
-	lnk->lgr = lgr;
-	init_rwsem(&lnk->objs);		/* first: link clear takes it */
 	lnk->ibdev = c->dev->ibdev;
 	lnk->port = c->port;
 	lnk->gid_index = c->gid_index;
 	memcpy(lnk->gid, c->gid.raw, SMCX_GID_LEN);
 	memcpy(lnk->mac, c->mac, ETH_ALEN);
+	/* usable from here (views read the above), and link clear acts */
+	smp_store_release(&lnk->state, SMCX_LNK_INIT);
 	spin_lock_init(&lnk->tx_lock);
 	init_waitqueue_head(&lnk->tx_wait);
 	spin_lock_init(&lnk->llc_lock);
@@ -63,7 +80,7 @@ int smcx_link_init(struct smcx_lgr *lgr, struct smcx_ib_choice *c)
 	mutex_init(&lnk->reg_mutex);
 	mutex_init(&lnk->llc_flow);
 	lnk->psn = get_random_u32() & 0xffffff;
-	lnk->link_id = 1;
+	lnk->link_id = link_id;
 	put_unaligned_be32(get_unaligned_be32(lgr->id) + lnk->link_id,
 			   lnk->link_uid);
 
@@ -133,8 +150,7 @@ int smcx_link_init(struct smcx_lgr *lgr, struct smcx_ib_choice *c)
 bool smcx_link_enter(struct smcx_link *lnk, enum smcx_link_use use)
 {
 	down_read(&lnk->objs);
-	if (use == SMCX_LNK_POST ? READ_ONCE(lnk->state) != SMCX_LNK_DEAD :
-				   !lnk->unmapped)
+	if (use == SMCX_LNK_POST ? smcx_link_usable(lnk) : !lnk->unmapped)
 		return true;
 	up_read(&lnk->objs);
 	return false;
@@ -198,17 +214,23 @@ int smcx_link_ready(struct smcx_link *lnk)
 }
 
 /*
- * Tear the verbs objects down; process context, once.  The order is the
- * contract of smcx_link_enter(): DEAD ends new posts and slot handouts;
- * the POST sections that saw the link alive finish; the drain flushes all
- * they posted (the completions give back slots and their references);
- * then, with the MAPPED sections done, the buffers are unmapped and the
- * objects destroyed.
+ * Tear the verbs objects down; process context, once per link, under
+ * lgr->links_mutex.  The order is the contract of smcx_link_enter(): DEAD
+ * ends new posts and slot handouts; the POST sections that saw the link
+ * alive finish; the drain flushes all they posted (the completions give
+ * back slots and their references); then, with the MAPPED sections done,
+ * the link's share of the buffers is unmapped and the objects destroyed.
+ * The other links of the group and their mappings are not touched.
  */
 void smcx_link_clear(struct smcx_link *lnk)
 {
 	struct smcx_lgr *lgr = lnk->lgr;
 	struct smcx_buf *b;
+
+	lockdep_assert_held(&lgr->links_mutex);
+	if (lnk->state == SMCX_LNK_UNUSED || lnk->cleared)
+		return;
+	lnk->cleared = true;
 
 	spin_lock_bh(&lnk->tx_lock);
 	WRITE_ONCE(lnk->state, SMCX_LNK_DEAD);
@@ -235,13 +257,19 @@ void smcx_link_clear(struct smcx_link *lnk)
 	smcx_llc_flush(lnk);
 	/*
 	 * No more syncs: a reader turned away from here on reads an RMB that
-	 * the unmap synced for the CPU already (recv after terminate).
+	 * the unmap synced for the CPU already (recv after terminate).  New
+	 * buffers are no longer mapped on this link (maps_bufs), and the pool
+	 * list holds still, under lgr->mutex (taken before the rwsem, as the
+	 * handshake does around smcx_link_ready()).
 	 */
+	mutex_lock(&lgr->mutex);
 	down_write(&lnk->objs);
 	lnk->unmapped = true;
+	lnk->maps_bufs = false;
 	list_for_each_entry(b, &lgr->bufs, list)
 		smcx_buf_unmap(lnk, b);
 	up_write(&lnk->objs);
+	mutex_unlock(&lgr->mutex);
 	if (lnk->qp) {
 		ib_destroy_qp(lnk->qp);
 		lnk->qp = NULL;

@@ -3,17 +3,18 @@
  * The link of a link group (link.c): one RC QP between our device port and
  * the peer's, with its PD and CQ, the send slots and receive ring of the
  * WR layer (wr.h), the REG_MR serialisation for the group's RMBs (buf.c)
- * and the LLC mailbox and request queue (llc.c).  smcx runs one link per
- * link group.
+ * and the LLC mailbox and request queue (llc.c).  A link group has room
+ * for SMCX_LGR_LINKS links (lgr->lnk[], each knowing its index); each one
+ * is made, used and cleared on its own.  smcx forms one per group today.
  *
  * smcx_link_init() leaves a half-made link on failure; smcx_link_clear()
  * takes down whatever exists, once, in process context (link group
  * terminate or a failed create).
  *
- * Using the verbs objects.  The link's ibdev, PD, CQ and QP, the group's
- * MRs and every DMA mapping of its buffers go away in smcx_link_clear(),
- * which may run at any time (device removal, a peer's DELETE_LINK, a QP
- * error, the watchdog).  Outside the link's own completion handlers (which
+ * Using the verbs objects.  The link's ibdev, PD, CQ and QP, its MRs of the
+ * group's RMBs and its DMA mapping of every buffer go away in
+ * smcx_link_clear(), which may run at any time (device removal, a peer's
+ * DELETE_LINK, a QP error, the watchdog).  Outside the link's own completion handlers (which
  * need nothing: link clear drains the QP, and the drain returns after
  * them) every use is bracketed:
  *
@@ -22,10 +23,11 @@
  *	rc = ib_post_send(lnk->qp, ...);	(or ib_modify_qp(), ...)
  *	smcx_link_leave(lnk);
  *
- * SMCX_LNK_POST admits while the link is not DEAD: posting, QP state
- * changes; link clear sets DEAD first and waits for these sections before
- * it drains the QP, so nothing is posted behind the drain.
- * SMCX_LNK_MAPPED admits until the buffers are unmapped: DMA syncs and
+ * SMCX_LNK_POST admits while the link is usable (INIT or ACTIVE): posting,
+ * QP state changes; link clear sets DEAD first and waits for these
+ * sections before it drains the QP, so nothing is posted behind the drain.
+ * SMCX_LNK_MAPPED admits until the link's share of the buffers is
+ * unmapped (a free slot admits, and has no buffer mapped): DMA syncs and
  * reads of the objects (an RMB read after the unmap needs no sync: the
  * unmap synced it for the CPU a last time).  Link clear waits for these
  * sections before it unmaps and destroys.  A section is short and process
@@ -34,9 +36,9 @@
  *
  * What needs no section, because it stays valid memory for the group's
  * lifetime: lnk->qp_num and lnk->lkey (copies kept after the QP and PD
- * went), the GIDs, MACs and PSNs, buf->rkey and buf->dma (numbers for the
- * peer; our side of them dies with the link).  A handshake that waited
- * (CLC, LLC) rechecks smcx_link_usable() before it goes on; the calls that
+ * went), the GIDs, MACs and PSNs, a buffer's rkey and dma on the link
+ * (numbers for the peer; our side of them dies with the link).  A
+ * handshake that waited (CLC, LLC) rechecks smcx_link_usable() before it goes on; the calls that
  * use the objects (smcx_link_ready(), smcx_buf_reg(), the LLC sends) fail
  * with -ENOLINK on a dead link by themselves.
  */
@@ -59,7 +61,18 @@
 struct smcx_ib_choice;
 struct smcx_lgr;
 
+/*
+ * The links a link group has room for (lgr->lnk[], by lnk->idx).  SMC-R
+ * v2.1 negotiates max_links per group in the CLC (1..SMCX_V2X_LINKS_MAX,
+ * smcx/v2x.h), which mainline takes from net.smc.smcr_max_links_per_lgr
+ * (1 or 2, default 2); mainline's arrays hold 3 for an asymmetric group
+ * while a link is being replaced.  smcx holds the two a symmetric group
+ * uses.  Today only lnk[0] is ever formed.
+ */
+#define SMCX_LGR_LINKS		2
+
 enum smcx_link_state {
+	SMCX_LNK_UNUSED,		/* a free slot of lgr->lnk[] */
 	SMCX_LNK_INIT,
 	SMCX_LNK_ACTIVE,
 	SMCX_LNK_DEAD,
@@ -73,6 +86,7 @@ enum smcx_link_use {
 
 struct smcx_link {
 	struct smcx_lgr *lgr;
+	u8 idx;				/* in lgr->lnk[] and buf->l[] */
 	struct ib_device *ibdev;
 	struct ib_pd *pd;
 	struct ib_cq *cq;
@@ -81,6 +95,11 @@ struct smcx_link {
 	u32 lkey;			/* pd->local_dma_lkey, kept likewise */
 	struct rw_semaphore objs;	/* sections of smcx_link_enter() */
 	bool unmapped;			/* buffers unmapped, objects going */
+	/*
+	 * The group's buffers are mapped on this link, and new ones are
+	 * (smcx_buf_map_link() to link clear); under lgr->mutex.
+	 */
+	bool maps_bufs;
 	unsigned long rx_last;		/* jiffies: last message received */
 	u32 port;
 	u32 gid_index;
@@ -99,6 +118,8 @@ struct smcx_link {
 	u8 peer_mac[ETH_ALEN];
 	int state;			/* enum smcx_link_state */
 	bool linked;			/* smcx_ibdev_link_add done */
+	bool cleared;			/* smcx_link_clear() ran */
+	atomic_t conn_cnt;		/* connections sending on it (conn->lnk) */
 
 	/* send slots: bounded, a bitmap of free ones */
 	spinlock_t tx_lock;
@@ -127,22 +148,47 @@ struct smcx_link {
 	struct smcx_llc_mbox llc_mbox;
 	struct list_head llc_queue;	/* requests for llc_work */
 	struct work_struct llc_work;
+	/* smcx_lgr_link_down() of a link that is not the group's last */
+	struct work_struct down_work;
+	unsigned long down_logged;	/* bit 0: the reason was logged */
 };
 
-/* the link of a new @lgr on the device port @c chose; -errno leaves it half made */
-int smcx_link_init(struct smcx_lgr *lgr, struct smcx_ib_choice *c);
+/*
+ * Every slot of a new @lgr's lnk[] (its index, lock, state UNUSED), before
+ * any is used: a section of smcx_link_enter() may probe an unused slot.
+ */
+void smcx_link_preinit(struct smcx_lgr *lgr);
+/*
+ * Slot @lnk of its group (UNUSED) becomes a link with id @link_id on the
+ * device port @c chose; -errno leaves it half made, for smcx_link_clear().
+ */
+int smcx_link_init(struct smcx_link *lnk, u8 link_id, struct smcx_ib_choice *c);
 /* peer info saved: RTR and RTS; -ENOLINK once the link is dead */
 int smcx_link_ready(struct smcx_link *lnk);
 /* a section using the verbs objects (see above); false: not admitted */
 bool smcx_link_enter(struct smcx_link *lnk, enum smcx_link_use use);
 void smcx_link_leave(struct smcx_link *lnk);
-/* the link is not (being) torn down; a hint, for after a wait */
+/*
+ * The link is formed or being formed, not (being) torn down nor a free
+ * slot; a hint, for after a wait
+ */
 static inline bool smcx_link_usable(const struct smcx_link *lnk)
 {
-	return READ_ONCE(lnk->state) != SMCX_LNK_DEAD;
+	int s = READ_ONCE(lnk->state);
+
+	return s == SMCX_LNK_INIT || s == SMCX_LNK_ACTIVE;
 }
 
-/* tear the verbs objects down; process context */
+static inline bool smcx_link_active(const struct smcx_link *lnk)
+{
+	return READ_ONCE(lnk->state) == SMCX_LNK_ACTIVE;
+}
+
+/*
+ * Tear the verbs objects of this one link down, and its share of every
+ * buffer of the group (the other links' mappings stay); process context,
+ * under lgr->links_mutex.  Nothing on a free slot, nothing the second time.
+ */
 void smcx_link_clear(struct smcx_link *lnk);
 
 #endif /* SMCX_LINK_H */

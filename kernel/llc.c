@@ -159,24 +159,27 @@ int smcx_llc_test_link(struct smcx_link *lnk)
 }
 
 /*
- * A new RMB on a reused link group: its rkey for our one link (rt[0], no
- * others) to the peer before the CLC message that names it, as mainline
- * sends for every new RMB.  The peer adds it to its rkey table and answers;
- * a negative answer (its table full) fails the connection's setup.  Once
- * per buffer: a reused RMB keeps its confirmed key, and the first
- * contact's RMB was confirmed by the CLC messages and CONFIRM_LINK
- * (smcx_join_end()).
+ * A new RMB on a reused link group: its rkey on @lnk, the link the request
+ * goes on (rt[0]), to the peer before the CLC message that names it, as
+ * mainline sends for every new RMB.  While the group has one link that is
+ * all (no rt[1..]); with two, rt[1] will carry the other active link's id,
+ * rkey and address, and both links' keys count as confirmed.  The peer
+ * adds it to its rkey table and answers; a negative answer (its table
+ * full) fails the connection's setup.  Once per buffer and link: a reused
+ * RMB keeps its confirmed key, and the first contact's RMB was confirmed
+ * by the CLC messages and CONFIRM_LINK (smcx_join_end()).
  */
 int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b)
 {
+	struct smcx_buf_lnk *bl = smcx_buf_on(b, lnk);
 	struct smcx_llc_msg m;
 	int rc;
 
-	if (b->rkey_conf)
+	if (bl->rkey_conf)
 		return 0;
 	smcx_llc_init_msg(lnk, &m, SMCX_LLC_CONFIRM_RKEY);
-	m.u.confirm_rkey.rt[0].rkey = b->rkey;
-	m.u.confirm_rkey.rt[0].vaddr = smcx_buf_raddr(b);
+	m.u.confirm_rkey.rt[0].rkey = bl->rkey;
+	m.u.confirm_rkey.rt[0].vaddr = bl->raddr;
 	rc = smcx_llc_request(lnk, &m, SMCX_LLC_WAIT);
 	/*
 	 * A live peer answers at once: one that does not has lost the link
@@ -184,12 +187,12 @@ int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b)
 	 * later connection to that peer would wait here again and fail.
 	 */
 	if (rc == -ETIMEDOUT)
-		smcx_lgr_terminate_async(lnk->lgr, "no answer to CONFIRM_RKEY");
+		smcx_lgr_link_down(lnk, "no answer to CONFIRM_RKEY");
 	if (rc)
 		return rc;
 	if (m.flags & SMCX_LLC_FLAG_RKEY_NEG)
 		return -ENOSPC;
-	b->rkey_conf = true;
+	bl->rkey_conf = true;
 	return 0;
 }
 
@@ -260,6 +263,7 @@ static void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 
 static void smcx_llc_answer(struct smcx_link *lnk, struct smcx_llc_msg *m)
 {
+	struct smcx_link *del;
 	struct smcx_llc_msg r;
 
 	switch (m->type) {
@@ -292,15 +296,20 @@ static void smcx_llc_answer(struct smcx_link *lnk, struct smcx_llc_msg *m)
 		r.flags |= SMCX_LLC_FLAG_RESP;
 		smcx_llc_send(lnk, &r, true);
 		/*
-		 * a link we never confirmed (a second link the peer set up
-		 * after our ADD_LINK and gave up on): nothing to do;
-		 * otherwise our one link goes and with it the link group
+		 * All links (or no link named): the group goes.  One link of
+		 * ours: that link goes, and with it the group when it was the
+		 * last.  A link we do not have (a second link the peer set up
+		 * after our ADD_LINK and gave up on): nothing to do.
 		 */
-		if (!(m->flags & SMCX_LLC_FLAG_DEL_LINK_ALL) &&
-		    m->u.delete_link.link_num &&
-		    m->u.delete_link.link_num != lnk->link_id)
+		if ((m->flags & SMCX_LLC_FLAG_DEL_LINK_ALL) ||
+		    !m->u.delete_link.link_num) {
+			smcx_lgr_terminate_async(lnk->lgr,
+						 "peer sent DELETE_LINK");
 			break;
-		smcx_lgr_terminate_async(lnk->lgr, "peer sent DELETE_LINK");
+		}
+		del = smcx_lgr_link_by_id(lnk->lgr, m->u.delete_link.link_num);
+		if (del)
+			smcx_lgr_link_down(del, "peer sent DELETE_LINK");
 		break;
 	default:
 		break;		/* REQ_ADD_LINK etc.: nothing to offer */

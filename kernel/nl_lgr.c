@@ -55,7 +55,7 @@ static int smcx_nl_put_lgr(struct sk_buff *skb, struct netlink_callback *cb,
 	if (nla_put_u32(skb, SMC_NLA_LGR_R_ID, get_unaligned((u32 *)lgr->id)) ||
 	    nla_put_u32(skb, SMC_NLA_LGR_R_CONNS_NUM, lgr->conns_num) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_R_ROLE, lgr->role == SMCX_SRV ? 1 : 0) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_R_TYPE, 1 /* single link */) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_TYPE, smcx_lgr_type(lgr)) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_R_BUF_TYPE, 0 /* physically contiguous */) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_R_VLAN_ID, 0) ||
 	    nla_put_u64_64bit(skb, SMC_NLA_LGR_R_NET_COOKIE,
@@ -97,10 +97,10 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/* one usable link @lnk of @lgr, a message of its own as mainline's */
 static int smcx_nl_put_link(struct sk_buff *skb, struct netlink_callback *cb,
-			    struct smcx_lgr *lgr)
+			    struct smcx_lgr *lgr, struct smcx_link *lnk)
 {
-	struct smcx_link *lnk = &lgr->lnk;
 	struct net_device *ndev;
 	struct nlattr *a;
 	void *hdr;
@@ -122,7 +122,8 @@ static int smcx_nl_put_link(struct sk_buff *skb, struct netlink_callback *cb,
 			lnk->state == SMCX_LNK_ACTIVE ? 3 /* ACTIVE */ :
 			lnk->state == SMCX_LNK_INIT ? 2 /* ACTIVATING */ :
 						      1 /* INACTIVE */) ||
-	    nla_put_u32(skb, SMC_NLA_LINK_CONN_CNT, lgr->conns_num) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_CONN_CNT,
+			atomic_read(&lnk->conn_cnt)) ||
 	    nla_put_u8(skb, SMC_NLA_LINK_IB_PORT, lnk->port) ||
 	    nla_put_string(skb, SMC_NLA_LINK_IB_DEV,
 			   dev_name(&lnk->ibdev->dev)) ||
@@ -157,19 +158,26 @@ static int smcx_nl_dump_one(struct smcx_lgr *lgr, void *arg)
 {
 	struct smcx_nl_lgr_walk *w = arg;
 	struct sk_buff *skb = w->skb;
+	struct smcx_link *lnk;
 	int mark = skb->len;
 
 	if (lgr->dead || !net_eq(lgr->net, w->net))
 		return 0;
 	if (w->i++ < w->from)
 		return 0;
-	if (smcx_nl_put_lgr(skb, w->cb, lgr) ||
-	    (w->links && smcx_nl_put_link(skb, w->cb, lgr))) {
-		nlmsg_trim(skb, skb->data + mark);
-		w->i--;
-		return 1;		/* full: the next call resumes here */
-	}
+	if (smcx_nl_put_lgr(skb, w->cb, lgr))
+		goto full;
+	/* a group and its links go into one skb or wait for the next */
+	if (w->links)
+		for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
+		     lnk = smcx_lgr_next_link(lgr, lnk))
+			if (smcx_nl_put_link(skb, w->cb, lgr, lnk))
+				goto full;
 	return 0;
+full:
+	nlmsg_trim(skb, skb->data + mark);
+	w->i--;
+	return 1;		/* full: the next call resumes here */
 }
 
 /* cb->args[0]: link groups fully dumped so far (resume position) */
@@ -199,12 +207,22 @@ int smcx_nl_dump_link(struct sk_buff *skb, struct netlink_callback *cb)
 	return smcx_nl_dump(skb, cb, true);
 }
 
+/* does @lgr depend on @dev alone (no usable link on another device)? */
 static int smcx_nl_uses_dev(struct smcx_lgr *lgr, void *dev)
 {
-	return lgr->dev == dev && !lgr->dead;
+	struct smcx_ibdev *d = dev;
+	struct smcx_link *lnk;
+
+	if (lgr->dev != d || lgr->dead)
+		return 0;
+	for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
+	     lnk = smcx_lgr_next_link(lgr, lnk))
+		if (lnk->ibdev != d->ibdev)
+			return 0;
+	return 1;
 }
 
-/* every link group has one link: critical where one uses @dev */
+/* critical: a link group would end with @dev (all its links are on it) */
 bool smcx_nl_dev_critical(struct smcx_ibdev *dev)
 {
 	return smcx_lgr_for_each(smcx_nl_uses_dev, dev) > 0;

@@ -36,6 +36,35 @@ static bool smcx_can_recv(struct smcx_sock *smc)
 	       (smc->sk.sk_shutdown & RCV_SHUTDOWN);
 }
 
+/*
+ * Make the RMB's bytes the peer wrote visible to the CPU, for every link
+ * of the group that has it mapped: the peer writes over whichever link its
+ * connection sends on (the one a CDC came on), bytes before a failover
+ * over the old one, and which bytes came over which link is not kept; a
+ * sync is cheap (nothing on a coherent platform), so each mapping is
+ * synced rather than the last CDC's link only.  A link whose share is
+ * unmapped (cleared, or its group terminated and the device maybe gone)
+ * is skipped: the unmap was its last sync, the bytes it carried are
+ * readable as they are.
+ */
+static void smcx_rx_sync(struct smcx_lgr *lgr, struct smcx_buf *rmb)
+{
+	struct smcx_link *lnk;
+	int i;
+
+	for (i = 0; i < SMCX_LGR_LINKS; i++) {
+		lnk = &lgr->lnk[i];
+		if (!smcx_link_enter(lnk, SMCX_LNK_MAPPED))
+			continue;
+		if (smcx_buf_mapped(rmb, lnk))
+			ib_dma_sync_single_for_cpu(lnk->ibdev,
+						   smcx_buf_dma(rmb, lnk),
+						   rmb->size,
+						   DMA_BIDIRECTIONAL);
+		smcx_link_leave(lnk);
+	}
+}
+
 int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 		      int flags)
 {
@@ -111,17 +140,7 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 			pos++;
 			n = min_t(u64, avail - 1, len - copied);
 		}
-		/*
-		 * Once the link group terminated, the device may be gone and
-		 * the RMB is unmapped: the unmap was its last sync, the bytes
-		 * the peer announced are readable as they are.
-		 */
-		if (smcx_link_enter(&lgr->lnk, SMCX_LNK_MAPPED)) {
-			ib_dma_sync_single_for_cpu(lgr->lnk.ibdev,
-						   conn->rmb->dma, rsz,
-						   DMA_BIDIRECTIONAL);
-			smcx_link_leave(&lgr->lnk);
-		}
+		smcx_rx_sync(lgr, conn->rmb);
 		while (n) {
 			off = smcx_ring_off(pos, rsz);
 			l = smcx_ring_chunk(pos, rsz, n);

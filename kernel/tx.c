@@ -39,7 +39,7 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 
 	if (!lgr || !conn->sndbuf)
 		return -ECONNRESET;
-	lnk = &lgr->lnk;
+	lnk = conn->lnk;		/* the connection's link */
 	ssz = conn->sndbuf->size;
 	/* pairs with smcx_conn_set_peer_rmb(): rkey, address, token after */
 	psz = smp_load_acquire(&conn->peer_rmbe_size);
@@ -81,7 +81,7 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 			d = smcx_ring_off(pos, psz);
 			l = smcx_ring_chunk(pos, psz,
 					    smcx_ring_chunk(pos, ssz, left));
-			sge[nwr].addr = conn->sndbuf->dma + s;
+			sge[nwr].addr = smcx_buf_dma(conn->sndbuf, lnk) + s;
 			sge[nwr].length = l;
 			sge[nwr].lkey = lnk->lkey;
 			memset(&wr[nwr], 0, sizeof(wr[nwr]));
@@ -89,8 +89,8 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 			wr[nwr].wr.wr_cqe = &lnk->write_cqe;
 			wr[nwr].wr.sg_list = &sge[nwr];
 			wr[nwr].wr.num_sge = 1;
-			wr[nwr].remote_addr = conn->peer_rmb_addr + d;
-			wr[nwr].rkey = conn->peer_rkey;
+			wr[nwr].remote_addr = conn->peer_rmb_addr[lnk->idx] + d;
+			wr[nwr].rkey = conn->peer_rkey[lnk->idx];
 			if (nwr)
 				wr[nwr - 1].wr.next = &wr[nwr].wr;
 			nwr++;
@@ -129,7 +129,8 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 		/* the WRITEs read the send buffer: synced with the post */
 		if (len < 0 ||
 		    smcx_wr_send_data(slot, len, nwr ? &wr[0].wr : NULL,
-				      conn->sndbuf->dma, n ? ssz : 0)) {
+				      smcx_buf_dma(conn->sndbuf, lnk),
+				      n ? ssz : 0)) {
 			slot->done = NULL;
 			slot->owner = NULL;
 			sock_put(&smc->sk);

@@ -38,7 +38,11 @@
  * cdc_rx, conn->lock held and conn->rmb set: the peer's producer cursor
  * moved to @new_prod with @prod_flags.  @lnk is the link the CDC came on,
  * in its completion handler, so its device and the mapping are valid.
- * Returns the poll events to add.
+ * The byte is synced for that link's mapping only: a peer sends a CDC on
+ * the link that carried the RDMA WRITEs it announces (RC ordering makes
+ * them visible before the SEND only on the same QP; a failover resends
+ * the data with the CDC on the new link), so the urgent byte this CDC
+ * announces came over @lnk.  Returns the poll events to add.
  */
 __poll_t smcx_urg_rx(struct smcx_conn *conn, struct smcx_link *lnk,
 		     u8 prod_flags, u64 new_prod)
@@ -48,8 +52,10 @@ __poll_t smcx_urg_rx(struct smcx_conn *conn, struct smcx_link *lnk,
 	if (!smcx_urg_cdc_pos(prod_flags, new_prod, &conn->urg_pos))
 		return 0;
 	off = smcx_ring_off(conn->urg_pos, conn->rmb->size);
-	ib_dma_sync_single_for_cpu(lnk->ibdev, conn->rmb->dma + off,
-				   1, DMA_BIDIRECTIONAL);
+	if (smcx_buf_mapped(conn->rmb, lnk))
+		ib_dma_sync_single_for_cpu(lnk->ibdev,
+					   smcx_buf_dma(conn->rmb, lnk) + off,
+					   1, DMA_BIDIRECTIONAL);
 	conn->urg_byte = ((u8 *)conn->rmb->cpu)[off];
 	conn->urg_state = SMCX_URG_VALID;
 	return EPOLLPRI | EPOLLRDBAND;

@@ -46,7 +46,7 @@ static void smcx_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 		slot->done(slot, ok);
 	smcx_wr_slot_put(slot);
 	if (!ok && lnk->state != SMCX_LNK_DEAD)
-		smcx_lgr_terminate_async(lnk->lgr, "send completion error");
+		smcx_lgr_link_down(lnk, "send completion error");
 }
 
 struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait)
@@ -185,7 +185,7 @@ int smcx_wr_send_data(struct smcx_tx_slot *slot, u32 len,
 	smcx_link_leave(lnk);
 	if (rc) {
 		pr_info("ib_post_send: %d\n", rc);
-		smcx_lgr_terminate_async(lnk->lgr, "ib_post_send failed");
+		smcx_lgr_link_down(lnk, "ib_post_send failed");
 	}
 	return rc;
 }
@@ -220,7 +220,7 @@ static void smcx_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 			pr_info("receive completion: %s\n",
 				ib_wc_status_msg(wc->status));
 		if (lnk->state != SMCX_LNK_DEAD)
-			smcx_lgr_terminate_async(lnk->lgr, "receive completion error");
+			smcx_lgr_link_down(lnk, "receive completion error");
 		return;
 	}
 	WRITE_ONCE(lnk->rx_last, jiffies);
@@ -234,7 +234,7 @@ static void smcx_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	ib_dma_sync_single_for_device(lnk->ibdev, rs->dma, SMCX_RX_BUFLEN,
 				      DMA_FROM_DEVICE);
 	if (lnk->state != SMCX_LNK_DEAD && smcx_wr_rx_post(rs))
-		smcx_lgr_terminate_async(lnk->lgr, "ib_post_recv failed");
+		smcx_lgr_link_down(lnk, "ib_post_recv failed");
 }
 
 static void smcx_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -246,7 +246,7 @@ static void smcx_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (wc->status != IB_WC_WR_FLUSH_ERR)
 		pr_info("RDMA WRITE failed: %s\n", ib_wc_status_msg(wc->status));
 	if (lnk->state != SMCX_LNK_DEAD)
-		smcx_lgr_terminate_async(lnk->lgr, "RDMA WRITE error");
+		smcx_lgr_link_down(lnk, "RDMA WRITE error");
 }
 
 /*
