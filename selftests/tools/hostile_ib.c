@@ -40,6 +40,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <smcx/cursor.h>
+
 #include "hostile.h"
 
 #define NSLOT		64		/* receive and send slots of 64 bytes */
@@ -964,6 +966,21 @@ static void cdc_build(struct hconn *k, struct smcx_cdc_msg *m, uint32_t prod, ui
 	m->cons.count = cons;
 }
 
+/*
+ * The victim takes a CDC only if its sequence number is not older than
+ * the newest it took (smcx_cdc_seq_before(), as mainline): after a case
+ * sent one of ours with a number ahead (a mutated or random seqno), our
+ * later CDCs go on from there, or the echo's would be dropped as stale.
+ */
+static void seq_adopt(struct hconn *k, const uint8_t *raw)
+{
+	uint16_t seq = smcx_get_be16(raw + 2);
+
+	if (raw[0] == SMCX_CDC_TYPE && smcx_get_be32(raw + 4) == k->peer_token &&
+	    smcx_cdc_seq_before(k->seq, seq))
+		k->seq = seq;
+}
+
 static int cdc_send_raw(const struct smcx_cdc_msg *m, uint8_t *raw)
 {
 	if (smcx_cdc_encode(m, raw, SMCX_CDC_LEN) < 0)
@@ -1215,6 +1232,7 @@ static void attack(struct rcase *c, struct hconn *k)
 			c->beyond = 1;
 		c->claimed = 1;
 		c->we_closed = raw[0] == SMCX_CDC_TYPE && (raw[25] & 0xe0);
+		seq_adopt(k, raw);
 		hib_send(raw, SMCX_CDC_LEN);
 		break;
 	case RK_CDC_CURSOR: {
@@ -1260,6 +1278,7 @@ static void attack(struct rcase *c, struct hconn *k)
 			if (hr_chance(r, 30))
 				m.seqno = (uint16_t)hr_next(r);
 			cdc_send_raw(&m, raw);
+			seq_adopt(k, raw);
 		}
 		rnote(c, "%u CDCs", n);
 		c->claimed = 1;
