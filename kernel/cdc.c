@@ -58,6 +58,16 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	/* after a protocol error the connection is aborted: nothing counts */
 	if (conn->violated)
 		goto unlock;
+	/*
+	 * A CDC older than one already taken (a newer one, sent on the
+	 * group's other link, overtook it) carries cursors and flags the
+	 * newer one repeats or moved past: dropped before it is judged, as
+	 * mainline drops it.  The first CDC sets the start.
+	 */
+	if (conn->rx_seq_set && smcx_cdc_seq_before(m.seqno, conn->rx_seq))
+		goto unlock;
+	conn->rx_seq = m.seqno;
+	conn->rx_seq_set = true;
 	/* NULL once smcx_conn_free() let go of it (under this lock) */
 	rmb = conn->rmb;
 	if (rmb) {

@@ -164,6 +164,8 @@ struct smcx_conn {
 
 	spinlock_t lock;		/* cursors and flags below (BH) */
 	u16 tx_seq;
+	u16 rx_seq;			/* the newest CDC taken ... */
+	bool rx_seq_set;		/* ... once one was */
 	/* send side, monotonic byte counts of the send buffer */
 	u64 tx_prep;			/* copied in by sendmsg */
 	u64 tx_sent;			/* RDMA-written to the peer */

@@ -36,6 +36,18 @@
 #include <stdbool.h>
 #endif
 
+/*
+ * CDC sequence numbers: the sender numbers its CDCs of a connection
+ * 1, 2, ... modulo 2^16.  On one link they arrive in order (one RC QP);
+ * with two links a CDC sent on one can overtake an older one sent on the
+ * other.  Is @a older than @b (serial number arithmetic: less than half
+ * the number space behind)?
+ */
+static inline bool smcx_cdc_seq_before(u16 a, u16 b)
+{
+	return (u16)(a - b) >= 0x8000u;
+}
+
 /* @n modulo @d and @n / @d, through math64 in the kernel */
 static inline u64 smcx_curs_div(u64 n, u32 d, u32 *rem)
 {

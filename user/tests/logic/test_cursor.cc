@@ -262,3 +262,26 @@ TEST(ConsumerUpdate, DueAtTheLimit) {
     EXPECT_FALSE(smcx_curs_update_due(1000, 1000, 1));
     EXPECT_TRUE(smcx_curs_update_due(1000, 1000, 0));
 }
+
+// CDC sequence numbers: serial arithmetic over 16 bits
+TEST(CdcSeq, OlderIsBeforeAcrossTheWrap) {
+    EXPECT_TRUE(smcx_cdc_seq_before(1, 2));
+    EXPECT_FALSE(smcx_cdc_seq_before(2, 1));
+    EXPECT_FALSE(smcx_cdc_seq_before(7, 7)); // a repeat is not older
+    EXPECT_TRUE(smcx_cdc_seq_before(0xffff, 0));
+    EXPECT_TRUE(smcx_cdc_seq_before(0xfff0, 0x0010));
+    EXPECT_FALSE(smcx_cdc_seq_before(0x0010, 0xfff0));
+}
+
+TEST(CdcSeq, HalfTheSpaceDecides) {
+    EXPECT_FALSE(smcx_cdc_seq_before(0x7fff, 0)); // ahead by 0x7fff
+    EXPECT_TRUE(smcx_cdc_seq_before(0x8000, 0));  // the midpoint counts as older
+    EXPECT_TRUE(smcx_cdc_seq_before(0x8001, 0));
+    EXPECT_FALSE(smcx_cdc_seq_before(0, 0x8001));
+    // a long stream: each number is after the one before, every wrap included
+    for (unsigned int i = 0; i < 3 * 65536; i++) {
+        std::uint16_t a = static_cast<std::uint16_t>(i), b = static_cast<std::uint16_t>(i + 1);
+        ASSERT_TRUE(smcx_cdc_seq_before(a, b)) << i;
+        ASSERT_FALSE(smcx_cdc_seq_before(b, a)) << i;
+    }
+}
