@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Two-link SMC-R groups and pulled wires, stock smc.ko on both hosts (issue 15).
+
+Validates selftests/lib/failover.py on the stack that already keeps two links
+per group, before it drives smcx (docs/multilink.md, "The stock peer"):
+  - with rxe1 in the PNET ID and an address of eth0's subnet on eth1
+    (scenarios.setup_inkernel_smc_two_links), the first connection's group
+    becomes SYMMETRIC with one link on rxe0 and one on rxe1, on both hosts
+    (link dumps), and streams move packets over both wires (rxe counters);
+  - STREAMS streams of STREAM_BYTES each run while a wire is pulled, each
+    wire in turn, (a) `ip link set ethN down` on one host, (b) tc drop on
+    both hosts; every stream verifies every byte; the failover time (pull
+    -> every stream that was on the pulled link receives again) and the
+    recovery time (wire back -> two ACTIVE links again) are printed.
+What the stock stack cannot do in this lab is a SKIP naming the reason
+(KNOWN below), decided from what the pull did, never assumed.
+"""
+import time
+
+import failover
+import scenarios
+import stacks
+
+WIRES = 2
+# The stock smc.ko alone: validates the test logic (make check-reference).
+TIER = "reference"
+TIMEOUT = 1500
+
+STREAMS = 4
+STREAM_BYTES = 32 << 20		# issue 15: >= 32 MiB per stream (~8 s for 4 in the lab)
+RECOVER_TIMEOUT = 60
+BASE_PORT = 7600
+
+# (wire, how, pulled host: "client"/"server"/None for both)
+PULLS = [(1, "down", "client"), (0, "down", "client"), (1, "down", "server"),
+         (0, "down", "server"), (1, "drop", None), (0, "drop", None)]
+
+KNOWN = {
+    # seen 2026-12-02: after the failover the sender's copy of the receiver's
+    # consumer cursor stayed a send buffer behind the receiver's own (client
+    # rx_cons 97 wraps, server tx_cons 98): the sender waits for space the
+    # receiver freed long ago, and nothing sends the cursor again.
+    "stall-drop": "stock 6.12 + rxe: a stream that failed over from a dropped wire "
+    "stalled for good: the sender's copy of the receiver's consumer cursor stayed behind "
+    "the receiver's (a lost cursor update; cursors logged above)",
+    # docs/multilink.md: on the server's own port error the server offers an
+    # asymmetric link (its surviving device to the client's other device,
+    # across the two wires), which never confirms; afterwards the group
+    # stays SINGLE and no port event re-adds the link.
+    "no-recovery-server-down": "stock 6.12: after the server's own port went down and "
+    "up the group is not re-added to two links (the asymmetric cross-wire link it "
+    "offered instead cannot confirm; smcr_port_add finds the group busy/used)",
+    # rxe retries an RC send forever with SMC's retry_cnt 7 (rxe_comp.c treats 7 as
+    # infinite), so a dropped wire yields no WR error: only TEST_LINK notices.
+    "no-recovery-drop": "stock 6.12: the ports never went down, so no port event "
+    "(smcr_port_add) re-adds the link once the drop ends; the server tried its add "
+    "right after the DELETE_LINK, while the wire was still dropping",
+}
+
+
+def setup(hosts):
+    for h in hosts:
+        stacks.clear(h)
+        scenarios.setup_inkernel_smc_two_links(h)
+
+
+def wait_two_links(t, a, b, port):
+    """A SYMMETRIC group on both hosts with links on rxe0 and rxe1, made by a
+    warm-up connection if there is none.  A group left at one link (no
+    recovery) takes the new connections without growing a second link, so
+    then the stacks are reloaded for a fresh group."""
+    want = ("rxe0", "rxe1")
+    secs = failover.wait_links((a, b), 2, timeout=1, devices=want)
+    if secs is None:
+        scenarios.xfer(a, b, family="smc", port=port, nbytes=1 << 20)
+        secs = failover.wait_links((a, b), 2, timeout=15, devices=want)
+    if secs is None:
+        t.log("no two-link group after a warm-up connection: smc.ko reloaded on both hosts"
+              "\n%s\n%s" % (failover.describe_groups(a), failover.describe_groups(b)))
+        setup((a, b))
+        scenarios.xfer(a, b, family="smc", port=port + 1, nbytes=1 << 20)
+        secs = failover.wait_links((a, b), 2, timeout=30, devices=want)
+    t.check(secs is not None, "a group with links on rxe0 and rxe1 on both hosts\n%s\n%s"
+            % (failover.describe_groups(a), failover.describe_groups(b)))
+    for h in (a, b):
+        sym = [g for g in failover.groups(h) if len(failover.active_links(g)) == 2]
+        t.check(any(g["type"] in ("SYM", "SYMMETRIC") for g in sym),
+                "%s: the two-link group is SYMMETRIC\n%s" % (h.name, failover.describe_groups(h)))
+
+
+def run(t):
+    a, b = t.alpha, t.beta		# a: server, b: client
+    setup((a, b))
+
+    with t.subtest("two links, data on both wires"):
+        wait_two_links(t, a, b, BASE_PORT)
+        for h in (a, b):
+            t.log(failover.describe_groups(h))
+        before = {(h.name, w): failover.wire_packets(h, w) for h in (a, b) for w in (0, 1)}
+        t0 = time.time()
+        scenarios.xfer(a, b, family="smc", port=BASE_PORT + 1, nbytes=STREAM_BYTES,
+                       conns=STREAMS)
+        t.log("%d x %d bytes verified in %.1fs (no pull)" % (STREAMS, STREAM_BYTES,
+                                                             time.time() - t0))
+        for h in (a, b):
+            for w in (0, 1):
+                now = failover.wire_packets(h, w)
+                sent, rcvd = (now[0] - before[(h.name, w)][0], now[1] - before[(h.name, w)][1])
+                t.check(sent > 100 and rcvd > 100, "%s: wire %d carried the streams (rxe%d "
+                        "sent %d, received %d packets)" % (h.name, w, w, sent, rcvd))
+
+    table = []
+    for n, (wire, how, who) in enumerate(PULLS):
+        side = {"client": b, "server": a, None: None}[who]
+        name = "wire %d %s%s" % (wire, how, " on the %s" % who if who else " on both hosts")
+        with t.subtest(name):
+            wait_two_links(t, a, b, BASE_PORT + 10 + 10 * n)
+            r = failover.cycle(t, a, b, wire, how, BASE_PORT + 17 + 10 * n, STREAM_BYTES,
+                               STREAMS, side=side, recover_timeout=RECOVER_TIMEOUT)
+            t.log("at the pull: %s" % r["at_pull"])
+            t.log("after the pull:\n%s\nafter the restore:\n%s" % (r["after_pull"],
+                                                                    r["after_restore"]))
+            table.append((name, r))
+            t.check(r["moved"], "streams were on the pulled link rxe%d at the pull: %s"
+                    % (wire, r["at_pull"]))
+            if r["stalled"]:
+                t.log("stalled streams' cursors:\n%s" % r.get("cursors"))
+                t.check(how == "drop", "the streams made no progress for 30 s\n%s" % r["text"])
+                t.skip(KNOWN["stall-drop"])
+            t.check(r["ok"], "every stream verified every byte\n%s" % r["text"])
+            t.check(r["failover"] is not None,
+                    "the streams of rxe%d moved again within 60 s" % wire)
+            t.log("failover %.2fs (sampling every %.2fs)" % (r["failover"], r["period"]))
+            if r["recovery"] is None:
+                why = ("no-recovery-drop" if how == "drop" else
+                       "no-recovery-server-down" if who == "server" else None)
+                t.check(why is not None, "the link came back within %ds of the restore"
+                        % RECOVER_TIMEOUT)
+                t.skip("streams verified, failover %.2fs; %s" % (r["failover"], KNOWN[why]))
+            t.log("recovery %.2fs" % r["recovery"])
+    t.log("pull                          streams  failover  recovery")
+    for name, r in table:
+        t.log("%-30s %-7s %-9s %s" % (name, "ok" if r["ok"] else "FAIL",
+                                      "-" if r["failover"] is None else "%.2fs" % r["failover"],
+                                      "-" if r["recovery"] is None else "%.2fs" % r["recovery"]))
