@@ -127,12 +127,13 @@ class Streams:
         """The host whose rx cursors show the payload's progress."""
         return self.server if self.mode == "send" else self.client
 
-    def result(self, sampler=None, stall=30):
+    def result(self, sampler=None, stall=30, on_stall=None):
         """(ok, seconds, text, stalled): whether every stream moved and
         verified all its bytes in each direction it carried, the client's
         run time, what the two sides said, and whether the streams were
         given up because @sampler saw no byte arrive for @stall seconds
-        (then they are killed and ok is False)."""
+        (then @on_stall() runs while they still exist, they are killed and
+        ok is False)."""
         stalled = False
         last, last_t = None, time.time()
         while True:
@@ -147,6 +148,8 @@ class Streams:
                     stalled = True
                     break
         secs = time.time() - self.t0
+        if stalled and on_stall is not None:
+            on_stall()
         if cli.rc is None:
             cli = self.cli.kill()
         srv = self.srv.wait(timeout=10 if cli.rc is None or stalled else 60, check=False)
@@ -335,12 +338,40 @@ def cursors(h, port):
     return "\n".join(lines)
 
 
+def _cur(c):
+    return (c["wrap"], c["count"])
+
+
+def cursor_lag(sender, receiver, port):
+    """The connections of @port whose sender's copy of the receiver's
+    consumer cursor (its rx_cons: the last one the receiver sent) is behind
+    the receiver's own consumer cursor (its tx_cons): {the client's port:
+    (copy, own)}, cursors as (wrap, count).  A sender in that state waits
+    for space its peer freed already: a lost cursor update."""
+    def by_conn(h):
+        """{the connection's other port: conninfo}"""
+        d = {}
+        for s in stacks.sockets(h, port):
+            ci = s.get("conninfo")
+            lp, pp = (s.get("local") or {}).get("port"), (s.get("peer") or {}).get("port")
+            if ci and pp:
+                d[pp if lp == port else lp] = ci
+        return d
+    snd, rcv = by_conn(sender), by_conn(receiver)
+    lag = {}
+    for k, ci in snd.items():
+        if k in rcv and _cur(ci["rx_cons"]) < _cur(rcv[k]["tx_cons"]):
+            lag[k] = (_cur(ci["rx_cons"]), _cur(rcv[k]["tx_cons"]))
+    return lag
+
+
 def cycle(t, server, client, wire, how, port, nbytes, conns, side=None, mode="send",
           pull_at=0.25, recover_timeout=60, stall=30):
     """One pull: @conns streams of @nbytes, @wire pulled (@how, on @side for
     "down") once a @pull_at share of the bytes arrived, restored after the
     streams ended (or made no progress for @stall seconds).  Returns a dict:
-    ok (every stream verified), text, stalled (and the cursors then),
+    ok (every stream verified), text, stalled (and then: cursors, and lag,
+    see cursor_lag),
     failover (s or None), moved (connections on the pulled link), at_pull
     (every connection's link and bytes then), recovery (s or None), period
     (sampling), secs (stream run time)."""
@@ -348,7 +379,7 @@ def cycle(t, server, client, wire, how, port, nbytes, conns, side=None, mode="se
     st = Streams(server, client, port, nbytes, conns, mode)
     smp = Sampler(st.receiver(), port)
     res = {"ok": False, "failover": None, "recovery": None, "moved": {}, "at_pull": {},
-           "stalled": False, "text": ""}
+           "stalled": False, "text": "", "lag": {}}
     try:
         got = smp.wait_progress(int(nbytes * conns * pull_at), timeout=st.timeout)
         t.log("%s: %d bytes of %d arrived; pulling wire %d (%s%s)"
@@ -358,9 +389,13 @@ def cycle(t, server, client, wire, how, port, nbytes, conns, side=None, mode="se
         res["failover"], res["moved"] = failover_time(smp, t_pull, ibdev(wire), nbytes)
         before = [p for _, te, p in smp.samples if te <= t_pull]
         res["at_pull"] = before[-1] if before else {}
-        res["ok"], res["secs"], res["text"], res["stalled"] = st.result(smp, stall)
-        if res["stalled"]:
+        sender = server if mode == "recv" else client
+
+        def evidence():
             res["cursors"] = "\n".join(cursors(h, port) for h in hosts)
+            if mode != "duplex":
+                res["lag"] = cursor_lag(sender, st.receiver(), port)
+        res["ok"], res["secs"], res["text"], res["stalled"] = st.result(smp, stall, evidence)
     finally:
         smp.stop()
         st.kill()
