@@ -246,8 +246,8 @@ def failover_time(sampler, t_pull, device, nbytes, timeout=60):
     """How long after @t_pull every connection that was on @device at the
     pull (per the last sample before it) and still had bytes to receive
     (fewer than @nbytes) received a byte again: more than in the first
-    sample after the pull, or it finished (left the samples: xfer closes a
-    connection only after it read all its bytes).  Returns (seconds or
+    sample after the pull, or it left the samples after having received
+    more (it finished; one that left without, was aborted).  Returns (seconds or
     None if one did not move within @timeout, {conn: (link, device,
     bytes)} of those connections)."""
     before = [p for _, te, p in sampler.samples if te <= t_pull]
@@ -258,6 +258,7 @@ def failover_time(sampler, t_pull, device, nbytes, timeout=60):
     deadline = t_pull + timeout
     base = None
     moved = {}
+    seen = {}		# each connection's bytes in the newest sample that had it
     idx = 0
     while len(moved) < len(on_dev):
         while idx < len(sampler.samples):
@@ -271,8 +272,12 @@ def failover_time(sampler, t_pull, device, nbytes, timeout=60):
             for k in on_dev:
                 if k in moved:
                     continue
-                if k not in p or (k in base and p[k][2] > base[k][2]):
+                if k in p and k in base and p[k][2] > base[k][2]:
                     moved[k] = te - t_pull
+                elif k not in p and k in base and seen.get(k, 0) > base[k][2]:
+                    moved[k] = te - t_pull	# finished after moving again
+            for k, v in p.items():
+                seen[k] = v[2]
         if time.time() > deadline:
             break
         time.sleep(SAMPLE_PERIOD)
