@@ -249,10 +249,12 @@ def failover_time(sampler, t_pull, device, nbytes, timeout=60):
     sample after the pull, or it left the samples after having received
     more (it finished; one that left without, was aborted).  Returns (seconds or
     None if one did not move within @timeout, {conn: (link, device,
-    bytes)} of those connections)."""
+    bytes)} of those connections); @sampler.moved keeps {conn: seconds}
+    of those that did."""
     before = [p for _, te, p in sampler.samples if te <= t_pull]
     on_dev = {k: v for k, v in (before[-1] if before else {}).items()
               if v[1] == device and v[2] < nbytes}
+    sampler.moved = {}
     if not on_dev:
         return None, on_dev
     deadline = t_pull + timeout
@@ -281,6 +283,7 @@ def failover_time(sampler, t_pull, device, nbytes, timeout=60):
         if time.time() > deadline:
             break
         time.sleep(SAMPLE_PERIOD)
+    sampler.moved = moved
     if len(moved) < len(on_dev):
         return None, on_dev
     return max(moved.values()), on_dev
@@ -376,7 +379,7 @@ def cycle(t, server, client, wire, how, port, nbytes, conns, side=None, mode="se
     "down") once a @pull_at share of the bytes arrived, restored after the
     streams ended (or made no progress for @stall seconds).  Returns a dict:
     ok (every stream verified), text, stalled (and then: cursors, and lag,
-    see cursor_lag),
+    see cursor_lag), moved_after ({conn: seconds} of those that did move),
     failover (s or None), moved (connections on the pulled link), at_pull
     (every connection's link and bytes then), recovery (s or None), period
     (sampling), secs (stream run time)."""
@@ -384,7 +387,7 @@ def cycle(t, server, client, wire, how, port, nbytes, conns, side=None, mode="se
     st = Streams(server, client, port, nbytes, conns, mode)
     smp = Sampler(st.receiver(), port)
     res = {"ok": False, "failover": None, "recovery": None, "moved": {}, "at_pull": {},
-           "stalled": False, "text": "", "lag": {}}
+           "stalled": False, "text": "", "lag": {}, "moved_after": {}}
     try:
         got = smp.wait_progress(int(nbytes * conns * pull_at), timeout=st.timeout)
         t.log("%s: %d bytes of %d arrived; pulling wire %d (%s%s)"
@@ -392,6 +395,7 @@ def cycle(t, server, client, wire, how, port, nbytes, conns, side=None, mode="se
                  " on %s" % side.name if side else ""))
         t_pull = pull(hosts, wire, how, side)
         res["failover"], res["moved"] = failover_time(smp, t_pull, ibdev(wire), nbytes)
+        res["moved_after"] = dict(smp.moved)
         before = [p for _, te, p in smp.samples if te <= t_pull]
         res["at_pull"] = before[-1] if before else {}
         sender = server if mode == "recv" else client
