@@ -37,6 +37,29 @@ def setup_inkernel_smc(h, wire=0):
     h.run("%s ueid add %s" % (tool("smcr"), LAB_UEID))
 
 
+def alt_subnet_addr(h):
+    """The address setup_inkernel_smc_two_links() gives @h's eth1 in wire 0's
+    subnet (198.18.0.101 for alpha, .102 for beta)."""
+    return "198.18.0.%d" % (101 + h.index)
+
+
+def setup_inkernel_smc_two_links(h):
+    """setup_inkernel_smc() for a WIRES = 2 lab in which the stock smc.ko
+    forms two-link groups (docs/multilink.md, "The stock peer").
+
+    rxe1 joins the PNET ID of eth0/rxe0: the alternate-device search only
+    takes a device whose port has the group's PNET ID.  eth1 also gets an
+    address in eth0's subnet (noprefixroute: no route changes): an SMC-Rv2
+    group's alternate device must have an IPv4 address whose subnet holds
+    the group's source address.  The second link still runs on
+    198.18.1.0/24, the first IPv4 RoCE GID of rxe1."""
+    setup_inkernel_smc(h)
+    pnet = tool("smc_pnet")
+    h.run("%s -a %s -I eth1" % (pnet, LAB_PNETID))
+    h.run("%s -a %s -D rxe1 -P 1" % (pnet, LAB_PNETID))
+    h.run("ip addr replace %s/24 dev eth1 noprefixroute" % alt_subnet_addr(h))
+
+
 def rxe_snapshot(hosts, dev="rxe0"):
     """{(host name, counter): value}, one round trip per host."""
     snap = {}

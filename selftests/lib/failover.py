@@ -1,0 +1,418 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Pulling a wire under running SMC-R streams (issue 15), for any stack.
+
+Everything here reads the stacks through the mainline interfaces our tools
+speak to either module (stacks.linkgroups: `smcr -j linkgroup`; stacks.sockets:
+`smcss -a --json`), so the same helpers drive smcx<->smcx, smcx<->stock and
+stock<->stock.  The lab needs WIRES = 2 (eth0/rxe0 on 198.18.0.0/24,
+eth1/rxe1 on 198.18.1.0/24).
+
+  Streams       N pattern-verified xfer connections (one xfer client, -c N)
+                of a given size each; .result() says whether every byte of
+                every stream arrived and verified.
+  Sampler       a host-side thread that reads the receiver's sockets (smcss)
+                as often as it answers (~0.2 s in the lab): per connection
+                its link and the bytes it has received (rx_prod cursor).
+  pull()        takes a wire away in one of the PULLS ways; restore() gives
+                it back.
+  failover_time how long after the pull every connection that was on the
+                pulled link had received a byte again.
+  wait_links()  the link groups of both hosts with a number of ACTIVE links
+                (recovery time).
+
+The ways of pulling a wire (issue 15 "Tests"), none of which tells the SMC
+stack politely:
+  "down"   `ip link set ethN down` on one host only: that host's rxe port
+           goes down (IB_EVENT_PORT_ERR); the other host sees nothing but
+           silence on the wire.
+  "drop"   tc matchall drop on ethN ingress and egress of both hosts: the
+           ports stay ACTIVE, every packet on the wire is lost, so only
+           retransmission timeouts (QP errors), send queues that stay full
+           or TEST_LINK can find out.  (rxe retransmits forever when a QP's
+           retry_cnt is 7, as the stock smc.ko sets it: no QP error then.)
+
+cycle() runs one pull from start to recovery and returns the figures; the
+stack-specific expectations (what must recover, what is a known limit) stay
+in the test.
+"""
+import threading
+import time
+
+import scenarios
+import stacks
+
+PULLS = ("down", "drop")
+SAMPLE_PERIOD = 0.1
+
+
+def netdev(wire):
+    return "eth%d" % wire
+
+
+def ibdev(wire):
+    return "rxe%d" % wire
+
+
+# -- link groups -------------------------------------------------------------
+
+def groups(h):
+    """@h's SMC-R link groups as [{"id", "type", "conns", "links": [{"id",
+    "ib_device", "state", "conns", "gid", "peer_gid"}]}]."""
+    out = []
+    for g in stacks.linkgroups(h):
+        out.append({"id": g["id"], "type": g["type"], "conns": g.get("conns"),
+                    "role": g.get("role"),
+                    "links": [{k: ln.get(k) for k in ("id", "ib_device", "state", "conns",
+                                                       "gid", "peer_gid")}
+                              for ln in (g.get("links") or [])]})
+    return out
+
+
+def active_links(g):
+    return [ln for ln in g["links"] if ln["state"] in ("ACTIVE", "LINK_ACTIVE")]
+
+
+def describe_groups(h):
+    """One line per group and link, for logs and failure messages."""
+    lines = []
+    for g in groups(h):
+        lines.append("%s: group %08x %s %s conns=%s" % (h.name, g["id"], g["role"], g["type"],
+                                                        g["conns"]))
+        for ln in g["links"]:
+            lines.append("    link %s %s %s conns=%s gid %s peer %s"
+                         % (ln["id"], ln["ib_device"], ln["state"], ln["conns"], ln["gid"],
+                            ln["peer_gid"]))
+    return "\n".join(lines) or "%s: no link group" % h.name
+
+
+def wait_links(hosts, want, timeout=60, step=0.5, devices=None):
+    """Wait until every host has a group with @want ACTIVE links (on the
+    ib devices @devices, when given); returns the seconds it took, or None."""
+    t0 = time.time()
+
+    def ok():
+        for h in hosts:
+            good = False
+            for g in groups(h):
+                act = active_links(g)
+                devs = {ln["ib_device"] for ln in act}
+                if len(act) == want and (devices is None or set(devices) == devs):
+                    good = True
+            if not good:
+                return False
+        return True
+    if scenarios.wait_for(ok, timeout=timeout, step=step):
+        return time.time() - t0
+    return None
+
+
+# -- streams -------------------------------------------------------------------
+
+class Streams:
+    """@conns pattern-verified streams of @nbytes each from @client to
+    @server (xfer -m @mode), started in the background."""
+
+    def __init__(self, server, client, port, nbytes, conns=4, mode="send", family="smc",
+                 timeout=600):
+        self.server, self.client, self.port = server, client, port
+        self.nbytes, self.conns, self.mode, self.timeout = nbytes, conns, mode, timeout
+        self.srv = server.bg("%s server -f %s -p %d -c %d"
+                             % (scenarios.XFER, family, port, conns))
+        server.wait_port(port, job=self.srv)
+        self.t0 = time.time()
+        self.cli = client.bg("%s client -f %s -a %s -p %d -n %d -m %s -c %d"
+                             % (scenarios.XFER, family, server.ip, port, nbytes, mode, conns))
+
+    def receiver(self):
+        """The host whose rx cursors show the payload's progress."""
+        return self.server if self.mode == "send" else self.client
+
+    def result(self, sampler=None, stall=30, on_stall=None):
+        """(ok, seconds, text, stalled): whether every stream moved and
+        verified all its bytes in each direction it carried, the client's
+        run time, what the two sides said, and whether the streams were
+        given up because @sampler saw no byte arrive for @stall seconds
+        (then @on_stall() runs while they still exist, they are killed and
+        ok is False)."""
+        stalled = False
+        last, last_t = None, time.time()
+        while True:
+            cli = self.cli.wait(timeout=2, check=False)
+            if cli.rc is not None or time.time() - self.t0 > self.timeout:
+                break
+            if sampler is not None:
+                total = sum(v[2] for v in sampler.latest()[2].values())
+                if total != last:
+                    last, last_t = total, time.time()
+                elif time.time() - last_t > stall:
+                    stalled = True
+                    break
+        secs = time.time() - self.t0
+        if stalled and on_stall is not None:
+            on_stall()
+        if cli.rc is None:
+            cli = self.cli.kill()
+        srv = self.srv.wait(timeout=10 if cli.rc is None or stalled else 60, check=False)
+        if srv.rc is None:
+            srv = self.srv.kill()
+        dirs = {"send": ("tx",), "recv": ("rx",), "duplex": ("tx", "rx")}[self.mode]
+        want = {(str(i), d) for i in range(self.conns) for d in dirs}
+        got = scenarios.verified(cli)
+        ok = not stalled and cli.rc == 0 and srv.rc == 0 and want <= got
+        text = "client rc %s: %s%s\nserver rc %s: %s%s" % (
+            cli.rc, cli.out[-700:], cli.err[-700:], srv.rc, srv.out[-700:], srv.err[-700:])
+        return ok, secs, text, stalled
+
+    def kill(self):
+        for j in (self.cli, self.srv):
+            try:
+                j.kill()
+            except Exception:  # noqa: BLE001 - already gone
+                pass
+
+
+def conn_progress(h, port):
+    """{(local port, peer port): (link id, ib device, bytes received)} for
+    the SMC-R sockets of @port on @h; bytes from the rx_prod cursor (wraps
+    times the RMB size plus the count)."""
+    res = {}
+    for s in stacks.sockets(h, port):
+        ci, ln = s.get("conninfo"), s.get("link")
+        if not ci or s.get("mode") not in (None, "SMCR"):
+            continue
+        if (s.get("local") or {}).get("port") == port and not (s.get("peer") or {}).get("port"):
+            continue		# the listener
+        cur = ci["rx_prod"]
+        key = ((s.get("local") or {}).get("port"), (s.get("peer") or {}).get("port"))
+        res[key] = ((ln or {}).get("link_id"), (ln or {}).get("ib_device"),
+                    cur["wrap"] * ci["rmbe_size"] + cur["count"])
+    return res
+
+
+class Sampler:
+    """Reads conn_progress(@h, @port) every SAMPLE_PERIOD seconds (or as
+    fast as smcss answers) in a thread, keeping (start, end, progress)
+    triples: a sample shows the state at some time between the two."""
+
+    def __init__(self, h, port):
+        self.h, self.port = h, port
+        self.samples = []
+        self.errors = []
+        self._stop = threading.Event()
+        self._thr = threading.Thread(target=self._loop, daemon=True)
+        self._thr.start()
+
+    def _loop(self):
+        while not self._stop.is_set():
+            t0 = time.time()
+            try:
+                p = conn_progress(self.h, self.port)
+                self.samples.append((t0, time.time(), p))
+            except Exception as e:  # noqa: BLE001 - kept for the report
+                self.errors.append(str(e))
+            left = SAMPLE_PERIOD - (time.time() - t0)
+            if left > 0:
+                self._stop.wait(left)
+
+    def latest(self):
+        """(start, end, progress) of the newest sample."""
+        return self.samples[-1] if self.samples else (None, None, {})
+
+    def wait_progress(self, total, timeout=300):
+        """Wait until the sampled connections received @total bytes in all;
+        returns the bytes seen (maybe fewer on timeout)."""
+        deadline = time.time() + timeout
+        got = 0
+        while time.time() < deadline:
+            _, _, p = self.latest()
+            got = sum(v[2] for v in p.values())
+            if got >= total:
+                break
+            time.sleep(SAMPLE_PERIOD)
+        return got
+
+    def period(self):
+        """The mean time between samples."""
+        if len(self.samples) < 2:
+            return None
+        return (self.samples[-1][1] - self.samples[0][1]) / (len(self.samples) - 1)
+
+    def stop(self):
+        self._stop.set()
+        self._thr.join(timeout=30)
+
+
+def failover_time(sampler, t_pull, device, nbytes, timeout=60):
+    """How long after @t_pull every connection that was on @device at the
+    pull (per the last sample before it) and still had bytes to receive
+    (fewer than @nbytes) received a byte again: more than in the first
+    sample after the pull, or it left the samples after having received
+    more (it finished; one that left without, was aborted).  Returns (seconds or
+    None if one did not move within @timeout, {conn: (link, device,
+    bytes)} of those connections); @sampler.moved keeps {conn: seconds}
+    of those that did."""
+    before = [p for _, te, p in sampler.samples if te <= t_pull]
+    on_dev = {k: v for k, v in (before[-1] if before else {}).items()
+              if v[1] == device and v[2] < nbytes}
+    sampler.moved = {}
+    if not on_dev:
+        return None, on_dev
+    deadline = t_pull + timeout
+    base = None
+    moved = {}
+    seen = {}		# each connection's bytes in the newest sample that had it
+    idx = 0
+    while len(moved) < len(on_dev):
+        while idx < len(sampler.samples):
+            ts, te, p = sampler.samples[idx]
+            idx += 1
+            if ts <= t_pull:	# taken (partly) before the pull
+                continue
+            if base is None:
+                base = p
+                continue
+            for k in on_dev:
+                if k in moved:
+                    continue
+                if k in p and k in base and p[k][2] > base[k][2]:
+                    moved[k] = te - t_pull
+                elif k not in p and k in base and seen.get(k, 0) > base[k][2]:
+                    moved[k] = te - t_pull	# finished after moving again
+            for k, v in p.items():
+                seen[k] = v[2]
+        if time.time() > deadline:
+            break
+        time.sleep(SAMPLE_PERIOD)
+    sampler.moved = moved
+    if len(moved) < len(on_dev):
+        return None, on_dev
+    return max(moved.values()), on_dev
+
+
+# -- pulling a wire ------------------------------------------------------------
+
+def pull(hosts, wire, how, side=None):
+    """Take @wire away: "down" on @side only (a host), "drop" on every host
+    of @hosts.  Returns the time the wire was gone (after the first host's
+    command returned: one host's drop already stops every packet)."""
+    dev = netdev(wire)
+    if how == "down":
+        side.run("ip link set %s down" % dev)
+        return time.time()
+    if how != "drop":
+        raise ValueError("unknown pull %r (have %s)" % (how, ", ".join(PULLS)))
+    t = None
+    for h in hosts:
+        h.run("tc qdisc replace dev %s clsact && "
+              "tc filter add dev %s ingress matchall action drop && "
+              "tc filter add dev %s egress matchall action drop" % (dev, dev, dev))
+        t = t or time.time()
+    return t
+
+
+def restore(hosts, wire, how, side=None):
+    """Give @wire back (the reverse of pull()); returns the time it was back."""
+    dev = netdev(wire)
+    if how == "down":
+        side.run("ip link set %s up" % dev)
+        # the port is ACTIVE again once the netdev has its carrier
+        scenarios.wait_for(lambda: "state ACTIVE" in side.out("rdma link show %s/1"
+                                                               % ibdev(wire)),
+                           timeout=30, step=0.2)
+        return time.time()
+    for h in hosts:
+        h.run("tc qdisc del dev %s clsact" % dev, check=False)
+    return time.time()
+
+
+def wire_packets(h, wire):
+    """(sent, received) packets of @h's rxe on @wire."""
+    return (h.rxe_counter("sent_pkts", ibdev(wire)), h.rxe_counter("rcvd_pkts", ibdev(wire)))
+
+
+def cursors(h, port):
+    """The cursors of @h's SMC-R sockets of @port, one line each (evidence
+    for a stalled stream)."""
+    lines = []
+    for s in stacks.sockets(h, port):
+        ci, ln = s.get("conninfo") or {}, s.get("link") or {}
+        if not ci:
+            continue
+        cur = " ".join("%s=%s:%s" % (k, ci[k]["wrap"], ci[k]["count"])
+                       for k in ("rx_prod", "rx_cons", "tx_prod", "tx_cons", "tx_sent", "tx_fin")
+                       if isinstance(ci.get(k), dict))
+        lines.append("%s %s->%s link %s %s: %s" % (h.name, s["local"]["port"], s["peer"]["port"],
+                                                  ln.get("link_id"), ln.get("ib_device"), cur))
+    return "\n".join(lines)
+
+
+def _cur(c):
+    return (c["wrap"], c["count"])
+
+
+def cursor_lag(sender, receiver, port):
+    """The connections of @port whose sender's copy of the receiver's
+    consumer cursor (its rx_cons: the last one the receiver sent) is behind
+    the receiver's own consumer cursor (its tx_cons): {the client's port:
+    (copy, own)}, cursors as (wrap, count).  A sender in that state waits
+    for space its peer freed already: a lost cursor update."""
+    def by_conn(h):
+        """{the connection's other port: conninfo}"""
+        d = {}
+        for s in stacks.sockets(h, port):
+            ci = s.get("conninfo")
+            lp, pp = (s.get("local") or {}).get("port"), (s.get("peer") or {}).get("port")
+            if ci and pp:
+                d[pp if lp == port else lp] = ci
+        return d
+    snd, rcv = by_conn(sender), by_conn(receiver)
+    lag = {}
+    for k, ci in snd.items():
+        if k in rcv and _cur(ci["rx_cons"]) < _cur(rcv[k]["tx_cons"]):
+            lag[k] = (_cur(ci["rx_cons"]), _cur(rcv[k]["tx_cons"]))
+    return lag
+
+
+def cycle(t, server, client, wire, how, port, nbytes, conns, side=None, mode="send",
+          pull_at=0.25, recover_timeout=60, stall=30):
+    """One pull: @conns streams of @nbytes, @wire pulled (@how, on @side for
+    "down") once a @pull_at share of the bytes arrived, restored after the
+    streams ended (or made no progress for @stall seconds).  Returns a dict:
+    ok (every stream verified), text, stalled (and then: cursors, and lag,
+    see cursor_lag), moved_after ({conn: seconds} of those that did move),
+    failover (s or None), moved (connections on the pulled link), at_pull
+    (every connection's link and bytes then), recovery (s or None), period
+    (sampling), secs (stream run time)."""
+    hosts = (server, client)
+    st = Streams(server, client, port, nbytes, conns, mode)
+    smp = Sampler(st.receiver(), port)
+    res = {"ok": False, "failover": None, "recovery": None, "moved": {}, "at_pull": {},
+           "stalled": False, "text": "", "lag": {}, "moved_after": {}}
+    try:
+        got = smp.wait_progress(int(nbytes * conns * pull_at), timeout=st.timeout)
+        t.log("%s: %d bytes of %d arrived; pulling wire %d (%s%s)"
+              % (st.receiver().name, got, nbytes * conns, wire, how,
+                 " on %s" % side.name if side else ""))
+        t_pull = pull(hosts, wire, how, side)
+        res["failover"], res["moved"] = failover_time(smp, t_pull, ibdev(wire), nbytes)
+        res["moved_after"] = dict(smp.moved)
+        before = [p for _, te, p in smp.samples if te <= t_pull]
+        res["at_pull"] = before[-1] if before else {}
+        sender = server if mode == "recv" else client
+
+        def evidence():
+            res["cursors"] = "\n".join(cursors(h, port) for h in hosts)
+            if mode != "duplex":
+                res["lag"] = cursor_lag(sender, st.receiver(), port)
+        res["ok"], res["secs"], res["text"], res["stalled"] = st.result(smp, stall, evidence)
+    finally:
+        smp.stop()
+        st.kill()
+        res["period"] = smp.period()
+        res["after_pull"] = "\n".join(describe_groups(h) for h in hosts)
+        t_back = restore(hosts, wire, how, side)
+    t_wait = time.time()
+    rec = wait_links(hosts, 2, timeout=recover_timeout)
+    res["recovery"] = None if rec is None else rec + (t_wait - t_back)
+    res["after_restore"] = "\n".join(describe_groups(h) for h in hosts)
+    return res
