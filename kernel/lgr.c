@@ -261,16 +261,11 @@ static void smcx_lgr_link_down_work(struct work_struct *work)
 void smcx_lgr_link_down(struct smcx_link *lnk, const char *why)
 {
 	struct smcx_lgr *lgr = lnk->lgr;
-	struct smcx_link *l;
-	bool others = false;
 
 	if (!smcx_link_usable(lnk) || READ_ONCE(lgr->terminating))
 		return;
-	for (l = smcx_lgr_next_link(lgr, NULL); l;
-	     l = smcx_lgr_next_link(lgr, l))
-		if (l != lnk && smcx_link_active(l))
-			others = true;
-	if (!others) {
+	/* no other ACTIVE link: the group goes */
+	if (smcx_lgr_active_links(lgr) <= smcx_link_active(lnk)) {
 		smcx_lgr_terminate_async(lgr, why);
 		return;
 	}
