@@ -7,6 +7,7 @@
 #include <smcx/cursor.h>
 #include <smcx/names.h>
 #include <smcx/reuse.h>
+#include <smcx/rtoken.h>
 #include <smcx/sniff.h>
 #include <smcx/state.h>
 #include <smcx/urg.h>
