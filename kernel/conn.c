@@ -85,6 +85,7 @@ int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 		INIT_WORK(&conn->tx_work, smcx_tx_work);
 		INIT_DELAYED_WORK(&conn->close_work, smcx_close_work);
 		conn->owner = smc;
+		conn->peer_rtok = -1;
 		conn->state = SMCX_ACTIVE;
 		smc->conn = conn;
 	}
@@ -111,6 +112,15 @@ int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 	conn->rmbe_update_limit = max_t(u32, conn->rmb->size / 10,
 					SOCK_MIN_SNDBUF / 2);
 	return 0;
+}
+
+void smcx_conn_use_link(struct smcx_conn *conn, struct smcx_link *lnk)
+{
+	if (conn->lnk == lnk)
+		return;
+	atomic_inc(&lnk->conn_cnt);
+	atomic_dec(&conn->lnk->conn_cnt);
+	WRITE_ONCE(conn->lnk, lnk);
 }
 
 /*
@@ -151,6 +161,8 @@ void smcx_conn_free(struct smcx_sock *smc)
 		smcx_buf_put(lgr, sndbuf);
 	if (rmb)
 		smcx_buf_put(lgr, rmb);
+	smcx_lgr_rtok_put(lgr, conn->peer_rtok);
+	conn->peer_rtok = -1;
 	smcx_lgr_put(lgr);
 }
 
@@ -167,6 +179,8 @@ void smcx_conn_set_peer_rmb(struct smcx_conn *conn, struct smcx_link *lnk,
 	conn->peer_token = token;
 	conn->peer_rkey[lnk->idx] = rkey;
 	conn->peer_rmb_addr[lnk->idx] = addr;
+	if (conn->peer_rtok < 0)
+		conn->peer_rtok = smcx_lgr_rtok_get(conn->lgr, lnk, rkey, addr);
 	/* pairs with smp_load_acquire() in smcx_tx_push() */
 	smp_store_release(&conn->peer_rmbe_size, size);
 }

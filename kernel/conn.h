@@ -153,10 +153,12 @@ struct smcx_conn {
 	/*
 	 * peer_*: smcx_conn_set_peer_rmb(), the size published last.  The
 	 * peer's RMB has an rkey and address per link (its MR on each of its
-	 * devices), by our lnk->idx: the CLC gives the one of conn->lnk.
-	 * (The next step fills the other from the group's table of the
-	 * peer's rkeys, which CONFIRM_RKEY and ADD_LINK_CONT carry.)
+	 * devices), by our lnk->idx: the CLC gives the one of conn->lnk;
+	 * the others are in the group's table of the peer's keys
+	 * (lgr->rtoks), in the entry peer_rtok, which the connection holds a
+	 * reference on from then until it is freed (-1: none).
 	 */
+	int peer_rtok;
 	u32 peer_rmbe_size;
 	u32 peer_rkey[SMCX_LGR_LINKS];
 	u64 peer_rmb_addr[SMCX_LGR_LINKS];
@@ -215,6 +217,8 @@ static inline bool smcx_conn_dead(struct smcx_conn *conn)
 /* conn.c */
 int smcx_conn_init(void);
 int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr);
+/* a client's reuse: send on @lnk, the link the server's Accept named */
+void smcx_conn_use_link(struct smcx_conn *conn, struct smcx_link *lnk);
 void smcx_conn_free(struct smcx_sock *smc);
 void smcx_conn_set_peer_rmb(struct smcx_conn *conn, struct smcx_link *lnk,
 			    u32 token, u32 rkey, u64 addr, u32 size);

@@ -69,6 +69,7 @@
 
 #include <smcx/wire.h>
 
+#include "addlink.h"
 #include "clc.h"
 #include "conn.h"
 #include "ib.h"
@@ -284,6 +285,32 @@ static int smcx_join_end(struct smcx_join *j, int rc, u32 decline)
 	return 0;
 }
 
+/*
+ * The connection's new RMB: registered on every link of the group (a
+ * failure on another link than the connection's only leaves the RMB off
+ * that link: its CONFIRM_RKEY does not name it there) and, on reuse
+ * (@confirm), announced with CONFIRM_RKEY on the connection's link, with
+ * its keys on the others.  Under the group's conf_mutex (lgr.h): an
+ * ADD_LINK in progress either lists it or is over before.
+ */
+static int smcx_join_reg_rmb(struct smcx_conn *conn, bool confirm)
+{
+	struct smcx_lgr *lgr = conn->lgr;
+	struct smcx_link *l;
+	int rc;
+
+	mutex_lock(&lgr->conf_mutex);
+	rc = smcx_buf_reg(conn->lnk, conn->rmb);
+	for (l = smcx_lgr_next_link(lgr, NULL); l && !rc;
+	     l = smcx_lgr_next_link(lgr, l))
+		if (l != conn->lnk && smcx_link_active(l))
+			smcx_buf_reg(l, conn->rmb);
+	if (!rc && confirm)
+		rc = smcx_llc_confirm_rkey(conn->lnk, conn->rmb);
+	mutex_unlock(&lgr->conf_mutex);
+	return rc;
+}
+
 /* the RoCE v2 device port for the CLC socket's egress route */
 static int smcx_join_choose(struct smcx_sock *smc, struct smcx_ib_choice *c)
 {
@@ -381,13 +408,17 @@ static int smcx_join_clnt(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		decline = SMCX_DECL_MEM;
 		goto out;
 	}
-	lnk = smc->conn->lnk;
+	/* reuse: the link the server chose, which its Accept names */
+	lnk = j.first ? smc->conn->lnk : smcx_lgr_link_to(lgr, a->gid, a->qpn);
+	if (!lnk) {
+		decline = SMCX_DECL_SYNCERR;
+		goto out;
+	}
+	smcx_conn_use_link(smc->conn, lnk);
 	smcx_join_save_peer(smc->conn, a, j.first);
 	if (j.first && smcx_join_link_ready(lnk))
 		decline = SMCX_DECL_ERR_RDYLNK;
-	else if (smcx_buf_reg(lnk, smc->conn->rmb))
-		decline = SMCX_DECL_ERR_REGBUF;
-	else if (!j.first && smcx_llc_confirm_rkey(lnk, smc->conn->rmb))
+	else if (smcx_join_reg_rmb(smc->conn, !j.first))
 		decline = SMCX_DECL_ERR_REGBUF;	/* as mainline */
 	else if (smcx_join_alive(lnk))		/* after REG_MR, CONFIRM_RKEY */
 		decline = SMCX_DECL_NOACTLINK;
@@ -492,9 +523,7 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	offered = !j.first;
 	lnk = smc->conn->lnk;
 	if (!j.first &&
-	    (smcx_buf_reg(lnk, smc->conn->rmb) ||
-	     smcx_llc_confirm_rkey(lnk, smc->conn->rmb) ||
-	     smcx_join_alive(lnk))) {
+	    (smcx_join_reg_rmb(smc->conn, true) || smcx_join_alive(lnk))) {
 		decline = SMCX_DECL_ERR_REGBUF;
 		goto out;
 	}
@@ -521,7 +550,7 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		if (!rc)
 			rc = smcx_join_alive(lnk);
 		if (!rc)
-			rc = smcx_llc_add_link_srv(lnk);
+			smcx_addlink_kick(lnk->lgr);	/* a second link */
 	}
 out:
 	/*

@@ -15,6 +15,7 @@
 #include <net/sock.h>
 #include <rdma/ib_cache.h>
 
+#include "addlink.h"
 #include "lgr.h"
 #include "llc.h"
 #include "obj.h"
@@ -67,6 +68,7 @@ static void smcx_lgr_release(struct kref *ref)
 		smcx_buf_free(b);
 	}
 	idr_destroy(&lgr->conns);
+	kfree(lgr->rtoks);
 	if (lgr->net)
 		put_net(lgr->net);
 	kfree(lgr);
@@ -255,6 +257,9 @@ static void smcx_lgr_link_down_work(struct work_struct *work)
 	mutex_lock(&lgr->links_mutex);
 	smcx_link_clear(lnk);
 	mutex_unlock(&lgr->links_mutex);
+	spin_lock(&lgr->rtok_lock);
+	smcx_rtok_drop_link(lgr->rtoks, lnk->idx);
+	spin_unlock(&lgr->rtok_lock);
 	smcx_lgr_put(lgr);
 }
 
@@ -313,6 +318,11 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 	lgr = kzalloc(sizeof(*lgr), GFP_KERNEL);
 	if (!lgr)
 		return ERR_PTR(-ENOMEM);
+	lgr->rtoks = kzalloc(sizeof(*lgr->rtoks), GFP_KERNEL);
+	if (!lgr->rtoks) {
+		kfree(lgr);
+		return ERR_PTR(-ENOMEM);
+	}
 	smcx_obj_inc(SMCX_OBJ_LGR);
 	kref_init(&lgr->ref);		/* the list's */
 	INIT_LIST_HEAD(&lgr->list);
@@ -324,6 +334,11 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 	INIT_DELAYED_WORK(&lgr->watchdog, smcx_lgr_watchdog);
 	INIT_WORK(&lgr->term_work, smcx_lgr_term_work);
 	mutex_init(&lgr->links_mutex);
+	mutex_init(&lgr->conf_mutex);
+	spin_lock_init(&lgr->rtok_lock);
+	INIT_WORK(&lgr->add_work, smcx_addlink_work);
+	lgr->next_link_id = 2;
+	strscpy(lgr->pnetid, c->pnetid);
 	smcx_link_preinit(lgr);
 	for (i = 0; i < SMCX_LGR_LINKS; i++)
 		INIT_WORK(&lgr->lnk[i].down_work, smcx_lgr_link_down_work);
@@ -394,11 +409,17 @@ static void smcx_lgr_publish(struct smcx_lgr *lgr)
 static bool smcx_lgr_has_path(struct smcx_lgr *lgr, u32 port,
 			      const u8 *peer_gid, u32 peer_qpn)
 {
-	struct smcx_link *lnk = smcx_lgr_first_active(lgr);
+	struct smcx_link *lnk;
 
-	return lnk && lnk->port == port &&
-	       !memcmp(lnk->peer_gid, peer_gid, SMCX_GID_LEN) &&
-	       (!peer_qpn || lnk->peer_qpn == peer_qpn);
+	if (lgr->lnk[0].port != port)	/* the group's first link's port */
+		return false;
+	for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
+	     lnk = smcx_lgr_next_link(lgr, lnk))
+		if (smcx_link_active(lnk) &&
+		    !memcmp(lnk->peer_gid, peer_gid, SMCX_GID_LEN) &&
+		    (!peer_qpn || lnk->peer_qpn == peer_qpn))
+			return true;
+	return false;
 }
 
 /*
@@ -559,6 +580,28 @@ struct sock *smcx_lgr_conn_get(struct smcx_lgr *lgr, u32 token)
 	return sk;
 }
 
+/*
+ * @dev goes: the links on it that are not their group's first go down on
+ * their own (their groups' first links are elsewhere); the device's removal
+ * waits for their clear, which drops their device references.
+ */
+static void smcx_lgr_links_gone(struct smcx_ibdev *dev)
+{
+	struct smcx_link *lnk;
+	struct smcx_lgr *lgr;
+
+	mutex_lock(&smcx_lgrs_mutex);
+	list_for_each_entry(lgr, &smcx_lgrs, list) {
+		if (lgr->dev == dev)
+			continue;		/* terminated below */
+		for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
+		     lnk = smcx_lgr_next_link(lgr, lnk))
+			if (lnk->dev == dev)
+				smcx_lgr_link_down(lnk, "device removed");
+	}
+	mutex_unlock(&smcx_lgrs_mutex);
+}
+
 /* terminate all link groups (or those on @dev) and wait for them */
 static void smcx_lgr_terminate_all(struct smcx_ibdev *dev)
 {
@@ -594,14 +637,11 @@ static void smcx_lgr_port_down(struct smcx_ibdev *dev, u32 port)
 	struct smcx_lgr *lgr;
 
 	mutex_lock(&smcx_lgrs_mutex);
-	list_for_each_entry(lgr, &smcx_lgrs, list) {
-		if (lgr->dev != dev)
-			continue;
+	list_for_each_entry(lgr, &smcx_lgrs, list)
 		for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
 		     lnk = smcx_lgr_next_link(lgr, lnk))
-			if (lnk->ibdev == dev->ibdev && lnk->port == port)
+			if (lnk->dev == dev && lnk->port == port)
 				smcx_lgr_link_down(lnk, "port down");
-	}
 	mutex_unlock(&smcx_lgrs_mutex);
 }
 
@@ -610,10 +650,12 @@ static int smcx_lgr_ib_event(struct notifier_block *nb, unsigned long ev,
 {
 	struct smcx_ib_event *e = data;
 
-	if (ev == SMCX_IB_EV_REMOVE)
+	if (ev == SMCX_IB_EV_REMOVE) {
+		smcx_lgr_links_gone(e->dev);
 		smcx_lgr_terminate_all(e->dev);
-	else if (ev == SMCX_IB_EV_PORT_DOWN)
+	} else if (ev == SMCX_IB_EV_PORT_DOWN) {
 		smcx_lgr_port_down(e->dev, e->port);
+	}
 	return NOTIFY_OK;
 }
 
@@ -635,6 +677,82 @@ int smcx_lgr_for_each(int (*fn)(struct smcx_lgr *lgr, void *arg), void *arg)
 	}
 	mutex_unlock(&smcx_lgrs_mutex);
 	return rc;
+}
+
+int smcx_lgr_rtok_get(struct smcx_lgr *lgr, struct smcx_link *lnk, u32 rkey,
+		      u64 addr)
+{
+	int idx;
+
+	spin_lock(&lgr->rtok_lock);
+	idx = smcx_rtok_get(lgr->rtoks, lnk->idx, rkey, addr);
+	spin_unlock(&lgr->rtok_lock);
+	return idx;
+}
+
+void smcx_lgr_rtok_put(struct smcx_lgr *lgr, int idx)
+{
+	spin_lock(&lgr->rtok_lock);
+	smcx_rtok_put(lgr->rtoks, idx);
+	spin_unlock(&lgr->rtok_lock);
+}
+
+int smcx_lgr_rtok_key(struct smcx_lgr *lgr, int idx, struct smcx_link *lnk,
+		      u32 *rkey, u64 *addr)
+{
+	unsigned long long a;
+	unsigned int k;
+	int rc;
+
+	spin_lock(&lgr->rtok_lock);
+	rc = smcx_rtok_key(lgr->rtoks, idx, lnk->idx, &k, &a);
+	spin_unlock(&lgr->rtok_lock);
+	if (rc)
+		return -ENOENT;
+	*rkey = k;
+	*addr = a;
+	return 0;
+}
+
+/*
+ * The peer's CONFIRM_RKEY for a new RMB of its own, received on @lnk:
+ * rt[0] is the key on @lnk, rt[1..] name other links by id.  Keys for a
+ * link we do not have are of no use and dropped.  Process context (the
+ * link's LLC work).
+ */
+void smcx_lgr_rtok_confirm(struct smcx_lgr *lgr, struct smcx_link *lnk,
+			   const struct smcx_llc_confirm_rkey *c)
+{
+	unsigned int i, n = min_t(unsigned int, c->num_rkeys + 1,
+				  SMCX_LLC_RKEYS_PER_MSG);
+	struct smcx_link *other;
+
+	spin_lock(&lgr->rtok_lock);
+	if (smcx_rtok_add(lgr->rtoks, lnk->idx, c->rt[0].rkey,
+			  c->rt[0].vaddr) >= 0)
+		for (i = 1; i < n; i++) {
+			other = smcx_lgr_link_by_id(lgr, c->rt[i].link_id);
+			if (other && other != lnk)
+				smcx_rtok_learn(lgr->rtoks, lnk->idx,
+						c->rt[0].rkey, other->idx,
+						c->rt[i].rkey, c->rt[i].vaddr);
+		}
+	spin_unlock(&lgr->rtok_lock);
+}
+
+void smcx_lgr_rtok_add_link(struct smcx_lgr *lgr, struct smcx_link *from,
+			    struct smcx_link *to, const u8 *rts, unsigned int n)
+{
+	struct smcx_llc_rt rt;
+	unsigned int i;
+
+	spin_lock(&lgr->rtok_lock);
+	for (i = 0; i < n; i++) {
+		smcx_llc_rt_get(rts, i, &rt);
+		smcx_rtok_learn(lgr->rtoks, from->idx, rt.rkey, to->idx,
+				rt.rkey_new, rt.vaddr_new);
+	}
+	spin_unlock(&lgr->rtok_lock);
 }
 
 int smcx_lgr_init(void)

@@ -43,6 +43,7 @@
 #include <rdma/ib_verbs.h>
 
 #include <smcx/reuse.h>
+#include <smcx/rtoken.h>
 #include <smcx/v2x.h>
 #include <smcx/wire.h>
 
@@ -93,6 +94,32 @@ struct smcx_lgr {
 	 */
 	struct mutex links_mutex;
 	struct smcx_link lnk[SMCX_LGR_LINKS];
+	u8 next_link_id;		/* the server's next new link's id */
+	char pnetid[SMCX_PNETID_LEN + 1]; /* first link's netdev's, or "" */
+	/*
+	 * The group's configuration of keys and links: a new RMB's REG_MR on
+	 * every link and its CONFIRM_RKEY (join.c), and adding a link
+	 * (addlink.c), which registers every RMB on the new link and sends
+	 * their keys, run one at a time (mainline's llc_conf_mutex): an RMB
+	 * is either in the new link's key list or announced on both links.
+	 * Taken before links_mutex; held across LLC waits (each bounded).
+	 */
+	struct mutex conf_mutex;
+	/* the peer's RMB keys per link (smcx/rtoken.h), under rtok_lock */
+	spinlock_t rtok_lock;
+	struct smcx_rtoks *rtoks;
+	/*
+	 * Adding a link, in process context (addlink.c): the server's offer
+	 * after first contact, the client's answer to the peer's ADD_LINK
+	 * (add_req, taken from the link the request came on, add_from).
+	 * Queued with a group reference.  add_req, add_from and add_pending
+	 * are under rtok_lock too.
+	 */
+	struct work_struct add_work;
+	struct smcx_llc_msg add_req;
+	u8 add_from;			/* lnk[] index the request came on */
+	bool add_pending;		/* add_req holds a request to answer */
+	bool add_offered;		/* server: first offer made */
 };
 
 /*
@@ -150,7 +177,32 @@ static inline unsigned int smcx_lgr_active_links(struct smcx_lgr *lgr)
  */
 static inline struct smcx_link *smcx_lgr_conn_link(struct smcx_lgr *lgr)
 {
-	return smcx_lgr_first_active(lgr) ?: smcx_lgr_next_link(lgr, NULL);
+	struct smcx_link *lnk, *best = NULL;
+
+	for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
+	     lnk = smcx_lgr_next_link(lgr, lnk))
+		if (smcx_link_active(lnk) &&
+		    (!best || atomic_read(&lnk->conn_cnt) <
+			      atomic_read(&best->conn_cnt)))
+			best = lnk;
+	return best ?: smcx_lgr_next_link(lgr, NULL);
+}
+
+/*
+ * The ACTIVE link of @lgr whose far end is the peer's QP @qpn on @gid (a
+ * client's reuse: the server's Accept names the link it chose), or NULL.
+ */
+static inline struct smcx_link *smcx_lgr_link_to(struct smcx_lgr *lgr,
+						 const u8 *gid, u32 qpn)
+{
+	struct smcx_link *lnk;
+
+	for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
+	     lnk = smcx_lgr_next_link(lgr, lnk))
+		if (smcx_link_active(lnk) && lnk->peer_qpn == qpn &&
+		    !memcmp(lnk->peer_gid, gid, SMCX_GID_LEN))
+			return lnk;
+	return NULL;
 }
 
 /* the usable link of @lgr with the wire's @link_id, or NULL */
@@ -183,14 +235,23 @@ enum smcx_lgr_type {
 
 static inline u8 smcx_lgr_type(struct smcx_lgr *lgr)
 {
-	switch (smcx_lgr_active_links(lgr)) {
-	case 0:
+	struct smcx_link *a = smcx_lgr_first_active(lgr), *b = NULL;
+
+	if (a)
+		for (b = smcx_lgr_next_link(lgr, a); b;
+		     b = smcx_lgr_next_link(lgr, b))
+			if (smcx_link_active(b))
+				break;
+	if (!a)
 		return SMCX_LGR_NONE;
-	case 1:
+	if (!b)
 		return SMCX_LGR_SINGLE;
-	default:
-		return SMCX_LGR_SYMMETRIC;
-	}
+	/* both links from one of our ports: we are the side with one */
+	if (a->ibdev == b->ibdev && a->port == b->port)
+		return SMCX_LGR_ASYMMETRIC_LOCAL;
+	if (!memcmp(a->peer_gid, b->peer_gid, SMCX_GID_LEN))
+		return SMCX_LGR_ASYMMETRIC_PEER;
+	return SMCX_LGR_SYMMETRIC;
 }
 
 int smcx_lgr_init(void);
@@ -242,5 +303,23 @@ void smcx_lgr_terminate_async(struct smcx_lgr *lgr, const char *why);
  * step's failover).
  */
 void smcx_lgr_link_down(struct smcx_link *lnk, const char *why);
+
+/*
+ * The peer's RMB keys (lgr->rtoks, smcx/rtoken.h) under lgr->rtok_lock.
+ * A connection refers to the entry of its peer RMB (get: the key and
+ * address its CLC message named on @lnk; -1: none) until it is freed
+ * (put); the keys on the other links come by LLC (learn).
+ */
+int smcx_lgr_rtok_get(struct smcx_lgr *lgr, struct smcx_link *lnk, u32 rkey,
+		      u64 addr);
+void smcx_lgr_rtok_put(struct smcx_lgr *lgr, int idx);
+int smcx_lgr_rtok_key(struct smcx_lgr *lgr, int idx, struct smcx_link *lnk,
+		      u32 *rkey, u64 *addr);
+/* the peer's CONFIRM_RKEY, which came on @lnk */
+void smcx_lgr_rtok_confirm(struct smcx_lgr *lgr, struct smcx_link *lnk,
+			   const struct smcx_llc_confirm_rkey *c);
+/* ADD_LINK's list: @n triples of keys on @from, keys on @to (wire form) */
+void smcx_lgr_rtok_add_link(struct smcx_lgr *lgr, struct smcx_link *from,
+			    struct smcx_link *to, const u8 *rts, unsigned int n);
 
 #endif /* SMCX_LGR_H */

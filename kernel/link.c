@@ -64,6 +64,7 @@ int smcx_link_init(struct smcx_link *lnk, u8 link_id, struct smcx_ib_choice *c)
 	struct ib_port_attr pattr;
 	int rc;
 
+	lnk->dev = c->dev;
 	lnk->ibdev = c->dev->ibdev;
 	lnk->port = c->port;
 	lnk->gid_index = c->gid_index;
@@ -141,10 +142,44 @@ int smcx_link_init(struct smcx_link *lnk, u8 link_id, struct smcx_ib_choice *c)
 	rc = smcx_wr_rx_start(lnk);
 	if (rc)
 		return rc;
-	smcx_ibdev_link_add(lgr->dev, lnk->port);
+	smcx_ibdev_link_add(lnk->dev, lnk->port);
 	lnk->linked = true;
 	smcx_obj_inc(SMCX_OBJ_LINK);
 	return 0;
+}
+
+bool smcx_link_recycle(struct smcx_link *lnk)
+{
+	lockdep_assert_held(&lnk->lgr->links_mutex);
+	/*
+	 * A down work that is queued or running would clear the slot's next
+	 * link; it is queued only for a usable link, so once it is idle on a
+	 * DEAD one it stays idle.
+	 */
+	if (lnk->state != SMCX_LNK_DEAD || !lnk->cleared ||
+	    work_busy(&lnk->down_work))
+		return false;
+	/* connections still naming it (aborted, not yet freed) */
+	if (atomic_read(&lnk->conn_cnt))
+		return false;
+	/* what link init does not set again; the objects are gone */
+	lnk->unmapped = false;
+	lnk->maps_bufs = false;
+	lnk->cleared = false;
+	lnk->linked = false;
+	lnk->down_logged = 0;
+	lnk->tx_quiesce = false;
+	lnk->tx_free = 0;
+	lnk->peer_qpn = 0;
+	lnk->peer_psn = 0;
+	lnk->peer_mtu = 0;
+	memset(lnk->peer_gid, 0, sizeof(lnk->peer_gid));
+	memset(lnk->peer_mac, 0, sizeof(lnk->peer_mac));
+	memset(lnk->peer_link_uid, 0, sizeof(lnk->peer_link_uid));
+	memset(&lnk->llc_mbox, 0, sizeof(lnk->llc_mbox));
+	lnk->rx_nrkeys = 0;
+	lnk->state = SMCX_LNK_UNUSED;
+	return true;
 }
 
 bool smcx_link_enter(struct smcx_link *lnk, enum smcx_link_use use)
@@ -287,7 +322,7 @@ void smcx_link_clear(struct smcx_link *lnk)
 		smcx_obj_dec(SMCX_OBJ_PD);
 	}
 	if (lnk->linked) {
-		smcx_ibdev_link_del(lgr->dev, lnk->port);
+		smcx_ibdev_link_del(lnk->dev, lnk->port);
 		lnk->linked = false;
 		smcx_obj_dec(SMCX_OBJ_LINK);
 	}

@@ -87,6 +87,8 @@ enum smcx_link_use {
 struct smcx_link {
 	struct smcx_lgr *lgr;
 	u8 idx;				/* in lgr->lnk[] and buf->l[] */
+	/* its device: referenced from smcx_link_init() to the clear */
+	struct smcx_ibdev *dev;
 	struct ib_device *ibdev;
 	struct ib_pd *pd;
 	struct ib_cq *cq;
@@ -129,6 +131,18 @@ struct smcx_link {
 	struct smcx_tx_slot tx[SMCX_WR_SLOTS];
 	u8 *tx_bufs;
 	u64 tx_dma;
+	/*
+	 * One long LLC message (v2 ADD_LINK with its key list) at a time:
+	 * only the add flows send one, under lgr->conf_mutex.
+	 */
+	u8 *tx_long;
+	u64 tx_long_dma;
+	/*
+	 * The key list of the last v2 ADD_LINK received on the link (the
+	 * receive buffer goes back to the ring at once), under llc_lock.
+	 */
+	u8 *rx_rkeys;
+	u16 rx_nrkeys;
 	struct smcx_rx_slot rx[SMCX_RX_SLOTS];
 
 	struct ib_cqe write_cqe;		/* unsignalled RDMA WRITEs (errors) */
@@ -190,5 +204,11 @@ static inline bool smcx_link_active(const struct smcx_link *lnk)
  * under lgr->links_mutex.  Nothing on a free slot, nothing the second time.
  */
 void smcx_link_clear(struct smcx_link *lnk);
+/*
+ * A cleared slot (DEAD) whose down work is idle and that no connection
+ * names any more becomes UNUSED again, for a new link; under links_mutex.
+ * False: not such a slot.
+ */
+bool smcx_link_recycle(struct smcx_link *lnk);
 
 #endif /* SMCX_LINK_H */

@@ -21,8 +21,9 @@
  * As mainline 6.12 on a v2 link group: LLC messages use the v2 header
  * (version 2, 16-bit length, little-endian as mainline writes it, see
  * docs/wire.md); the server sends CONFIRM_LINK first, the client answers;
- * CONFIRM_LINK carries NO_RMBE_EYEC.  We never add a second link: a peer's
- * ADD_LINK is rejected as mainline rejects it without an alternate path.
+ * CONFIRM_LINK carries NO_RMBE_EYEC.  A second link is added by the flows
+ * of addlink.c; a peer's ADD_LINK that they do not take is rejected as
+ * mainline rejects it without an alternate path.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,6 +31,7 @@
 
 #include <smcx/llc_flow.h>
 
+#include "addlink.h"
 #include "lgr.h"
 #include "llc.h"
 
@@ -54,6 +56,14 @@ int smcx_llc_send(struct smcx_link *lnk, struct smcx_llc_msg *m, bool wait)
 	slot = smcx_wr_slot_get(lnk, wait);
 	if (!slot)
 		return -ENOLINK;
+	if (smcx_llc_len(m) > SMCX_WR_SLOT_LEN) {
+		/* a long message: its bytes go from tx_long (see link.h) */
+		len = smcx_llc_encode(m, lnk->tx_long, SMCX_WR_LONG_LEN);
+		rc = len < 0 ? -EINVAL : smcx_wr_send_long(slot, len);
+		if (rc)
+			smcx_wr_slot_put(slot);
+		return rc;
+	}
 	len = smcx_llc_encode(m, slot->buf, SMCX_WR_SLOT_LEN);
 	if (len < 0) {
 		smcx_wr_slot_put(slot);
@@ -116,8 +126,7 @@ static int smcx_llc_wait(struct smcx_link *lnk, long timeo,
  * Our request @m and the peer's answer to it, into @m: one flow at a
  * time per link.  0, -ETIMEDOUT (no answer in @timeo), -ENOLINK.
  */
-static int smcx_llc_request(struct smcx_link *lnk, struct smcx_llc_msg *m,
-			    long timeo)
+int smcx_llc_request(struct smcx_link *lnk, struct smcx_llc_msg *m, long timeo)
 {
 	int rc;
 
@@ -172,14 +181,33 @@ int smcx_llc_test_link(struct smcx_link *lnk)
 int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b)
 {
 	struct smcx_buf_lnk *bl = smcx_buf_on(b, lnk);
+	struct smcx_llc_confirm_rkey *c;
+	struct smcx_link *other;
 	struct smcx_llc_msg m;
+	bool all = bl->rkey_conf;
 	int rc;
 
-	if (bl->rkey_conf)
+	for (other = smcx_lgr_next_link(lnk->lgr, NULL); other;
+	     other = smcx_lgr_next_link(lnk->lgr, other))
+		if (smcx_buf_on(b, other)->reg)
+			all &= smcx_buf_on(b, other)->rkey_conf;
+	if (all)
 		return 0;
 	smcx_llc_init_msg(lnk, &m, SMCX_LLC_CONFIRM_RKEY);
-	m.u.confirm_rkey.rt[0].rkey = bl->rkey;
-	m.u.confirm_rkey.rt[0].vaddr = bl->raddr;
+	c = &m.u.confirm_rkey;
+	c->rt[0].rkey = bl->rkey;
+	c->rt[0].vaddr = bl->raddr;
+	/* the RMB's keys on the group's other links it is registered on */
+	for (other = smcx_lgr_next_link(lnk->lgr, NULL); other;
+	     other = smcx_lgr_next_link(lnk->lgr, other)) {
+		if (other == lnk || !smcx_buf_on(b, other)->reg ||
+		    c->num_rkeys + 1 >= SMCX_LLC_RKEYS_PER_MSG)
+			continue;
+		c->num_rkeys++;
+		c->rt[c->num_rkeys].link_id = other->link_id;
+		c->rt[c->num_rkeys].rkey = smcx_buf_rkey(b, other);
+		c->rt[c->num_rkeys].vaddr = smcx_buf_raddr(b, other);
+	}
 	rc = smcx_llc_request(lnk, &m, SMCX_LLC_WAIT);
 	/*
 	 * A live peer answers at once: one that does not has lost the link
@@ -193,6 +221,10 @@ int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b)
 	if (m.flags & SMCX_LLC_FLAG_RKEY_NEG)
 		return -ENOSPC;
 	bl->rkey_conf = true;
+	for (other = smcx_lgr_next_link(lnk->lgr, NULL); other;
+	     other = smcx_lgr_next_link(lnk->lgr, other))
+		if (smcx_buf_on(b, other)->reg)
+			smcx_buf_on(b, other)->rkey_conf = true;
 	return 0;
 }
 
@@ -221,9 +253,21 @@ static void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 
 	if (smcx_llc_decode(buf, len, &m, SMCX_WIRE_LAX_RSVD))
 		return;		/* unknown or malformed: dropped, as mainline */
-	/* list pointers would point into a buffer about to be reposted */
-	if (m.type == SMCX_LLC_ADD_LINK)
+	/*
+	 * List pointers would point into a buffer about to be reposted: an
+	 * ADD_LINK's key list is copied for the add flow (link.h, rx_rkeys).
+	 */
+	if (m.type == SMCX_LLC_ADD_LINK) {
+		spin_lock_bh(&lnk->llc_lock);
+		lnk->rx_nrkeys = 0;
+		if (m.u.add_link.has_ext && lnk->rx_rkeys) {
+			memcpy(lnk->rx_rkeys, m.u.add_link.rkeys,
+			       m.u.add_link.num_rkeys * SMCX_LLC_RT_LEN);
+			lnk->rx_nrkeys = m.u.add_link.num_rkeys;
+		}
+		spin_unlock_bh(&lnk->llc_lock);
 		m.u.add_link.rkeys = NULL;
+	}
 	if (m.type == SMCX_LLC_DELETE_RKEY)
 		m.u.delete_rkey.rkeys = NULL;
 	if ((m.flags & SMCX_LLC_FLAG_RESP) || m.type == SMCX_LLC_CONFIRM_LINK) {
@@ -261,14 +305,55 @@ static void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	queue_work(smcx_wq, &lnk->llc_work);
 }
 
-static void smcx_llc_answer(struct smcx_link *lnk, struct smcx_llc_msg *m)
+/* no second link: reject the peer's ADD_LINK as mainline without one */
+void smcx_llc_add_link_reject(struct smcx_link *lnk, u8 link_num)
+{
+	struct smcx_llc_msg r;
+
+	smcx_llc_init_msg(lnk, &r, SMCX_LLC_ADD_LINK);
+	r.flags = SMCX_LLC_FLAG_RESP | SMCX_LLC_FLAG_ADD_LNK_REJ;
+	if (r.version == SMCX_LLC_V1)
+		r.rej_rsn = SMCX_LLC_REJ_RSN_NO_ALT_PATH;
+	memcpy(r.u.add_link.mac, lnk->mac, ETH_ALEN);
+	memcpy(r.u.add_link.gid, lnk->gid, SMCX_GID_LEN);
+	r.u.add_link.qpn = lnk->qp_num;
+	r.u.add_link.link_num = link_num;
+	smcx_llc_send(lnk, &r, true);
+}
+
+/*
+ * The peer's DELETE_LINK, answered.  All links (or no link named): the
+ * group goes.  One link of ours: that link goes, and with it the group
+ * when it was the last.  A link we do not have (a second link the peer set
+ * up after our ADD_LINK and gave up on): nothing to do.
+ */
+static void smcx_llc_answer_delete(struct smcx_link *lnk,
+				   struct smcx_llc_msg *m)
 {
 	struct smcx_link *del;
+	struct smcx_llc_msg r = *m;
+
+	r.flags |= SMCX_LLC_FLAG_RESP;
+	smcx_llc_send(lnk, &r, true);
+	if ((m->flags & SMCX_LLC_FLAG_DEL_LINK_ALL) ||
+	    !m->u.delete_link.link_num) {
+		smcx_lgr_terminate_async(lnk->lgr, "peer sent DELETE_LINK");
+		return;
+	}
+	del = smcx_lgr_link_by_id(lnk->lgr, m->u.delete_link.link_num);
+	if (del)
+		smcx_lgr_link_down(del, "peer sent DELETE_LINK");
+}
+
+static void smcx_llc_answer(struct smcx_link *lnk, struct smcx_llc_msg *m)
+{
 	struct smcx_llc_msg r;
 
 	switch (m->type) {
-	case SMCX_LLC_TEST_LINK:
 	case SMCX_LLC_CONFIRM_RKEY:
+		smcx_lgr_rtok_confirm(lnk->lgr, lnk, &m->u.confirm_rkey);
+		fallthrough;
+	case SMCX_LLC_TEST_LINK:
 		r = *m;
 		r.flags |= SMCX_LLC_FLAG_RESP;
 		r.flags &= ~SMCX_LLC_FLAG_RKEY_NEG;
@@ -280,36 +365,12 @@ static void smcx_llc_answer(struct smcx_link *lnk, struct smcx_llc_msg *m)
 		smcx_llc_send(lnk, &r, true);
 		break;
 	case SMCX_LLC_ADD_LINK:
-		/* no alternate path: reject, as mainline without one */
-		smcx_llc_init_msg(lnk, &r, SMCX_LLC_ADD_LINK);
-		r.flags = SMCX_LLC_FLAG_RESP | SMCX_LLC_FLAG_ADD_LNK_REJ;
-		if (r.version == SMCX_LLC_V1)
-			r.rej_rsn = SMCX_LLC_REJ_RSN_NO_ALT_PATH;
-		memcpy(r.u.add_link.mac, lnk->mac, ETH_ALEN);
-		memcpy(r.u.add_link.gid, lnk->gid, SMCX_GID_LEN);
-		r.u.add_link.qpn = lnk->qp_num;
-		r.u.add_link.link_num = m->u.add_link.link_num;
-		smcx_llc_send(lnk, &r, true);
+		/* a client takes a server's offer in the add work */
+		if (smcx_addlink_request(lnk, m))
+			smcx_llc_add_link_reject(lnk, m->u.add_link.link_num);
 		break;
 	case SMCX_LLC_DELETE_LINK:
-		r = *m;
-		r.flags |= SMCX_LLC_FLAG_RESP;
-		smcx_llc_send(lnk, &r, true);
-		/*
-		 * All links (or no link named): the group goes.  One link of
-		 * ours: that link goes, and with it the group when it was the
-		 * last.  A link we do not have (a second link the peer set up
-		 * after our ADD_LINK and gave up on): nothing to do.
-		 */
-		if ((m->flags & SMCX_LLC_FLAG_DEL_LINK_ALL) ||
-		    !m->u.delete_link.link_num) {
-			smcx_lgr_terminate_async(lnk->lgr,
-						 "peer sent DELETE_LINK");
-			break;
-		}
-		del = smcx_lgr_link_by_id(lnk->lgr, m->u.delete_link.link_num);
-		if (del)
-			smcx_lgr_link_down(del, "peer sent DELETE_LINK");
+		smcx_llc_answer_delete(lnk, m);
 		break;
 	default:
 		break;		/* REQ_ADD_LINK etc.: nothing to offer */
@@ -402,9 +463,9 @@ int smcx_llc_confirm_link_clnt(struct smcx_link *lnk)
 }
 
 /*
- * Server, first contact done: offer a second link as mainline's server
- * does on a v2 link group that allows more than one link.  We have no
- * alternate device, so the offer names our current link's GID and MAC; a
+ * Server, first contact done, no alternate device (addlink.c): offer a
+ * second link as mainline's server does on a v2 link group that allows
+ * more than one link.  The offer names our current link's GID and MAC; a
  * peer without an alternate path answers with a reject (mainline's client
  * waits for this ADD_LINK after CONFIRM_LINK and would otherwise stall
  * its connect for the full LLC wait plus a CLC Decline wait).  The short
@@ -412,7 +473,7 @@ int smcx_llc_confirm_link_clnt(struct smcx_link *lnk)
  * further, and an acceptance is not followed up, the peer's flow times out
  * and deletes its half-made link, which we ignore.
  */
-int smcx_llc_add_link_srv(struct smcx_link *lnk)
+int smcx_llc_add_link_none(struct smcx_link *lnk)
 {
 	struct smcx_llc_add_link *a;
 	struct smcx_llc_msg m;

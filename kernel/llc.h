@@ -30,7 +30,11 @@ void smcx_llc_work(struct work_struct *work);
 void smcx_llc_init_msg(struct smcx_link *lnk, struct smcx_llc_msg *m, u8 type);
 int smcx_llc_confirm_link_srv(struct smcx_link *lnk);
 int smcx_llc_confirm_link_clnt(struct smcx_link *lnk);
-int smcx_llc_add_link_srv(struct smcx_link *lnk);
+/* our request and the peer's answer, one flow at a time per link */
+int smcx_llc_request(struct smcx_link *lnk, struct smcx_llc_msg *m, long timeo);
+/* server without an alternate device: the offer a peer rejects */
+int smcx_llc_add_link_none(struct smcx_link *lnk);
+void smcx_llc_add_link_reject(struct smcx_link *lnk, u8 link_num);
 int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b);
 int smcx_llc_test_link(struct smcx_link *lnk);
 void smcx_llc_flush(struct smcx_link *lnk);

@@ -195,6 +195,33 @@ int smcx_wr_send(struct smcx_tx_slot *slot, u32 len, struct ib_send_wr *first)
 	return smcx_wr_send_data(slot, len, first, 0, 0);
 }
 
+int smcx_wr_send_long(struct smcx_tx_slot *slot, u32 len)
+{
+	struct smcx_link *lnk = slot->lnk;
+	struct ib_sge sge = {
+		.addr = lnk->tx_long_dma, .length = len, .lkey = lnk->lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe = &slot->cqe, .sg_list = &sge, .num_sge = 1,
+		.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
+	};
+	int rc;
+
+	if (len > SMCX_WR_LONG_LEN)
+		return -EINVAL;
+	if (!smcx_link_enter(lnk, SMCX_LNK_POST))
+		return -ENOLINK;
+	ib_dma_sync_single_for_device(lnk->ibdev, lnk->tx_long_dma, len,
+				      DMA_TO_DEVICE);
+	rc = ib_post_send(lnk->qp, &wr, NULL);
+	smcx_link_leave(lnk);
+	if (rc) {
+		pr_info("ib_post_send: %d\n", rc);
+		smcx_lgr_link_down(lnk, "ib_post_send failed");
+	}
+	return rc;
+}
+
 static int smcx_wr_rx_post(struct smcx_rx_slot *rs)
 {
 	struct smcx_link *lnk = rs->lnk;
@@ -289,6 +316,17 @@ int smcx_wr_init(struct smcx_link *lnk)
 		lnk->tx_dma = 0;
 		return -ENOMEM;
 	}
+	lnk->tx_long = kzalloc(SMCX_WR_LONG_LEN, GFP_KERNEL);
+	lnk->rx_rkeys = kzalloc(SMCX_LLC_ADD_LINK_RKEYS_MAX_V2 *
+				SMCX_LLC_RT_LEN, GFP_KERNEL);
+	if (!lnk->tx_long || !lnk->rx_rkeys)
+		return -ENOMEM;
+	lnk->tx_long_dma = ib_dma_map_single(lnk->ibdev, lnk->tx_long,
+					     SMCX_WR_LONG_LEN, DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(lnk->ibdev, lnk->tx_long_dma)) {
+		lnk->tx_long_dma = 0;
+		return -ENOMEM;
+	}
 	for (i = 0; i < SMCX_RX_SLOTS; i++) {
 		struct smcx_rx_slot *rs = &lnk->rx[i];
 
@@ -350,4 +388,12 @@ void smcx_wr_clear(struct smcx_link *lnk)
 				    DMA_TO_DEVICE);
 	kfree(lnk->tx_bufs);
 	lnk->tx_bufs = NULL;
+	if (lnk->tx_long_dma)
+		ib_dma_unmap_single(lnk->ibdev, lnk->tx_long_dma,
+				    SMCX_WR_LONG_LEN, DMA_TO_DEVICE);
+	lnk->tx_long_dma = 0;
+	kfree(lnk->tx_long);
+	lnk->tx_long = NULL;
+	kfree(lnk->rx_rkeys);
+	lnk->rx_rkeys = NULL;
 }

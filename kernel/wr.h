@@ -26,6 +26,9 @@ struct smcx_link;
 #define SMCX_WR_SLOT_LEN	64	/* CDC and the LLC messages we send */
 #define SMCX_RX_SLOTS		48
 #define SMCX_RX_BUFLEN		SMCX_LLC_V2_MAX_LEN	/* v2 LLC up to 8 KiB */
+/* the longest LLC message we send: v2 ADD_LINK with 255 keys */
+#define SMCX_WR_LONG_LEN	(SMCX_LLC_ADD_LINK_RT_OFF + \
+				 SMCX_LLC_ADD_LINK_RKEYS_MAX_V2 * SMCX_LLC_RT_LEN)
 #define SMCX_REG_WAIT		(10 * HZ)	/* one REG_MR on a busy link */
 /*
  * A signalled send not completed after this long means the peer is gone:
@@ -85,6 +88,11 @@ void smcx_wr_slot_put(struct smcx_tx_slot *slot);
  * bytes at @sync_dma (what the WRITEs read) for the device first.
  */
 int smcx_wr_send(struct smcx_tx_slot *slot, u32 len, struct ib_send_wr *first);
+/*
+ * The slot's SEND, of @len bytes of the link's long buffer (tx_long) in
+ * place of the slot's own; -ENOLINK as smcx_wr_send_data().
+ */
+int smcx_wr_send_long(struct smcx_tx_slot *slot, u32 len);
 int smcx_wr_send_data(struct smcx_tx_slot *slot, u32 len,
 		      struct ib_send_wr *first, u64 sync_dma, u32 sync_len);
 /*
