@@ -225,9 +225,9 @@ int run(const Invocation& inv, std::ostream& out, std::ostream& err) {
                     v.lgid = c.lgid;
                     v.ibdev = c.ibdev;
                     v.netdev = c.netdev;
-                    // JSON always nests the links; device filters need them too.
-                    const bool links = c.links || json || c.ibdev || c.netdev;
-                    const LinkGroupTable t = select_linkgroups(Client().linkgroups(links), v);
+                    // Every view needs the links: link-show lists them, show counts them
+                    // (#Links), JSON nests them, device filters match them.
+                    const LinkGroupTable t = select_linkgroups(Client().linkgroups(true), v);
                     print(out, json ? to_json(t) : to_text(t, v));
                     return exit_ok;
                 },

@@ -219,13 +219,17 @@ std::string to_text(const LinkGroupTable& t, const LgrView& v) {
         }
         return tab.str();
     }
+    // smc-tools' columns, then #Links (not in smc-tools; after PNET-ID so that their positions
+    // stay), then the -d columns.
     tab.column("VLAN", A::right).column("#Conns", A::right).column("PNET-ID");
+    tab.column("#Links", A::right);
     if (v.detail >= 1)
         tab.column("SMC-Ver").column("Peer-OS").column("Peer-Host").column("Neg-EID");
     for (const auto& g : t.groups) {
         std::vector<std::string> row{
             hex(g.id, 8),           role_name(g.role),       lgr_type_name(g.type),
             std::to_string(g.vlan), std::to_string(g.conns), g.pnetid.empty() ? "-" : g.pnetid};
+        row.push_back(t.with_links ? std::to_string(g.links.size()) : "-");
         if (v.detail >= 1)
             add_v2_cells(row, g.v2);
         tab.row(std::move(row));

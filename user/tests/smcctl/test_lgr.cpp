@@ -105,6 +105,11 @@ LinkGroupTable sample_lgrs() {
     l2.netdev = "eth1";
     l2.conns = 0;
     g2.links.push_back(l2);
+    Link l3 = l2; // a SYMMETRIC group: a second link, on another device
+    l3.id = 2;
+    l3.ibdev = "rxe2";
+    l3.netdev = "eth2";
+    g2.links.push_back(l3);
     t.groups.push_back(g2);
     return t;
 }
@@ -339,14 +344,29 @@ TEST(DevSelect, ByDevice) {
 
 TEST(LgrText, Show) {
     LgrView v;
-    EXPECT_EQ(to_text(sample_lgrs(), v), "LG-ID     LG-Role  LG-Type  VLAN  #Conns  PNET-ID\n"
-                                         "00000100  SERV     SINGLE      0       2  SMCXLAB\n"
-                                         "00000200  CLNT     SYM         5       0  -\n");
+    EXPECT_EQ(to_text(sample_lgrs(), v),
+              "LG-ID     LG-Role  LG-Type  VLAN  #Conns  PNET-ID  #Links\n"
+              "00000100  SERV     SINGLE      0       2  SMCXLAB       1\n"
+              "00000200  CLNT     SYM         5       0  -             2\n");
     v.detail = 1;
     const std::string d = to_text(sample_lgrs(), v);
-    EXPECT_TRUE(contains(d, "SMC-Ver  Peer-OS  Peer-Host  Neg-EID\n")) << d;
-    EXPECT_TRUE(contains(d, "SMCXLAB  2.1      Linux    alpha      SMCX-LAB-UEID\n")) << d;
-    EXPECT_TRUE(contains(d, "-        1        -        -          -\n")) << d;
+    EXPECT_TRUE(contains(d, "#Links  SMC-Ver  Peer-OS  Peer-Host  Neg-EID\n")) << d;
+    EXPECT_TRUE(contains(d, "SMCXLAB       1  2.1      Linux    alpha      SMCX-LAB-UEID\n")) << d;
+    EXPECT_TRUE(contains(d, "-             2  1        -        -          -\n")) << d;
+}
+
+TEST(LgrText, ShowCountsLinksOfEveryState) {
+    LinkGroupTable t = sample_lgrs();
+    t.groups[0].links.push_back(t.groups[0].links[0]);
+    t.groups[0].links[1].id = 2;
+    t.groups[0].links[1].state = 2; // ACTIVATING counts too: the dump lists it
+    t.groups[1].links.clear();
+    LgrView v;
+    const std::string s = to_text(t, v);
+    EXPECT_TRUE(contains(s, "SMCXLAB       2\n")) << s;
+    EXPECT_TRUE(contains(s, "-             0\n")) << s;
+    t.with_links = false; // not fetched: unknown, not 0
+    EXPECT_TRUE(contains(to_text(t, v), "SMCXLAB       -\n")) << to_text(t, v);
 }
 
 TEST(LgrText, LinkShowLevels) {
@@ -355,7 +375,8 @@ TEST(LgrText, LinkShowLevels) {
     EXPECT_EQ(to_text(sample_lgrs(), v),
               "LG-ID     LG-Role  LG-Type  Net-Dev  Link-State   #Conns\n"
               "00000100  SERV     SINGLE   eth0     LINK_ACTIVE       2\n"
-              "00000200  CLNT     SYM      eth1     LINK_ACTIVE       0\n");
+              "00000200  CLNT     SYM      eth1     LINK_ACTIVE       0\n"
+              "00000200  CLNT     SYM      eth2     LINK_ACTIVE       0\n");
     v.detail = 1;
     std::string t = to_text(sample_lgrs(), v);
     EXPECT_TRUE(contains(t, "#Conns  Link-UID  Peer-UID  IB-Dev  IB-P\n")) << t;
