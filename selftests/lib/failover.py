@@ -35,10 +35,12 @@ cycle() runs one pull from start to recovery and returns the figures; the
 stack-specific expectations (what must recover, what is a known limit) stay
 in the test.
 """
+import json
 import threading
 import time
 
 import scenarios
+import smcxlab
 import stacks
 
 PULLS = ("down", "drop")
@@ -416,3 +418,198 @@ def cycle(t, server, client, wire, how, port, nbytes, conns, side=None, mode="se
     res["recovery"] = None if rec is None else rec + (t_wait - t_back)
     res["after_restore"] = "\n".join(describe_groups(h) for h in hosts)
     return res
+
+
+# -- one group by role; the kernel's dump read raw; the tools' text views -------
+#
+# The views below let a test hold smcctl's text (what a user reads) against
+# the kernel's GET_LINK_SMCR dump decoded here from the raw attributes
+# (selftests/tools/genlreq.py), so that neither smcctl's decoder nor its
+# formatter is taken on trust.  Attribute numbers: include/uapi/linux/smc.h.
+
+GEN_LGR_SMCR, GEN_LINK_SMCR = 2, 3		# SMC_GEN_* top-level nests
+NETLINK_GET_LINK_SMCR = 3			# SMC_NETLINK_GET_LINK_SMCR
+LGR_TYPES = {0: "NONE", 1: "SINGLE", 2: "SYM", 3: "ASYMP", 4: "ASYML"}
+LINK_STATES = {0: "LINK_UNUSED", 1: "LINK_INACTIVE", 2: "LINK_ACTIVATING", 3: "LINK_ACTIVE"}
+
+
+def group_of(h, role):
+    """@h's one link group of @role ("CLNT"/"SERV") as groups() gives it, or
+    None; more than one of that role is an error (a test that wants one
+    group per role starts from a fresh module)."""
+    gs = [g for g in groups(h) if g["role"] == role]
+    if len(gs) > 1:
+        raise AssertionError("%s: %d %s link groups, want at most one\n%s"
+                             % (h.name, len(gs), role, describe_groups(h)))
+    return gs[0] if gs else None
+
+
+def wait_role_links(pairs, want, timeout=60, step=0.5, devices=None):
+    """wait_links() for one group per host, picked by role: @pairs is
+    [(host, role)]; each host's group of that role must have @want ACTIVE
+    links (on the ib devices @devices, when given).  Returns the seconds it
+    took, or None."""
+    t0 = time.time()
+
+    def ok():
+        for h, role in pairs:
+            g = group_of(h, role)
+            act = active_links(g) if g else []
+            if len(act) != want or (devices is not None and
+                                    {ln["ib_device"] for ln in act} != set(devices)):
+                return False
+        return True
+    if scenarios.wait_for(ok, timeout=timeout, step=step):
+        return time.time() - t0
+    return None
+
+
+def _nla(buf):
+    """{type: payload} of a run of netlink attributes (the last of a type)."""
+    out = {}
+    while len(buf) >= 4:
+        alen, atype = int.from_bytes(buf[0:2], "little"), int.from_bytes(buf[2:4], "little")
+        if alen < 4:
+            break
+        out[atype & 0x3fff] = buf[4:alen]
+        buf = buf[(alen + 3) & ~3:]
+    return out
+
+
+def _u(b):
+    return int.from_bytes(b, "little") if b is not None else None
+
+
+def _s(b):
+    return b.split(b"\0", 1)[0].decode(errors="replace") if b is not None else None
+
+
+def netlink_groups(h):
+    """@h's SMC-R link groups and links as the kernel's GET_LINK_SMCR dump
+    carries them, decoded here (not by smcctl): [{"id_hex", "role", "type",
+    "conns", "links": [{"id", "ib_device", "ib_port", "gid", "peer_gid",
+    "conns", "ifindex", "state"}]}], names as smcctl prints them.  One
+    Python start in the guest (a second or two under emulation)."""
+    r = h.out("python3 %s/selftests/tools/genlreq.py SMC_GEN_NETLINK %d --dump"
+              % (smcxlab.REPO, NETLINK_GET_LINK_SMCR))
+    ans = json.loads(r)
+    if ans["errno"]:
+        raise AssertionError("%s: GET_LINK_SMCR dump: errno %d (%s)"
+                             % (h.name, ans["errno"], ans.get("extack")))
+    out = []
+    for m in ans["msgs"]:
+        top = {t: bytes.fromhex(v) for t, v in m["attrs"]}
+        if GEN_LGR_SMCR in top:
+            a = _nla(top[GEN_LGR_SMCR])
+            out.append({"id_hex": "%08x" % _u(a.get(1)), "role": "SERV" if _u(a.get(2)) else "CLNT",
+                        "type": LGR_TYPES.get(_u(a.get(3)), str(_u(a.get(3)))),
+                        "conns": _u(a.get(6)), "links": []})
+        if GEN_LINK_SMCR in top:
+            if not out:
+                raise AssertionError("%s: a link before any link group in the dump" % h.name)
+            a = _nla(top[GEN_LINK_SMCR])
+            out[-1]["links"].append({
+                "id": _u(a.get(1)), "ib_device": _s(a.get(2)), "ib_port": _u(a.get(3)),
+                "gid": _s(a.get(4)), "peer_gid": _s(a.get(5)), "conns": _u(a.get(6)),
+                "ifindex": _u(a.get(7)), "state": LINK_STATES.get(_u(a.get(10)),
+                                                                  str(_u(a.get(10))))})
+    return out
+
+
+VIEW_SEP = "@@view@@"
+
+
+def tool_views(h):
+    """The text of `smcr linkgroup`, `smcr -dd linkgroup link-show` and
+    `smcss -R -W` on @h, in one round trip: {"lgr", "links", "socks"}."""
+    smcr, smcss = stacks.smcr(), stacks.smcss()
+    out = h.out("%s linkgroup; echo %s; %s -dd linkgroup link-show; echo %s; %s -R -W"
+                % (smcr, VIEW_SEP, smcr, VIEW_SEP, smcss))
+    parts = out.split(VIEW_SEP + "\n")
+    if len(parts) != 3:
+        raise AssertionError("%s: tool views not in three parts:\n%s" % (h.name, out))
+    return dict(zip(("lgr", "links", "socks"), parts))
+
+
+def table(text):
+    """Rows of a one-word-header table (smcr linkgroup, link-show) as dicts."""
+    lines = [ln.split() for ln in text.strip().splitlines()]
+    if not lines:
+        return []
+    head = lines[0]
+    return [dict(zip(head, row)) for row in lines[1:] if len(row) == len(head)]
+
+
+def smcss_r_rows(text, port):
+    """The SMC-R rows of `smcss -R -W` text with @port at either end:
+    [{"local", "peer", "role", "ib_device", "ib_port", "link_id", "gid",
+    "peer_gid"}] (the last six columns; the addresses are the 4th and 5th)."""
+    rows = []
+    for ln in text.strip().splitlines()[1:]:
+        c = ln.split()
+        if len(c) < 13 or "SMCR" not in c:
+            continue
+        if not (c[3].endswith(":%d" % port) or c[4].endswith(":%d" % port)):
+            continue
+        rows.append({"local": c[3], "peer": c[4], "role": c[-6], "ib_device": c[-5],
+                     "ib_port": c[-4], "link_id": c[-3], "gid": c[-2], "peer_gid": c[-1]})
+    return rows
+
+
+def compare_views(h, nl, views, port=None):
+    """Every way smcctl's text disagrees with the raw dump @nl
+    (netlink_groups) on @h: `smcr linkgroup` type, #Conns and #Links per
+    group; `smcr -dd linkgroup link-show` one row per link with its netdev
+    (ethN for rxeN), state, connection count, device, port and GIDs; with
+    @port, `smcss -R` rows of that port: each names a link of a group of its
+    role, with that link's device, port and GIDs, and per link as many rows
+    as the dump counts connections on it.  Returns a list of texts (empty:
+    they agree)."""
+    bad = []
+    lgr = {r["LG-ID"]: r for r in table(views["lgr"])}
+    lnk = {}
+    for r in table(views["links"]):
+        lnk.setdefault(r["LG-ID"], []).append(r)
+    if set(lgr) != {g["id_hex"] for g in nl}:
+        bad.append("%s: smcr linkgroup lists %s, the dump %s"
+                   % (h.name, sorted(lgr), sorted(g["id_hex"] for g in nl)))
+    for g in nl:
+        r = lgr.get(g["id_hex"])
+        want = (g["role"], g["type"], str(g["conns"]), str(len(g["links"])))
+        got = r and (r.get("LG-Role"), r.get("LG-Type"), r.get("#Conns"), r.get("#Links"))
+        if got != want:
+            bad.append("%s: smcr linkgroup %s: role/type/#Conns/#Links %s, dump %s"
+                       % (h.name, g["id_hex"], got, want))
+        want_l = sorted(("eth" + ln["ib_device"][3:] if ln["ib_device"].startswith("rxe")
+                         else "?", ln["state"], str(ln["conns"]), ln["ib_device"],
+                         str(ln["ib_port"]), ln["gid"], ln["peer_gid"]) for ln in g["links"])
+        got_l = sorted((r.get("Net-Dev"), r.get("Link-State"), r.get("#Conns"), r.get("IB-Dev"),
+                        r.get("IB-P"), r.get("Local-GID"), r.get("Peer-GID"))
+                       for r in lnk.get(g["id_hex"], []))
+        if got_l != want_l:
+            bad.append("%s: smcr -dd linkgroup link-show %s:\n  tool %s\n  dump %s"
+                       % (h.name, g["id_hex"], got_l, want_l))
+        if any(r.get("LG-Type") != g["type"] for r in lnk.get(g["id_hex"], [])):
+            bad.append("%s: link-show rows of %s disagree on the type" % (h.name, g["id_hex"]))
+    if port is None:
+        return bad
+    rows = smcss_r_rows(views["socks"], port)
+    per_link = {}
+    for s in rows:
+        match = [(g, ln) for g in nl if g["role"] == s["role"] for ln in g["links"]
+                 if (ln["ib_device"], str(ln["ib_port"]), str(ln["id"]), ln["gid"],
+                     ln["peer_gid"]) == (s["ib_device"], s["ib_port"], s["link_id"], s["gid"],
+                                         s["peer_gid"])]
+        if len(match) != 1:
+            bad.append("%s: smcss -R row %s names %d links of the dump" % (h.name, s, len(match)))
+            continue
+        key = (match[0][0]["id_hex"], match[0][1]["id"])
+        per_link[key] = per_link.get(key, 0) + 1
+    for g in nl:
+        for ln in g["links"]:
+            n = per_link.get((g["id_hex"], ln["id"]), 0)
+            if n != ln["conns"]:
+                bad.append("%s: %s link %s (%s): %d smcss -R rows of port %d, the dump counts "
+                           "%d connections" % (h.name, g["id_hex"], ln["id"], ln["ib_device"],
+                                               n, port, ln["conns"]))
+    return bad
