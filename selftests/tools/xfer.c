@@ -382,10 +382,11 @@ out:
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: xfer server -f FAMILY -p PORT [-c CONNS] [-q]\n"
+		"usage: xfer server -f FAMILY -p PORT [-c CONNS] [-l BACKLOG] [-q]\n"
 		"       xfer client -f FAMILY -a ADDR -p PORT [-n BYTES] [-m send|recv|duplex]\n"
 		"                   [-c CONNS] [-s SEED] [-b CHUNK] [-q]\n"
-		"FAMILY: tcp tcp6 smc smc6 ipproto_smc ipproto_smc6\n");
+		"FAMILY: tcp tcp6 smc smc6 ipproto_smc ipproto_smc6\n"
+		"BACKLOG: listen() backlog (default CONNS + 16)\n");
 	exit(2);
 }
 
@@ -406,7 +407,7 @@ static uint64_t parse_size(const char *s)
 
 int main(int argc, char **argv)
 {
-	int server, port = 0, nconns = 1, opt, ok = 0;
+	int server, port = 0, nconns = 1, backlog = 0, opt, ok = 0;
 	const char *addr = NULL, *mode = "send";
 	uint64_t bytes = 1 << 20, seed = 1;
 	struct conn *conns;
@@ -421,7 +422,7 @@ int main(int argc, char **argv)
 	else
 		usage();
 	optind = 2;
-	while ((opt = getopt(argc, argv, "f:a:p:n:m:c:s:b:q")) != -1) {
+	while ((opt = getopt(argc, argv, "f:a:p:n:m:c:s:b:l:q")) != -1) {
 		switch (opt) {
 		case 'f':
 			for (size_t i = 0; i < sizeof(fams) / sizeof(fams[0]); i++)
@@ -437,6 +438,7 @@ int main(int argc, char **argv)
 		case 'c': nconns = atoi(optarg); break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'b': chunk = parse_size(optarg); break;
+		case 'l': backlog = atoi(optarg); break;
 		case 'q': quiet = 1; break;
 		default: usage();
 		}
@@ -458,7 +460,7 @@ int main(int argc, char **argv)
 		}
 		setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 		make_addr(&ss, &len, NULL, port);
-		if (bind(lfd, (struct sockaddr *)&ss, len) || listen(lfd, nconns + 16)) {
+		if (bind(lfd, (struct sockaddr *)&ss, len) || listen(lfd, backlog > 0 ? backlog : nconns + 16)) {
 			fprintf(stderr, "xfer: bind/listen %d: %s\n", port, strerror(errno));
 			return 1;
 		}
