@@ -187,6 +187,7 @@ static void smcx_addlink_confirmed(struct smcx_link *lnk,
 
 	for (i = 0; i < k->n; i++)
 		smcx_buf_on(k->rmbs[i], lnk)->rkey_conf = true;
+	smcx_stats_link(lnk->lgr->net, SMCX_LINK_ADDED);
 	pr_info("link group %*phN: link %u added (%s port %u)\n",
 		SMCX_LLC_LGR_ID_LEN, lnk->lgr->id, lnk->link_id,
 		smcx_ibdev_name(lnk->dev), lnk->port);
@@ -332,6 +333,7 @@ static void smcx_addlink_srv(struct smcx_lgr *lgr)
 		goto out;
 	if ((m.flags & SMCX_LLC_FLAG_ADD_LNK_REJ) ||
 	    m.u.add_link.link_num != lnk->link_id) {
+		smcx_stats_link(lgr->net, SMCX_LINK_REJECTED);
 		rc = -ECONNREFUSED;
 		goto out;
 	}
@@ -345,6 +347,8 @@ static void smcx_addlink_srv(struct smcx_lgr *lgr)
 	if (!rc)
 		smcx_addlink_confirmed(lnk, &k);
 out:
+	if (rc)
+		smcx_stats_link(lgr->net, SMCX_LINK_ADD_FAILED);
 	if (rc && lnk) {
 		pr_info("link group %*phN: link %u not added: %d\n",
 			SMCX_LLC_LGR_ID_LEN, lgr->id, lnk->link_id, rc);
@@ -433,21 +437,53 @@ out:
 		smcx_addlink_drop(lgr, lnk);
 	}
 	/* failed before our response: reject (the old link may be gone) */
-	if (rc && !sent && smcx_link_usable(old))
+	if (rc && !sent && smcx_link_usable(old)) {
+		smcx_stats_link(lgr->net, SMCX_LINK_REJECTED);
 		smcx_llc_add_link_reject(old, a->link_num);
+	} else if (rc) {
+		smcx_stats_link(lgr->net, SMCX_LINK_ADD_FAILED);
+	}
 	smcx_addlink_keys_free(&k);
 	spin_lock(&lgr->rtok_lock);
 	lgr->add_pending = false;
 	spin_unlock(&lgr->rtok_lock);
 }
 
+/*
+ * Client, a port came up and the group has one link: ask the server for a
+ * second (v2 REQ_ADD_LINK, with the GID of our alternate port); its
+ * ADD_LINK then comes as after first contact.
+ */
+static void smcx_addlink_ask(struct smcx_lgr *lgr)
+{
+	struct smcx_link *old = smcx_lgr_first_active(lgr);
+	struct smcx_ib_choice c;
+	struct smcx_llc_msg m;
+
+	if (!old || !smcx_addlink_wanted(lgr) ||
+	    smcx_addlink_alt(lgr, old, &c))
+		return;
+	smcx_llc_init_msg(old, &m, SMCX_LLC_REQ_ADD_LINK);
+	m.u.req_add_link.gid_cnt = 1;
+	memcpy(m.u.req_add_link.gids[0], c.gid.raw, SMCX_GID_LEN);
+	smcx_ib_choice_release(&c);
+	smcx_llc_send(old, &m, true);
+}
+
 void smcx_addlink_work(struct work_struct *work)
 {
 	struct smcx_lgr *lgr = container_of(work, struct smcx_lgr, add_work);
+	bool ask;
 
 	mutex_lock(&lgr->conf_mutex);
+	spin_lock(&lgr->rtok_lock);
+	ask = lgr->add_ask && !lgr->add_pending;
+	lgr->add_ask = false;
+	spin_unlock(&lgr->rtok_lock);
 	if (lgr->role == SMCX_SRV)
 		smcx_addlink_srv(lgr);
+	else if (ask)
+		smcx_addlink_ask(lgr);
 	else
 		smcx_addlink_clnt(lgr);
 	mutex_unlock(&lgr->conf_mutex);
@@ -459,6 +495,16 @@ void smcx_addlink_kick(struct smcx_lgr *lgr)
 	kref_get(&lgr->ref);
 	if (!queue_work(smcx_wq, &lgr->add_work))
 		smcx_lgr_put(lgr);
+}
+
+void smcx_addlink_port_up(struct smcx_lgr *lgr)
+{
+	if (lgr->role == SMCX_CLNT) {
+		spin_lock(&lgr->rtok_lock);
+		lgr->add_ask = true;
+		spin_unlock(&lgr->rtok_lock);
+	}
+	smcx_addlink_kick(lgr);
 }
 
 int smcx_addlink_request(struct smcx_link *lnk, const struct smcx_llc_msg *m)

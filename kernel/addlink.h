@@ -20,6 +20,8 @@ void smcx_addlink_work(struct work_struct *work);
  * up); the flow runs in the add work.
  */
 void smcx_addlink_kick(struct smcx_lgr *lgr);
+/* a port came up: a group with one link looks for a second (recovery) */
+void smcx_addlink_port_up(struct smcx_lgr *lgr);
 /*
  * Client: the peer's ADD_LINK request @m came on @lnk (its LLC work).  0:
  * the add work answers it; -errno: not taken, the caller rejects it.

@@ -92,7 +92,7 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 		mv = m.cons.wrap || m.cons.count ? SMCX_CURS_BAD : SMCX_CURS_SAME;
 	else
 		mv = smcx_curs_rx_cons(&m.cons, psz, conn->peer_cons,
-				       conn->tx_sent, &v);
+				       conn->tx_hi, &v);
 	if (mv == SMCX_CURS_BAD)
 		goto violation;
 	if (mv == SMCX_CURS_FWD) {
@@ -181,9 +181,10 @@ void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
 		return;
 	conn = smc->conn;
 	spin_lock_bh(&conn->lock);
-	if (slot->tx_upto > conn->tx_fin)
+	/* a flushed or failed CDC: its data may not have landed */
+	if (ok && slot->tx_upto > conn->tx_fin)
 		conn->tx_fin = slot->tx_upto;
-	if (!ok)
+	if (!ok && !smcx_lgr_can_failover(slot->lnk))
 		conn->aborted = true;
 	spin_unlock_bh(&conn->lock);
 	smcx_conn_wake(smc, EPOLLOUT | EPOLLWRNORM);

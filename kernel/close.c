@@ -69,14 +69,18 @@ void smcx_conn_abort(struct smcx_sock *smc)
 
 /*
  * lgr.c's upcall: the link group of @sk's connection is going (@lnk NULL),
- * or the link @lnk of it; the connection fails if it sends on that link
- * (conn->lnk never changes while the connection has a link group).
+ * or the link @lnk of it, cleared; a connection that sends on that link
+ * moves to @to (tx.c, failover) or fails.  conn->lnk changes only under
+ * tx_mutex, here and in a client's join.
  */
-static void smcx_close_lgr_gone(struct sock *sk, struct smcx_link *lnk)
+static void smcx_close_lgr_gone(struct sock *sk, struct smcx_link *lnk,
+				struct smcx_link *to)
 {
 	struct smcx_sock *smc = smcx_sk(sk);
 
 	if (lnk && READ_ONCE(smc->conn->lnk) != lnk)
+		return;
+	if (lnk && to && !smcx_tx_failover(smc, lnk, to))
 		return;
 	smcx_conn_abort(smc);
 }

@@ -171,6 +171,7 @@ struct smcx_conn {
 	/* send side, monotonic byte counts of the send buffer */
 	u64 tx_prep;			/* copied in by sendmsg */
 	u64 tx_sent;			/* RDMA-written to the peer */
+	u64 tx_hi;			/* the most tx_sent ever was */
 	u64 tx_fin;			/* completed: send buffer reusable */
 	u64 peer_cons;			/* peer has consumed this much */
 	/* receive side */
@@ -234,6 +235,13 @@ void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok);
 
 /* tx.c */
 int smcx_tx_push(struct smcx_sock *smc, bool force);
+/*
+ * Failover: move @smc's connection from its cleared link @from to the
+ * ACTIVE @to and send again what may not have landed; 0, or -errno: it
+ * cannot move (the caller fails it).
+ */
+int smcx_tx_failover(struct smcx_sock *smc, struct smcx_link *from,
+		     struct smcx_link *to);
 void smcx_tx_work(struct work_struct *work);
 u64 smcx_tx_space(struct smcx_conn *conn);
 int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len);

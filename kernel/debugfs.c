@@ -121,6 +121,15 @@ static int smcx_stats_show(struct seq_file *m, void *v)
 	smcx_stats_show_role(m, "srv", s, SMCX_SRV);
 	seq_printf(m, "srv_reuse_failed %llu\n", s->reuse_failed);
 	seq_printf(m, "srv_reuse_refused %llu\n", s->reuse_refused);
+	seq_printf(m, "link_added %llu\n", s->link_ev[SMCX_LINK_ADDED]);
+	seq_printf(m, "link_add_failed %llu\n",
+		   s->link_ev[SMCX_LINK_ADD_FAILED]);
+	seq_printf(m, "link_add_rejected %llu\n",
+		   s->link_ev[SMCX_LINK_REJECTED]);
+	seq_printf(m, "link_down %llu\n", s->link_ev[SMCX_LINK_DOWN]);
+	seq_printf(m, "link_testlink_timeouts %llu\n",
+		   s->link_ev[SMCX_LINK_TESTLINK_TMO]);
+	seq_printf(m, "link_failovers %llu\n", s->link_ev[SMCX_LINK_FAILOVER]);
 	kfree(s);
 	return 0;
 }

@@ -186,21 +186,25 @@ static int smcx_diag_fill_smcr(struct sk_buff *skb, struct smcx_sock *smc,
 	}
 	if (lgr && smcx_diag_want(ext, SMC_DIAG_LGRINFO)) {
 		/* uapi has room for one link: the connection's */
-		const struct smcx_link *lnk = conn->lnk;
+		struct smcx_link *lnk = conn->lnk;
 
 		mutex_lock(&lgr->mutex);
-		if (!lgr->dead && lgr->dev && lnk) {
+		/* the link's device lives until its clear, after the section */
+		if (!lgr->dead && lnk && smcx_link_enter(lnk, SMCX_LNK_MAPPED)) {
 			li.role = lgr->role == SMCX_SRV;
 			li.lnk[0].link_id = lnk->link_id;
 			li.lnk[0].ibport = lnk->port;
-			strscpy(li.lnk[0].ibname, smcx_ibdev_name(lgr->dev),
-				sizeof(li.lnk[0].ibname));
+			if (lnk->dev)
+				strscpy(li.lnk[0].ibname,
+					smcx_ibdev_name(lnk->dev),
+					sizeof(li.lnk[0].ibname));
 			smcx_diag_gid(li.lnk[0].gid, sizeof(li.lnk[0].gid),
 				      lnk->gid);
 			smcx_diag_gid(li.lnk[0].peer_gid,
 				      sizeof(li.lnk[0].peer_gid),
 				      lnk->peer_gid);
 			have_li = true;
+			smcx_link_leave(lnk);
 		}
 		mutex_unlock(&lgr->mutex);
 	}

@@ -49,11 +49,12 @@ static DEFINE_MUTEX(smcx_lgrs_mutex);
 static struct notifier_block smcx_lgr_ib_nb;
 
 /* the connection layer's upcall (smcx_lgr_set_conn_abort()) */
-static void (*smcx_lgr_conn_abort)(struct sock *sk,
-				   struct smcx_link *lnk) __ro_after_init;
+static void (*smcx_lgr_conn_abort)(struct sock *sk, struct smcx_link *lnk,
+				   struct smcx_link *to) __ro_after_init;
 
 void smcx_lgr_set_conn_abort(void (*fn)(struct sock *sk,
-					struct smcx_link *lnk))
+					struct smcx_link *lnk,
+					struct smcx_link *to))
 {
 	smcx_lgr_conn_abort = fn;
 }
@@ -81,12 +82,13 @@ void smcx_lgr_put(struct smcx_lgr *lgr)
 }
 
 /*
- * Fail the connections of @lgr (@lnk NULL), or those that send on @lnk
- * (the upcall tells); process context.  An aborted connection stays in the
- * table until its socket is released, so walk on by id rather than
- * restarting at the front.
+ * Fail the connections of @lgr (@lnk NULL), or move those that send on
+ * @lnk to @to, failing those that cannot move (the upcall tells); process
+ * context.  An aborted connection stays in the table until its socket is
+ * released, so walk on by id rather than restarting at the front.
  */
-static void smcx_lgr_abort_conns(struct smcx_lgr *lgr, struct smcx_link *lnk)
+static void smcx_lgr_abort_conns(struct smcx_lgr *lgr, struct smcx_link *lnk,
+				 struct smcx_link *to)
 {
 	struct sock *sk;
 	int id;
@@ -99,7 +101,7 @@ static void smcx_lgr_abort_conns(struct smcx_lgr *lgr, struct smcx_link *lnk)
 		spin_unlock_bh(&lgr->conns_lock);
 		if (!sk)
 			break;
-		smcx_lgr_conn_abort(sk, lnk);
+		smcx_lgr_conn_abort(sk, lnk, to);
 		sock_put(sk);
 	}
 }
@@ -145,7 +147,7 @@ static void __smcx_lgr_terminate(struct smcx_lgr *lgr, bool from_linger)
 		m.flags = SMCX_LLC_FLAG_DEL_LINK_ALL |
 			  SMCX_LLC_FLAG_DEL_LINK_ORDERLY;
 		m.u.delete_link.link_num = lnk->link_id;
-		m.u.delete_link.reason = 0x00010000;	/* lost path / linger */
+		m.u.delete_link.reason = SMCX_LLC_DEL_LOST_PATH; /* or linger */
 		/*
 		 * Draining the QP below flushes whatever the device has not
 		 * sent yet (rxe sends from a work item), so wait until the
@@ -160,7 +162,7 @@ static void __smcx_lgr_terminate(struct smcx_lgr *lgr, bool from_linger)
 					   !smcx_link_active(lnk),
 					   SMCX_LLC_WAIT);
 	}
-	smcx_lgr_abort_conns(lgr, NULL);
+	smcx_lgr_abort_conns(lgr, NULL, NULL);
 	mutex_lock(&lgr->links_mutex);
 	for (i = 0; i < SMCX_LGR_LINKS; i++)
 		smcx_link_clear(&lgr->lnk[i]);
@@ -209,8 +211,10 @@ void smcx_lgr_terminate_async(struct smcx_lgr *lgr, const char *why)
  */
 static void smcx_lgr_probe(struct smcx_link *lnk)
 {
-	if (smcx_llc_test_link(lnk) == -ETIMEDOUT)
+	if (smcx_llc_test_link(lnk) == -ETIMEDOUT) {
+		smcx_stats_link(lnk->lgr->net, SMCX_LINK_TESTLINK_TMO);
 		smcx_lgr_link_down(lnk, "no answer to TEST_LINK");
+	}
 }
 
 /*
@@ -243,23 +247,46 @@ static void smcx_lgr_watchdog(struct work_struct *work)
 }
 
 /*
- * A link that is not the group's last goes on its own: the connections
- * sending on it fail (no failover yet), then it is cleared.  Holds a group
- * reference from smcx_lgr_link_down(); terminate may have cleared the
- * link already (link clear runs once).
+ * A link that is not the group's last goes on its own: it is cleared, the
+ * connections sending on it move to an ACTIVE link (failover), and the
+ * peer is told.  Holds a group reference from smcx_lgr_link_down();
+ * terminate may have cleared the link already (link clear runs once).
  */
 static void smcx_lgr_link_down_work(struct work_struct *work)
 {
 	struct smcx_link *lnk = container_of(work, struct smcx_link, down_work);
 	struct smcx_lgr *lgr = lnk->lgr;
 
-	smcx_lgr_abort_conns(lgr, lnk);
+	struct smcx_link *other;
+	struct smcx_llc_msg m;
+
+	/*
+	 * Cleared first: the QP drained, every send on it completed or
+	 * flushed, so each connection's tx_fin says what surely landed.
+	 * Until the move, a send on the dead link fails and leaves the
+	 * connection to it (tx.c).
+	 */
 	mutex_lock(&lgr->links_mutex);
 	smcx_link_clear(lnk);
-	mutex_unlock(&lgr->links_mutex);
 	spin_lock(&lgr->rtok_lock);
 	smcx_rtok_drop_link(lgr->rtoks, lnk->idx);
 	spin_unlock(&lgr->rtok_lock);
+	mutex_unlock(&lgr->links_mutex);
+	smcx_stats_link(lgr->net, SMCX_LINK_DOWN);
+	other = smcx_lgr_first_active(lgr);
+	smcx_lgr_abort_conns(lgr, lnk, other);
+	/*
+	 * Tell the peer over a link that works, so that it does not wait
+	 * for a timeout on its side of the dead one (it answers; the answer
+	 * is not awaited).  After the peer's own DELETE_LINK it is answered
+	 * once more, which changes nothing.
+	 */
+	if (other) {
+		smcx_llc_init_msg(other, &m, SMCX_LLC_DELETE_LINK);
+		m.u.delete_link.link_num = lnk->link_id;
+		m.u.delete_link.reason = SMCX_LLC_DEL_LOST_PATH;
+		smcx_llc_send(other, &m, true);
+	}
 	smcx_lgr_put(lgr);
 }
 
@@ -645,6 +672,21 @@ static void smcx_lgr_port_down(struct smcx_ibdev *dev, u32 port)
 	mutex_unlock(&smcx_lgrs_mutex);
 }
 
+/*
+ * A port came (back) up: every group with one link looks for a second
+ * (recovery; addlink.c: the server offers, a client asks with REQ_ADD_LINK).
+ */
+static void smcx_lgr_port_up(void)
+{
+	struct smcx_lgr *lgr;
+
+	mutex_lock(&smcx_lgrs_mutex);
+	list_for_each_entry(lgr, &smcx_lgrs, list)
+		if (!READ_ONCE(lgr->dead) && smcx_lgr_active_links(lgr) == 1)
+			smcx_addlink_port_up(lgr);
+	mutex_unlock(&smcx_lgrs_mutex);
+}
+
 static int smcx_lgr_ib_event(struct notifier_block *nb, unsigned long ev,
 			     void *data)
 {
@@ -655,6 +697,8 @@ static int smcx_lgr_ib_event(struct notifier_block *nb, unsigned long ev,
 		smcx_lgr_terminate_all(e->dev);
 	} else if (ev == SMCX_IB_EV_PORT_DOWN) {
 		smcx_lgr_port_down(e->dev, e->port);
+	} else if (ev == SMCX_IB_EV_PORT_ACTIVE) {
+		smcx_lgr_port_up();
 	}
 	return NOTIFY_OK;
 }
@@ -677,82 +721,6 @@ int smcx_lgr_for_each(int (*fn)(struct smcx_lgr *lgr, void *arg), void *arg)
 	}
 	mutex_unlock(&smcx_lgrs_mutex);
 	return rc;
-}
-
-int smcx_lgr_rtok_get(struct smcx_lgr *lgr, struct smcx_link *lnk, u32 rkey,
-		      u64 addr)
-{
-	int idx;
-
-	spin_lock(&lgr->rtok_lock);
-	idx = smcx_rtok_get(lgr->rtoks, lnk->idx, rkey, addr);
-	spin_unlock(&lgr->rtok_lock);
-	return idx;
-}
-
-void smcx_lgr_rtok_put(struct smcx_lgr *lgr, int idx)
-{
-	spin_lock(&lgr->rtok_lock);
-	smcx_rtok_put(lgr->rtoks, idx);
-	spin_unlock(&lgr->rtok_lock);
-}
-
-int smcx_lgr_rtok_key(struct smcx_lgr *lgr, int idx, struct smcx_link *lnk,
-		      u32 *rkey, u64 *addr)
-{
-	unsigned long long a;
-	unsigned int k;
-	int rc;
-
-	spin_lock(&lgr->rtok_lock);
-	rc = smcx_rtok_key(lgr->rtoks, idx, lnk->idx, &k, &a);
-	spin_unlock(&lgr->rtok_lock);
-	if (rc)
-		return -ENOENT;
-	*rkey = k;
-	*addr = a;
-	return 0;
-}
-
-/*
- * The peer's CONFIRM_RKEY for a new RMB of its own, received on @lnk:
- * rt[0] is the key on @lnk, rt[1..] name other links by id.  Keys for a
- * link we do not have are of no use and dropped.  Process context (the
- * link's LLC work).
- */
-void smcx_lgr_rtok_confirm(struct smcx_lgr *lgr, struct smcx_link *lnk,
-			   const struct smcx_llc_confirm_rkey *c)
-{
-	unsigned int i, n = min_t(unsigned int, c->num_rkeys + 1,
-				  SMCX_LLC_RKEYS_PER_MSG);
-	struct smcx_link *other;
-
-	spin_lock(&lgr->rtok_lock);
-	if (smcx_rtok_add(lgr->rtoks, lnk->idx, c->rt[0].rkey,
-			  c->rt[0].vaddr) >= 0)
-		for (i = 1; i < n; i++) {
-			other = smcx_lgr_link_by_id(lgr, c->rt[i].link_id);
-			if (other && other != lnk)
-				smcx_rtok_learn(lgr->rtoks, lnk->idx,
-						c->rt[0].rkey, other->idx,
-						c->rt[i].rkey, c->rt[i].vaddr);
-		}
-	spin_unlock(&lgr->rtok_lock);
-}
-
-void smcx_lgr_rtok_add_link(struct smcx_lgr *lgr, struct smcx_link *from,
-			    struct smcx_link *to, const u8 *rts, unsigned int n)
-{
-	struct smcx_llc_rt rt;
-	unsigned int i;
-
-	spin_lock(&lgr->rtok_lock);
-	for (i = 0; i < n; i++) {
-		smcx_llc_rt_get(rts, i, &rt);
-		smcx_rtok_learn(lgr->rtoks, from->idx, rt.rkey, to->idx,
-				rt.rkey_new, rt.vaddr_new);
-	}
-	spin_unlock(&lgr->rtok_lock);
 }
 
 int smcx_lgr_init(void)

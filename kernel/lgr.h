@@ -119,6 +119,7 @@ struct smcx_lgr {
 	struct smcx_llc_msg add_req;
 	u8 add_from;			/* lnk[] index the request came on */
 	bool add_pending;		/* add_req holds a request to answer */
+	bool add_ask;			/* client: send REQ_ADD_LINK */
 	bool add_offered;		/* server: first offer made */
 };
 
@@ -285,22 +286,34 @@ struct sock *smcx_lgr_conn_get(struct smcx_lgr *lgr, u32 token);
  * The one upcall of the link group layer, set by the connection layer
  * (smcx_conn_init()) at module init, before any link group exists, and
  * read-only afterwards: terminate calls @fn once for each connection
- * still in the group (@lnk NULL), a link's down for each connection in
- * the group, to fail those that send on @lnk; in process context, with a
- * reference on its socket @sk; @fn fails the connection (it sends nothing:
- * the link is going).
+ * still in the group (@lnk and @to NULL): @fn fails it, sending nothing.
+ * A link's down calls it for each connection in the group after the
+ * link was cleared (every send on it completed or flushed): those that
+ * send on @lnk move to the ACTIVE link @to (failover), or fail when they
+ * cannot (@to NULL: none).  Process context, with a reference on @sk.
  */
 void smcx_lgr_set_conn_abort(void (*fn)(struct sock *sk,
-					struct smcx_link *lnk));
+					struct smcx_link *lnk,
+					struct smcx_link *to));
+/*
+ * Can the connections of @lnk move to another link when it fails: has its
+ * group another ACTIVE link?  A hint (links come and go): the send paths
+ * use it to leave a connection to the failover rather than fail it.
+ */
+static inline bool smcx_lgr_can_failover(struct smcx_link *lnk)
+{
+	return smcx_lgr_active_links(lnk->lgr) > smcx_link_active(lnk);
+}
+
 void smcx_lgr_terminate(struct smcx_lgr *lgr);
 void smcx_lgr_terminate_async(struct smcx_lgr *lgr, const char *why);
 /*
  * @lnk failed (QP or completion error, no answer, the peer's DELETE_LINK
  * of it, its port down); any context, @why for the log.  The last ACTIVE
  * link of its group takes the group with it (terminate); otherwise the
- * link alone is cleared, in process context, after the connections that
- * send on it were failed (moving them to the surviving link is the next
- * step's failover).
+ * link alone is cleared, in process context, its connections move to an
+ * ACTIVE link (failover, see the upcall above), and the peer is told by
+ * a DELETE_LINK over that link.
  */
 void smcx_lgr_link_down(struct smcx_link *lnk, const char *why);
 

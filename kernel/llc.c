@@ -34,6 +34,7 @@
 #include "addlink.h"
 #include "lgr.h"
 #include "llc.h"
+#include "stats.h"
 
 struct smcx_llc_qentry {
 	struct list_head list;
@@ -372,8 +373,13 @@ static void smcx_llc_answer(struct smcx_link *lnk, struct smcx_llc_msg *m)
 	case SMCX_LLC_DELETE_LINK:
 		smcx_llc_answer_delete(lnk, m);
 		break;
+	case SMCX_LLC_REQ_ADD_LINK:
+		/* a server offers a link if it can (addlink.c); no answer */
+		if (lnk->lgr->role == SMCX_SRV)
+			smcx_addlink_kick(lnk->lgr);
+		break;
 	default:
-		break;		/* REQ_ADD_LINK etc.: nothing to offer */
+		break;
 	}
 }
 

@@ -207,19 +207,22 @@ int smcx_nl_dump_link(struct sk_buff *skb, struct netlink_callback *cb)
 	return smcx_nl_dump(skb, cb, true);
 }
 
-/* does @lgr depend on @dev alone (no usable link on another device)? */
+/* does @lgr depend on @dev alone (its usable links are all on it)? */
 static int smcx_nl_uses_dev(struct smcx_lgr *lgr, void *dev)
 {
 	struct smcx_ibdev *d = dev;
 	struct smcx_link *lnk;
+	int n = 0;
 
-	if (lgr->dev != d || lgr->dead)
+	if (lgr->dead)
 		return 0;
 	for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
-	     lnk = smcx_lgr_next_link(lgr, lnk))
-		if (lnk->ibdev != d->ibdev)
+	     lnk = smcx_lgr_next_link(lgr, lnk)) {
+		if (lnk->dev != d)
 			return 0;
-	return 1;
+		n++;
+	}
+	return n > 0;
 }
 
 /* critical: a link group would end with @dev (all its links are on it) */

@@ -73,6 +73,13 @@ void smcx_stats_reuse_refused(struct net *net)
 	this_cpu_inc(smcx_net_stats(net)->reuse_refused);
 }
 
+void smcx_stats_link(struct net *net, enum smcx_link_ev ev)
+{
+	BUILD_BUG_ON(sizeof_field(struct smcx_stats, link_ev) <
+		     SMCX_LINK_EVS * sizeof(u64));
+	this_cpu_inc(smcx_net_stats(net)->link_ev[ev]);
+}
+
 void smcx_stats_success(struct net *net, enum smcx_role role, u8 version)
 {
 	if (version >= SMCX_CLC_V2)

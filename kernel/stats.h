@@ -78,6 +78,19 @@ struct smcx_stats {
 	/* server link group reuse (smcx/reuse.h): failed, and groups skipped */
 	u64 reuse_failed;
 	u64 reuse_refused;
+	/* links of SMC-R link groups (issue 15), see enum smcx_link_ev */
+	u64 link_ev[6];
+};
+
+/* what happened to a link, counted per namespace (debugfs "stats") */
+enum smcx_link_ev {
+	SMCX_LINK_ADDED,	/* a second link confirmed (ADD_LINK flow) */
+	SMCX_LINK_ADD_FAILED,	/* an ADD_LINK flow that made no link */
+	SMCX_LINK_REJECTED,	/* the peer (or we) rejected an ADD_LINK */
+	SMCX_LINK_DOWN,		/* a link went down, the group stayed */
+	SMCX_LINK_TESTLINK_TMO,	/* no answer to our TEST_LINK */
+	SMCX_LINK_FAILOVER,	/* a connection moved to another link */
+	SMCX_LINK_EVS
 };
 
 void smcx_stats_hs_started(struct net *net, enum smcx_role role);
@@ -86,6 +99,7 @@ void smcx_stats_success(struct net *net, enum smcx_role role, u8 version);
 void smcx_stats_fallback(struct net *net, enum smcx_role role, u32 reason);
 void smcx_stats_reuse_failed(struct net *net);
 void smcx_stats_reuse_refused(struct net *net);
+void smcx_stats_link(struct net *net, enum smcx_link_ev ev);
 /*
  * Data path hooks, each one line at its call site.
  *

@@ -23,6 +23,19 @@
  * cursor, our consumer cursor and the flags.  @force sends a CDC even
  * without data (cursor update, close flags).  conn->tx_mutex held.
  */
+/*
+ * A send on @lnk failed: the link is dead or dying.  With another ACTIVE
+ * link in the group the connection is left to the failover, which moves
+ * it once the link is cleared and sends again (0); else it fails.
+ */
+static int smcx_tx_lost(struct smcx_conn *conn, struct smcx_link *lnk)
+{
+	if (smcx_lgr_can_failover(lnk))
+		return 0;
+	WRITE_ONCE(conn->aborted, true);
+	return -ECONNRESET;
+}
+
 int smcx_tx_push(struct smcx_sock *smc, bool force)
 {
 	struct smcx_conn *conn = smc->conn;
@@ -52,6 +65,13 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 		    conn->closed_sent)
 			return 0;
 		spin_lock_bh(&conn->lock);
+		/*
+		 * After a failover the peer may report consumed bytes we
+		 * were about to write again (its CDC overtook ours): those
+		 * landed, write on after them.
+		 */
+		if (conn->peer_cons > conn->tx_sent)
+			conn->tx_sent = conn->peer_cons;
 		pending = conn->tx_prep - conn->tx_sent;
 		space = smcx_curs_space(psz, conn->tx_sent, conn->peer_cons);
 		/*
@@ -68,10 +88,8 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 		if (!n && !force)
 			return 0;
 		slot = smcx_wr_slot_get(lnk, true);
-		if (!slot) {
-			WRITE_ONCE(conn->aborted, true);
-			return -ECONNRESET;
-		}
+		if (!slot)
+			return smcx_tx_lost(conn, lnk);
 		nwr = 0;
 		pos = conn->tx_sent;
 		left = n;
@@ -100,6 +118,8 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 		memset(&m, 0, sizeof(m));
 		spin_lock_bh(&conn->lock);
 		conn->tx_sent += n;
+		if (conn->tx_sent > conn->tx_hi)
+			conn->tx_hi = conn->tx_sent;
 		m.seqno = ++conn->tx_seq;
 		m.token = conn->peer_token;
 		m.prod_flags |= urg_flags;
@@ -135,12 +155,59 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 			slot->owner = NULL;
 			sock_put(&smc->sk);
 			smcx_wr_slot_put(slot);
-			WRITE_ONCE(conn->aborted, true);
-			return -ECONNRESET;
+			return smcx_tx_lost(conn, lnk);
 		}
 		force = false;
 	} while (n && conn->tx_prep > conn->tx_sent);
 	return 0;
+}
+
+/*
+ * Failover (see conn.h).  Under tx_mutex, so no push runs on either link
+ * meanwhile.  What may not have landed is what was written after the
+ * last completed CDC (RC completes in order: a completed CDC's WRITEs
+ * landed before it): tx_sent goes back to tx_fin, or to the peer's
+ * consumer cursor if that is further (it read more: a CDC whose
+ * completion the dead link lost).  The push then writes those bytes again
+ * at the same places of the peer's RMB, and the first CDC on @to names a
+ * producer cursor at least as far as any the peer saw (it covers all the
+ * data rewritten) and our consumer cursor, which the dead link may have
+ * lost too.  The peer drops CDCs older than one it took (sequence
+ * numbers, cdc.c).
+ */
+int smcx_tx_failover(struct smcx_sock *smc, struct smcx_link *from,
+		     struct smcx_link *to)
+{
+	struct smcx_conn *conn = smc->conn;
+	u32 rkey;
+	u64 addr;
+	int rc = 0;
+
+	mutex_lock(&conn->tx_mutex);
+	if (!conn->lgr || conn->lnk != from)
+		goto out;		/* freed, or moved already */
+	rc = smcx_lgr_rtok_key(conn->lgr, conn->peer_rtok, to, &rkey, &addr);
+	if (rc)
+		goto out;		/* the peer's RMB has no key on @to */
+	spin_lock_bh(&conn->lock);
+	if (conn->aborted) {
+		rc = -ECONNRESET;
+	} else {
+		conn->peer_rkey[to->idx] = rkey;
+		conn->peer_rmb_addr[to->idx] = addr;
+		conn->tx_sent = max(conn->tx_fin, conn->peer_cons);
+		atomic_inc(&to->conn_cnt);
+		atomic_dec(&from->conn_cnt);
+		WRITE_ONCE(conn->lnk, to);
+	}
+	spin_unlock_bh(&conn->lock);
+	if (!rc) {
+		smcx_stats_link(sock_net(&smc->sk), SMCX_LINK_FAILOVER);
+		rc = smcx_tx_push(smc, true);
+	}
+out:
+	mutex_unlock(&conn->tx_mutex);
+	return rc;
 }
 
 void smcx_tx_work(struct work_struct *work)
