@@ -8,7 +8,9 @@
 
 namespace {
 
-std::unique_ptr<smcx_rtoks> table() { return std::make_unique<smcx_rtoks>(); }
+std::unique_ptr<smcx_rtoks> table() {
+    return std::make_unique<smcx_rtoks>();
+}
 
 TEST(Rtoken, ClcKeyThenOtherLinkByConfirmRkey) {
     auto t = table();
@@ -73,7 +75,7 @@ TEST(Rtoken, LinksOutOfRangeAreRefused) {
     EXPECT_EQ(smcx_rtok_key(t.get(), i, SMCX_RTOK_LINKS, &rkey, &addr), -1);
     EXPECT_EQ(smcx_rtok_key(t.get(), -1, 0, &rkey, &addr), -1);
     EXPECT_EQ(smcx_rtok_key(t.get(), SMCX_RTOK_MAX, 0, &rkey, &addr), -1);
-    smcx_rtok_put(t.get(), -1);  // no effect, no crash
+    smcx_rtok_put(t.get(), -1); // no effect, no crash
     smcx_rtok_put(t.get(), SMCX_RTOK_MAX);
     smcx_rtok_drop_link(t.get(), SMCX_RTOK_LINKS);
 }
@@ -93,10 +95,10 @@ TEST(Rtoken, FullTableEvictsOnlyUnreferenced) {
 
 TEST(Rtoken, FreeEntryPreferredOverUnreferenced) {
     auto t = table();
-    int a = smcx_rtok_add(t.get(), 0, 1, 1);  // known, unreferenced
+    int a = smcx_rtok_add(t.get(), 0, 1, 1); // known, unreferenced
     int b = smcx_rtok_add(t.get(), 0, 2, 2);
     EXPECT_NE(a, b);
-    EXPECT_EQ(smcx_rtok_find(t.get(), 0, 1), a);  // b did not evict a
+    EXPECT_EQ(smcx_rtok_find(t.get(), 0, 1), a); // b did not evict a
 }
 
 TEST(Rtoken, DropLinkKeepsOtherLinksAndRefs) {
@@ -125,4 +127,4 @@ TEST(Rtoken, DeleteRkeyForgetsEveryLink) {
     EXPECT_EQ(smcx_rtok_add(t.get(), 0, 9, 0x90), i);
 }
 
-}  // namespace
+} // namespace
