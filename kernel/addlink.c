@@ -311,6 +311,10 @@ static void smcx_addlink_srv(struct smcx_lgr *lgr)
 
 	if (!old || !smcx_addlink_wanted(lgr))
 		return;
+	/* the next try (see lgr.h); a success resets the wait */
+	lgr->add_backoff = clamp(lgr->add_backoff * 2, SMCX_ADD_RETRY,
+				 SMCX_ADD_RETRY_MAX);
+	WRITE_ONCE(lgr->add_retry_at, jiffies + lgr->add_backoff);
 	if (smcx_addlink_alt(lgr, old, &c)) {
 		/* after first contact only: what a stock client waits for */
 		if (!lgr->add_offered) {
@@ -344,8 +348,10 @@ static void smcx_addlink_srv(struct smcx_lgr *lgr)
 		rc = smcx_addlink_reg(lnk, &k);
 	if (!rc)
 		rc = smcx_llc_confirm_link_srv(lnk);
-	if (!rc)
+	if (!rc) {
 		smcx_addlink_confirmed(lnk, &k);
+		lgr->add_backoff = 0;
+	}
 out:
 	if (rc)
 		smcx_stats_link(lgr->net, SMCX_LINK_ADD_FAILED);

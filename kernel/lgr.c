@@ -167,6 +167,8 @@ static void __smcx_lgr_terminate(struct smcx_lgr *lgr, bool from_linger)
 	for (i = 0; i < SMCX_LGR_LINKS; i++)
 		smcx_link_clear(&lgr->lnk[i]);
 	mutex_unlock(&lgr->links_mutex);
+	for (i = 0; i < SMCX_LGR_LINKS; i++)
+		smcx_link_destroy_sync(&lgr->lnk[i]);
 	smcx_ibdev_put(lgr->dev);
 	lgr->dev = NULL;
 	smcx_lgr_put(lgr);		/* the list's reference */
@@ -222,7 +224,8 @@ static void smcx_lgr_probe(struct smcx_link *lnk)
  * send slot taken longer than SMCX_TX_STALL ago means its completion is
  * not coming (a peer that vanished without a DELETE_LINK; the connections
  * would wait forever), which takes the link down; a link that heard
- * nothing for net.smc.smcr_testlink_time is probed.
+ * nothing for net.smc.smcr_testlink_time is probed.  A server's group with
+ * one link looks for a second when its retry time has come.
  */
 static void smcx_lgr_watchdog(struct work_struct *work)
 {
@@ -242,6 +245,10 @@ static void smcx_lgr_watchdog(struct work_struct *work)
 		if (idle && time_after(jiffies, READ_ONCE(lnk->rx_last) + idle))
 			smcx_lgr_probe(lnk);
 	}
+	/* a server's group left with one link tries again (addlink.c) */
+	if (lgr->role == SMCX_SRV && smcx_lgr_active_links(lgr) == 1 &&
+	    time_after(jiffies, READ_ONCE(lgr->add_retry_at)))
+		smcx_addlink_kick(lgr);
 	if (!READ_ONCE(lgr->terminating))
 		queue_delayed_work(smcx_wq, &lgr->watchdog, SMCX_TX_STALL / 3);
 }
@@ -365,6 +372,7 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 	spin_lock_init(&lgr->rtok_lock);
 	INIT_WORK(&lgr->add_work, smcx_addlink_work);
 	lgr->next_link_id = 2;
+	lgr->add_retry_at = jiffies + SMCX_ADD_RETRY;
 	strscpy(lgr->pnetid, c->pnetid);
 	smcx_link_preinit(lgr);
 	for (i = 0; i < SMCX_LGR_LINKS; i++)

@@ -56,6 +56,9 @@
 struct seq_file;
 struct sock;
 
+#define SMCX_ADD_RETRY		(10 * HZ)
+#define SMCX_ADD_RETRY_MAX	(320 * HZ)
+
 extern int smcx_smcr_enabled;		/* module parameter smcr */
 extern u8 smcx_systemid[SMCX_PEERID_LEN];
 
@@ -121,6 +124,14 @@ struct smcx_lgr {
 	bool add_pending;		/* add_req holds a request to answer */
 	bool add_ask;			/* client: send REQ_ADD_LINK */
 	bool add_offered;		/* server: first offer made */
+	/*
+	 * Server: when the watchdog looks for a second link again, and the
+	 * wait after that (doubling from SMCX_ADD_RETRY to SMCX_ADD_RETRY_MAX
+	 * while the flow fails, e.g. on a wire that drops everything and
+	 * gave no port event); under conf_mutex, read by the watchdog.
+	 */
+	unsigned long add_retry_at;
+	unsigned long add_backoff;
 };
 
 /*

@@ -10,9 +10,15 @@
 
 #include <smcx/v2x.h>
 
+#include "addlink.h"
 #include "lgr.h"
 #include "llc.h"
 #include "obj.h"
+
+/* how long a cleared link's QP waits for its port to come back (below) */
+#define SMCX_LINK_DESTROY_WAIT	(60 * HZ)
+
+static void smcx_link_destroy_work(struct work_struct *work);
 
 /*
  * Asynchronous QP events.  A responder that rejects a request (an RDMA
@@ -53,6 +59,7 @@ void smcx_link_preinit(struct smcx_lgr *lgr)
 		lnk->idx = i;
 		lnk->state = SMCX_LNK_UNUSED;
 		init_rwsem(&lnk->objs);
+		INIT_DELAYED_WORK(&lnk->destroy_work, smcx_link_destroy_work);
 	}
 }
 
@@ -148,6 +155,45 @@ int smcx_link_init(struct smcx_link *lnk, u8 link_id, struct smcx_ib_choice *c)
 	return 0;
 }
 
+static void smcx_link_destroy(struct smcx_link *lnk);
+
+/* the deferred destroy: once the port is back (and a tick more), or late */
+static void smcx_link_destroy_work(struct work_struct *work)
+{
+	struct smcx_link *lnk = container_of(to_delayed_work(work),
+					     struct smcx_link, destroy_work);
+	struct smcx_lgr *lgr = lnk->lgr;
+
+	if (time_before(jiffies, lnk->destroy_by) &&
+	    !READ_ONCE(lnk->dev->removing) && !READ_ONCE(lgr->terminating) &&
+	    !lnk->destroy_ready) {
+		/* a tick after the port is seen up: its queue has drained */
+		lnk->destroy_ready = smcx_ibport_active(lnk->dev, lnk->port);
+		queue_delayed_work(smcx_wq, &lnk->destroy_work, HZ / 2);
+		return;
+	}
+	mutex_lock(&lgr->links_mutex);
+	smcx_link_destroy(lnk);
+	mutex_unlock(&lgr->links_mutex);
+	/* the slot is free now: the port event found it busy */
+	if (!READ_ONCE(lgr->terminating) && smcx_lgr_active_links(lgr) == 1)
+		smcx_addlink_port_up(lgr);
+	smcx_lgr_put(lgr);		/* the work's */
+}
+
+void smcx_link_destroy_sync(struct smcx_link *lnk)
+{
+	struct smcx_lgr *lgr = lnk->lgr;
+
+	/* a running one finished its destroy (or was kept from requeueing) */
+	if (!cancel_delayed_work_sync(&lnk->destroy_work))
+		return;
+	mutex_lock(&lgr->links_mutex);
+	smcx_link_destroy(lnk);
+	mutex_unlock(&lgr->links_mutex);
+	smcx_lgr_put(lgr);		/* the work's */
+}
+
 bool smcx_link_recycle(struct smcx_link *lnk)
 {
 	lockdep_assert_held(&lnk->lgr->links_mutex);
@@ -157,7 +203,8 @@ bool smcx_link_recycle(struct smcx_link *lnk)
 	 * DEAD one it stays idle.
 	 */
 	if (lnk->state != SMCX_LNK_DEAD || !lnk->cleared ||
-	    work_busy(&lnk->down_work))
+	    work_busy(&lnk->down_work) || delayed_work_pending(&lnk->destroy_work) ||
+	    lnk->qp || lnk->pd)
 		return false;
 	/* connections still naming it (aborted, not yet freed) */
 	if (atomic_read(&lnk->conn_cnt))
@@ -305,6 +352,28 @@ void smcx_link_clear(struct smcx_link *lnk)
 		smcx_buf_unmap(lnk, b);
 	up_write(&lnk->objs);
 	mutex_unlock(&lgr->mutex);
+	/*
+	 * rxe keeps a QP until every packet it sent is freed, and a netdev
+	 * that is down (the lab's virtio NIC) may hold those it had queued
+	 * until it is up again: destroying the QP then makes rxe wait 200 ms,
+	 * WARN and free it under the packets (seen in the lab, failover with
+	 * a wire's netdev taken down).  With the port down, the QP and what
+	 * it depends on wait for the port to come back (bounded).
+	 */
+	if (!smcx_ibport_active(lnk->dev, lnk->port) &&
+	    !READ_ONCE(lnk->dev->removing) && !lgr->terminating) {
+		kref_get(&lgr->ref);
+		lnk->destroy_by = jiffies + SMCX_LINK_DESTROY_WAIT;
+		lnk->destroy_ready = false;
+		queue_delayed_work(smcx_wq, &lnk->destroy_work, HZ / 2);
+		return;
+	}
+	smcx_link_destroy(lnk);
+}
+
+/* the verbs objects of a cleared link, last; links_mutex held */
+static void smcx_link_destroy(struct smcx_link *lnk)
+{
 	if (lnk->qp) {
 		ib_destroy_qp(lnk->qp);
 		lnk->qp = NULL;

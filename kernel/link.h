@@ -165,6 +165,13 @@ struct smcx_link {
 	/* smcx_lgr_link_down() of a link that is not the group's last */
 	struct work_struct down_work;
 	unsigned long down_logged;	/* bit 0: the reason was logged */
+	/*
+	 * The QP, CQ and PD of a cleared link whose port is down are
+	 * destroyed later (smcx_link_clear()), with a group reference.
+	 */
+	struct delayed_work destroy_work;
+	unsigned long destroy_by;	/* jiffies: destroyed then at last */
+	bool destroy_ready;		/* the port was seen ACTIVE again */
 };
 
 /*
@@ -210,5 +217,10 @@ void smcx_link_clear(struct smcx_link *lnk);
  * False: not such a slot.
  */
 bool smcx_link_recycle(struct smcx_link *lnk);
+/*
+ * Group terminate, after the clear: a destroy still deferred (see
+ * smcx_link_clear()) runs now; process context, without links_mutex.
+ */
+void smcx_link_destroy_sync(struct smcx_link *lnk);
 
 #endif /* SMCX_LINK_H */
