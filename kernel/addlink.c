@@ -119,17 +119,6 @@ static int smcx_addlink_new(struct smcx_lgr *lgr, struct smcx_ib_choice *c,
 	return rc;
 }
 
-/* a half-made link goes: its objects and the peer's keys on it */
-static void smcx_addlink_drop(struct smcx_lgr *lgr, struct smcx_link *lnk)
-{
-	mutex_lock(&lgr->links_mutex);
-	smcx_link_clear(lnk);
-	spin_lock(&lgr->rtok_lock);
-	smcx_rtok_drop_link(lgr->rtoks, lnk->idx);
-	spin_unlock(&lgr->rtok_lock);
-	mutex_unlock(&lgr->links_mutex);
-}
-
 /*
  * The RMBs the peer knows on @old, mapped on @lnk: their list for the
  * ADD_LINK (key on @old, key and address on @lnk).  Buffers are freed only
@@ -358,7 +347,7 @@ out:
 	if (rc && lnk) {
 		pr_info("link group %*phN: link %u not added: %d\n",
 			SMCX_LLC_LGR_ID_LEN, lgr->id, lnk->link_id, rc);
-		smcx_addlink_drop(lgr, lnk);
+		smcx_lgr_link_clear(lgr, lnk);	/* half made */
 	}
 	smcx_addlink_keys_free(&k);
 }
@@ -440,7 +429,7 @@ out:
 	if (rc && lnk) {
 		pr_info("link group %*phN: link %u not added: %d\n",
 			SMCX_LLC_LGR_ID_LEN, lgr->id, lnk->link_id, rc);
-		smcx_addlink_drop(lgr, lnk);
+		smcx_lgr_link_clear(lgr, lnk);	/* half made */
 	}
 	/* failed before our response: reject (the old link may be gone) */
 	if (rc && !sent && smcx_link_usable(old)) {

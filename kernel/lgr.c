@@ -273,12 +273,7 @@ static void smcx_lgr_link_down_work(struct work_struct *work)
 	 * Until the move, a send on the dead link fails and leaves the
 	 * connection to it (tx.c).
 	 */
-	mutex_lock(&lgr->links_mutex);
-	smcx_link_clear(lnk);
-	spin_lock(&lgr->rtok_lock);
-	smcx_rtok_drop_link(lgr->rtoks, lnk->idx);
-	spin_unlock(&lgr->rtok_lock);
-	mutex_unlock(&lgr->links_mutex);
+	smcx_lgr_link_clear(lgr, lnk);
 	smcx_stats_link(lgr->net, SMCX_LINK_DOWN);
 	other = smcx_lgr_first_active(lgr);
 	smcx_lgr_abort_conns(lgr, lnk, other);

@@ -334,6 +334,11 @@ void smcx_lgr_link_down(struct smcx_link *lnk, const char *why);
  * address its CLC message named on @lnk; -1: none) until it is freed
  * (put); the keys on the other links come by LLC (learn).
  */
+/*
+ * One link of @lgr goes (not the group): its clear, and the peer's keys
+ * on it, under links_mutex, so that a slot made again starts with none.
+ */
+void smcx_lgr_link_clear(struct smcx_lgr *lgr, struct smcx_link *lnk);
 int smcx_lgr_rtok_get(struct smcx_lgr *lgr, struct smcx_link *lnk, u32 rkey,
 		      u64 addr);
 void smcx_lgr_rtok_put(struct smcx_lgr *lgr, int idx);

@@ -3,11 +3,22 @@
  * The peer's RMB keys of a link group, per link (lgr->rtoks, the pure logic
  * in smcx/rtoken.h), under lgr->rtok_lock: what the CLC, the peer's
  * CONFIRM_RKEY and its ADD_LINK key list tell, and what a connection that
- * moves to another link writes with (see lgr.h).
+ * moves to another link writes with (see lgr.h); and the clear of one
+ * link, which forgets the keys on it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include "lgr.h"
+
+void smcx_lgr_link_clear(struct smcx_lgr *lgr, struct smcx_link *lnk)
+{
+	mutex_lock(&lgr->links_mutex);
+	smcx_link_clear(lnk);
+	spin_lock(&lgr->rtok_lock);
+	smcx_rtok_drop_link(lgr->rtoks, lnk->idx);
+	spin_unlock(&lgr->rtok_lock);
+	mutex_unlock(&lgr->links_mutex);
+}
 
 int smcx_lgr_rtok_get(struct smcx_lgr *lgr, struct smcx_link *lnk, u32 rkey,
 		      u64 addr)
