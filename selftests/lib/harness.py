@@ -112,7 +112,7 @@ class Ctx:
             print("    ok %d - %s # SKIP %s" % (n, name, e))
         except Exception as e:  # noqa: BLE001 - reported, then counted
             self.subfail += 1
-            for line in describe(e).splitlines():
+            for line in (describe(e) + "\n" + self.kernel_tail()).splitlines():
                 print("    # " + line)
             print("    not ok %d - %s" % (n, name))
         else:
@@ -121,6 +121,22 @@ class Ctx:
         if secs >= 0.1:		# not for cases that only report a result
             print("    # %s: %.1fs" % (name, secs))
         sys.stdout.flush()
+
+    def kernel_tail(self, lines=25):
+        """The last SMC and rxe kernel messages of each host, for a failure
+        report: the console holds only notices and worse (loglevel=6), and
+        the lab is gone by the time anyone reads the report."""
+        out = []
+        for h in self.hosts:
+            try:
+                r = h.run("dmesg | grep -E 'smcx|smc:|rxe|infiniband' | tail -%d" % lines,
+                          check=False, timeout=20)
+                text = r.out.rstrip() or "(none)"
+            except smcxlab.LabError as e:
+                text = "(unavailable: %s)" % e
+            out.append("%s kernel log (SMC/rxe, last %d):\n  %s"
+                       % (h.name, lines, text.replace("\n", "\n  ")))
+        return "\n".join(out)
 
     def smcx_path(self):
         return os.path.join(self.repo, "smcx.ko")
@@ -248,7 +264,7 @@ class Runner:
             except Skip as e:
                 outcome["status"], outcome["why"] = "skip", str(e)
             except Exception as e:  # noqa: BLE001
-                outcome["status"], outcome["why"] = "fail", describe(e)
+                outcome["status"], outcome["why"] = "fail", describe(e) + "\n" + ctx.kernel_tail()
 
         th = threading.Thread(target=body, daemon=True)
         th.start()
