@@ -301,8 +301,8 @@ static void smcx_addlink_srv(struct smcx_lgr *lgr)
 	if (!old || !smcx_addlink_wanted(lgr))
 		return;
 	/* the next try (see lgr.h); a success resets the wait */
-	lgr->add_backoff = clamp(lgr->add_backoff * 2, SMCX_ADD_RETRY,
-				 SMCX_ADD_RETRY_MAX);
+	WRITE_ONCE(lgr->add_backoff, clamp(lgr->add_backoff * 2, SMCX_ADD_RETRY,
+					   SMCX_ADD_RETRY_MAX));
 	WRITE_ONCE(lgr->add_retry_at, jiffies + lgr->add_backoff);
 	if (smcx_addlink_alt(lgr, old, &c)) {
 		/* after first contact only: what a stock client waits for */
@@ -339,7 +339,7 @@ static void smcx_addlink_srv(struct smcx_lgr *lgr)
 		rc = smcx_llc_confirm_link_srv(lnk);
 	if (!rc) {
 		smcx_addlink_confirmed(lnk, &k);
-		lgr->add_backoff = 0;
+		WRITE_ONCE(lgr->add_backoff, 0);
 	}
 out:
 	if (rc)

@@ -306,6 +306,15 @@ void smcx_lgr_link_down(struct smcx_link *lnk, const char *why)
 	if (!test_and_set_bit(0, &lnk->down_logged))
 		pr_info("link group %*phN: link %u down: %s\n",
 			(int)sizeof(lgr->id), lgr->id, lnk->link_id, why);
+	/*
+	 * A server's first try for a new second link comes SMCX_ADD_RETRY
+	 * after a loss, not at the end of a wait left over from the tries
+	 * before the last success (a CI run waited 71 s), nor at once
+	 * (the watchdog would see one link and a past time).  Tries
+	 * failing now (add_backoff set) keep their schedule.
+	 */
+	if (lgr->role == SMCX_SRV && !READ_ONCE(lgr->add_backoff))
+		WRITE_ONCE(lgr->add_retry_at, jiffies + SMCX_ADD_RETRY);
 	kref_get(&lgr->ref);
 	if (!queue_work(smcx_wq, &lnk->down_work))
 		smcx_lgr_put(lgr);

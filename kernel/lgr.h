@@ -128,7 +128,9 @@ struct smcx_lgr {
 	 * Server: when the watchdog looks for a second link again, and the
 	 * wait after that (doubling from SMCX_ADD_RETRY to SMCX_ADD_RETRY_MAX
 	 * while the flow fails, e.g. on a wire that drops everything and
-	 * gave no port event); under conf_mutex, read by the watchdog.
+	 * gave no port event); written under conf_mutex, and when a link
+	 * goes down, which sets the first try after the loss while no tries
+	 * are failing (add_backoff 0); read by the watchdog.
 	 */
 	unsigned long add_retry_at;
 	unsigned long add_backoff;
