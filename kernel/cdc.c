@@ -184,6 +184,8 @@ void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
 	/* a flushed or failed CDC: its data may not have landed */
 	if (ok && slot->tx_upto > conn->tx_fin)
 		conn->tx_fin = slot->tx_upto;
+	if (ok && slot->closing)
+		conn->close_landed = true;
 	if (!ok && !smcx_lgr_can_failover(slot->lnk))
 		conn->aborted = true;
 	spin_unlock_bh(&conn->lock);

@@ -15,6 +15,8 @@
 
 #define SMCX_CLOSE_WAIT		(30 * HZ)	/* peer's close after ours */
 #define SMCX_FLUSH_WAIT		(10 * HZ)	/* in-flight data at close */
+#define SMCX_CLOSE_LAND_WAIT	(10 * HZ)	/* our close CDC's completion */
+#define SMCX_CLOSE_LAND_POLL	(HZ / 10)
 
 /*
  * Run close_work after @delay (sooner if it is pending).  Every queueing
@@ -218,7 +220,9 @@ void smcx_close_work(struct work_struct *work)
 					      struct smcx_conn, close_work);
 	struct smcx_sock *smc = conn->owner;
 
-	if (conn->lgr && !conn->peer_closed && !smcx_conn_dead(conn)) {
+	if (conn->close_by) {
+		/* waiting for our close to land (below) */
+	} else if (conn->lgr && !conn->peer_closed && !smcx_conn_dead(conn)) {
 		/* the peer never closed: abort it */
 		conn->local_abort = true;
 		smcx_close_event_bh(conn, SMCX_CLOSE_EV_ABORT);
@@ -230,6 +234,27 @@ void smcx_close_work(struct work_struct *work)
 		mutex_lock(&conn->tx_mutex);
 		smcx_tx_push(smc, true);
 		mutex_unlock(&conn->tx_mutex);
+	}
+	if (!conn->close_by)
+		conn->close_by = jiffies + SMCX_CLOSE_LAND_WAIT;
+	/*
+	 * Our close (or abort) is posted, but its CDC has not completed: a
+	 * link that dies now takes it along, and only the failover says it
+	 * again (tx.c), to a connection that is still registered.  Freed
+	 * now, the peer would wait for a close that never comes and end the
+	 * connection by abort SMCX_CLOSE_WAIT later (seen in the lab: the
+	 * side that read the EOF closed, freed at once, and its close was on
+	 * a wire just dropped).  So the free waits for the completion, a few
+	 * ticks normally; a dead connection or group ends the wait, and so
+	 * does SMCX_CLOSE_LAND_WAIT (a dead wire's CDC fails within seconds).
+	 */
+	if (conn->lgr && !smcx_conn_dead(conn) &&
+	    (conn->closed_sent || conn->local_abort) &&
+	    !READ_ONCE(conn->close_landed) &&
+	    time_before(jiffies, conn->close_by)) {
+		smcx_close_kick(smc, SMCX_CLOSE_LAND_POLL);
+		sock_put(&smc->sk);	/* this run's */
+		return;
 	}
 	smcx_conn_free(smc);
 	smcx_close_event_bh(conn, SMCX_CLOSE_EV_GONE);

@@ -187,6 +187,7 @@ struct smcx_conn {
 	bool aborted;			/* link gone or abort */
 	bool released;			/* application closed the socket */
 	bool closed_sent;		/* ... and that CDC was posted */
+	bool close_landed;		/* a CDC with our close or abort completed */
 	bool local_abort;		/* send the abort flag */
 	bool abort_owed;		/* peer aborted: answer with ours */
 	bool reset;			/* sent to a closed peer: TCP's RST */
@@ -207,6 +208,7 @@ struct smcx_conn {
 	struct mutex tx_mutex;		/* serialises pushes */
 	struct work_struct tx_work;
 	struct delayed_work close_work;
+	unsigned long close_by;		/* close_work: free by then at the latest */
 };
 
 static inline bool smcx_conn_dead(struct smcx_conn *conn)

@@ -145,6 +145,8 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 		slot->done = smcx_cdc_tx_done;
 		slot->owner = smc;
 		slot->tx_upto = conn->tx_sent;
+		slot->closing = !!(m.conn_flags & (SMCX_CDC_CF_CONN_CLOSED |
+						   SMCX_CDC_CF_CONN_ABORT));
 		len = smcx_cdc_encode(&m, slot->buf, SMCX_WR_SLOT_LEN);
 		/* the WRITEs read the send buffer: synced with the post */
 		if (len < 0 ||
@@ -172,8 +174,12 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
  * at the same places of the peer's RMB, and the first CDC on @to names a
  * producer cursor at least as far as any the peer saw (it covers all the
  * data rewritten) and our consumer cursor, which the dead link may have
- * lost too.  The peer drops CDCs older than one it took (sequence
- * numbers, cdc.c).
+ * lost too, and, after close(), the close again: without it the peer
+ * waited for a close that was gone, and our close work aborted the
+ * connection SMCX_CLOSE_WAIT later (an smcx_failover CI run: connections
+ * closed on a dropped wire were left for rmmod).  A close the peer took
+ * already changes nothing there.  The peer drops CDCs older than one it
+ * took (sequence numbers, cdc.c).
  */
 int smcx_tx_failover(struct smcx_sock *smc, struct smcx_link *from,
 		     struct smcx_link *to)
@@ -196,6 +202,8 @@ int smcx_tx_failover(struct smcx_sock *smc, struct smcx_link *from,
 		conn->peer_rkey[to->idx] = rkey;
 		conn->peer_rmb_addr[to->idx] = addr;
 		conn->tx_sent = max(conn->tx_fin, conn->peer_cons);
+		/* our close may have gone with the dead link: say it again */
+		conn->closed_sent = false;
 		atomic_inc(&to->conn_cnt);
 		atomic_dec(&from->conn_cnt);
 		WRITE_ONCE(conn->lnk, to);

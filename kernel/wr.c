@@ -82,6 +82,7 @@ struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait)
 	slot->done = NULL;
 	slot->owner = NULL;
 	slot->tx_upto = 0;
+	slot->closing = false;
 	WRITE_ONCE(slot->taken, jiffies);
 	memset(slot->buf, 0, SMCX_WR_SLOT_LEN);
 	return slot;

@@ -48,6 +48,7 @@ struct smcx_tx_slot {
 	void (*done)(struct smcx_tx_slot *slot, bool ok);
 	void *owner;			/* the sender's (CDC: sock reference) */
 	u64 tx_upto;			/* send buffer bytes this CDC covers */
+	bool closing;			/* this CDC carries our close or abort */
 	unsigned long taken;		/* jiffies: out of tx_free since */
 	u8 *buf;
 	u64 dma;
