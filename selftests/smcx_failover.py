@@ -22,6 +22,9 @@ data moves, so only TEST_LINK can find the dead link: within
 smcr_testlink_time + 10 s the group is down to one link, on both hosts,
 and the held connections that were on it moved; after the wire is back
 every held connection passes its second exchange of data.
+Then connections closed while their wire drops silently: the close CDC
+is lost with the link, the failover says it again, and the peer reads
+each connection to its end (not a reset when the close wait runs out).
 """
 import time
 
@@ -41,6 +44,11 @@ TESTLINK = 3
 def stats(h):
     out = h.out("cat %s/stats" % stacks.SMCX_DEBUGFS)
     return {k: int(v) for k, v in (ln.split() for ln in out.splitlines())}
+
+
+def failovers(a, b):
+    """Both hosts' link_failovers, summed."""
+    return stats(a).get("link_failovers", 0) + stats(b).get("link_failovers", 0)
 
 
 def link_stats(a, b):
@@ -64,9 +72,12 @@ def pulled_stream(t, a, b, wire, how, side, mode, port):
     before = stats(sender).get("link_failovers", 0)
     res = failover.cycle(t, a, b, wire, how, port, NBYTES, CONNS,
                          side=hosts.get(side), mode=mode, recover_timeout=40)
-    t.log("moved %d connection(s) from link on rxe%d; all progressed again %s s after the pull"
-          % (len(res["moved"]), wire, "%.1f" % res["failover"]
-             if res["failover"] is not None else "never"))
+    if res["moved"]:
+        t.log("moved %d connection(s) from link on rxe%d; all progressed again %s s after"
+              " the pull" % (len(res["moved"]), wire, "%.1f" % res["failover"]
+                             if res["failover"] is not None else "never"))
+    else:
+        t.log("the samples saw no unfinished connection on rxe%d at the pull" % wire)
     t.check(res["ok"], "%d streams of %d MiB verified through the pull\n%s\n%s"
             % (CONNS, NBYTES >> 20, res["text"], res.get("cursors", "")))
     # the kernel's count is the evidence; the sampler's view (smcss -R
@@ -78,7 +89,8 @@ def pulled_stream(t, a, b, wire, how, side, mode, port):
             % (sender.name, moved, len(res["moved"]), res["moved"], res["after_pull"]))
     if res["moved"]:
         t.check(res["failover"] is not None,
-                "every connection of the pulled link made progress again")
+                "every connection of the pulled link made progress again\n%s"
+                % res.get("stuck", ""))
     t.check(res["recovery"] is not None,
             "the second link is back %s s after the wire\n%s"
             % ("%.1f" % res["recovery"] if res["recovery"] is not None else "-",
@@ -87,33 +99,122 @@ def pulled_stream(t, a, b, wire, how, side, mode, port):
 
 
 def idle_failover(t, a, b):
-    for h in (a, b):
-        h.run("sysctl -qw net.smc.smcr_testlink_time=%d" % TESTLINK)
+    with smcr_cases.Held(t, b, a, PORT + 50, 6, 64 << 10) as held:
+        g = failover.group_of(a, "SERV")
+        on1 = [ln["conns"] for ln in g["links"] if ln["ib_device"] == "rxe1"]
+        t.log("held connections per link: %s" % failover.describe_groups(a))
+        before = failovers(a, b)
+        t0 = failover.pull((a, b), 1, "drop")
+        down = failover.wait_links((a, b), 1, timeout=TESTLINK + 10)
+        t.check(down is not None,
+                "idle: one link left on both hosts within smcr_testlink_time + 10 s"
+                " (%s s)\n%s\n%s" % ("%.1f" % down if down is not None else "-",
+                                    failover.describe_groups(a),
+                                    failover.describe_groups(b)))
+        # the moves follow the link's state: each host's down work
+        # clears the link first
+        want = before + 2 * (on1[0] if on1 else 0)
+        scenarios.wait_for(lambda: failovers(a, b) >= want, timeout=10, step=0.5)
+        after = failovers(a, b)
+        t.check(after >= want,
+                "idle: the held connections on rxe1 moved on both hosts (%d of them,"
+                " link_failovers +%d)" % (on1[0] if on1 else 0, after - before))
+        t.log("TEST_LINK timeouts: %s" % link_stats(a, b))
+        failover.restore((a, b), 1, "drop")
+        t.log("held: %d connections; the wire was gone %.1f s"
+              % (held.conns, time.time() - t0))
+    # leaving the block checked phase 2 on every held connection
+
+
+# closing_failover: beta's connections, 1000 bytes sent each, closed at its
+# word; alpha reads each to its end and says how it ended
+CLOSE_CLIENT = r'''
+import os, socket, sys, time
+ip, port, n, ready, go = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+conns = []
+for i in range(n):
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)  # IPPROTO_SMC
+    s.connect((ip, port))
+    s.sendall(b"c" * 1000)
+    conns.append(s)
+open(ready, "w").close()
+while not os.path.exists(go):
+    time.sleep(0.05)
+for s in conns:
+    s.close()
+print("closed %d" % n)
+'''
+CLOSE_SERVER = r'''
+import socket, sys, time
+port, n = int(sys.argv[1]), int(sys.argv[2])
+lsn = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)  # IPPROTO_SMC
+lsn.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+lsn.bind(("0.0.0.0", port))
+lsn.listen(16)
+conns = [lsn.accept()[0] for _ in range(n)]
+ends = []
+for c in conns:
+    c.settimeout(90)
+    got = 0
     try:
-        with smcr_cases.Held(t, b, a, PORT + 50, 6, 64 << 10) as held:
-            g = failover.group_of(a, "SERV")
-            on1 = [ln["conns"] for ln in g["links"] if ln["ib_device"] == "rxe1"]
-            t.log("held connections per link: %s" % failover.describe_groups(a))
-            before = stats(a).get("link_failovers", 0) + stats(b).get("link_failovers", 0)
-            t0 = failover.pull((a, b), 1, "drop")
-            down = failover.wait_links((a, b), 1, timeout=TESTLINK + 10)
-            t.check(down is not None,
-                    "idle: one link left on both hosts within smcr_testlink_time + 10 s"
-                    " (%s s)\n%s\n%s" % ("%.1f" % down if down is not None else "-",
-                                        failover.describe_groups(a),
-                                        failover.describe_groups(b)))
-            after = stats(a).get("link_failovers", 0) + stats(b).get("link_failovers", 0)
-            t.check(after - before >= 2 * (on1[0] if on1 else 0),
-                    "idle: the held connections on rxe1 moved on both hosts (%d of them,"
-                    " link_failovers +%d)" % (on1[0] if on1 else 0, after - before))
-            t.log("TEST_LINK timeouts: %s" % link_stats(a, b))
-            failover.restore((a, b), 1, "drop")
-            t.log("held: %d connections; the wire was gone %.1f s"
-                  % (held.conns, time.time() - t0))
-        # leaving the block checked phase 2 on every held connection
+        while True:
+            d = c.recv(65536)
+            if not d:
+                break
+            got += len(d)
+        ends.append("eof:%d" % got)
+    except OSError as e:
+        ends.append("%s:%d" % (type(e).__name__, got))
+    c.close()
+print(" ".join(ends))
+'''
+CLOSE_CONNS = 4
+
+
+def closing_failover(t, a, b):
+    """Connections closed while their link is silently dead: the close
+    CDC goes with the link; after TEST_LINK found it, the failover must say
+    it again over the other link, so that the peer reads its end of data,
+    as it would over TCP, instead of a reset SMCX_CLOSE_WAIT (30 s) later."""
+    t.check(failover.wait_links((a, b), 2, timeout=40) is not None,
+            "two links to start with\n%s\n%s"
+            % (failover.describe_groups(a), failover.describe_groups(b)))
+    port = PORT + 60
+    ready, go = "/tmp/smcx-close-%d.ready" % port, "/tmp/smcx-close-%d.go" % port
+    a.run("cat > /tmp/close_server.py", input=CLOSE_SERVER)
+    b.run("cat > /tmp/close_client.py && rm -f %s %s" % (ready, go), input=CLOSE_CLIENT)
+    srv = a.bg("python3 /tmp/close_server.py %d %d" % (port, CLOSE_CONNS))
+    a.wait_port(port, job=srv)
+    cli = b.bg("python3 /tmp/close_client.py %s %d %d %s %s"
+               % (a.ip, port, CLOSE_CONNS, ready, go))
+    t.check(scenarios.wait_for(lambda: b.run("test -e %s" % ready, check=False).rc == 0,
+                               timeout=60, step=0.5),
+            "%d connections open, 1000 bytes sent on each" % CLOSE_CONNS)
+    on1 = [ln["conns"] for ln in failover.group_of(b, "CLNT")["links"]
+           if ln["ib_device"] == "rxe1"]
+    t.check(on1 and on1[0] > 0, "some of them on the link of wire 1\n%s"
+            % failover.describe_groups(b))
+    failover.pull((a, b), 1, "drop")
+    try:
+        t0 = time.time()
+        b.run("touch %s" % go)
+        t.eq(cli.wait(timeout=60).out.strip(), "closed %d" % CLOSE_CONNS,
+             "beta closed them all with the wire dropped")
+        res = srv.wait(timeout=90)
+        secs = time.time() - t0
+        t.eq(res.out.strip(), " ".join(["eof:1000"] * CLOSE_CONNS),
+             "alpha read every connection to its end (%d on the dropped wire; %.1f s)"
+             % (on1[0], secs))
+        left = scenarios.wait_for(
+            lambda: all(stacks.smcx_objects(h).get("conns", 0) == 0 for h in (a, b)),
+            timeout=15, step=0.5)
+        t.check(left, "no connection left on either host: alpha %s, beta %s"
+                % (stacks.smcx_objects(a), stacks.smcx_objects(b)))
     finally:
-        for h in (a, b):
-            h.run("sysctl -qw net.smc.smcr_testlink_time=30", check=False)
+        failover.restore((a, b), 1, "drop")
+    t.check(failover.wait_links((a, b), 2, timeout=40) is not None,
+            "the second link is back\n%s\n%s"
+            % (failover.describe_groups(a), failover.describe_groups(b)))
 
 
 def run(t):
@@ -136,5 +237,13 @@ def run(t):
                                                   else "alpha -> beta")):
             pulled_stream(t, a, b, wire, how, side, mode, port)
         port += 1
-    with t.subtest("idle connections: TEST_LINK finds the dropped wire"):
-        idle_failover(t, a, b)
+    for h in (a, b):
+        h.run("sysctl -qw net.smc.smcr_testlink_time=%d" % TESTLINK)
+    try:
+        with t.subtest("idle connections: TEST_LINK finds the dropped wire"):
+            idle_failover(t, a, b)
+        with t.subtest("connections closed on a dropped wire end in order"):
+            closing_failover(t, a, b)
+    finally:
+        for h in (a, b):
+            h.run("sysctl -qw net.smc.smcr_testlink_time=30", check=False)

@@ -396,8 +396,17 @@ def cycle(t, server, client, wire, how, port, nbytes, conns, side=None, mode="se
               % (st.receiver().name, got, nbytes * conns, wire, how,
                  " on %s" % side.name if side else ""))
         t_pull = pull(hosts, wire, how, side)
-        res["failover"], res["moved"] = failover_time(smp, t_pull, ibdev(wire), nbytes)
+        res["failover"], res["moved"] = failover_time(smp, t_pull, ibdev(wire), nbytes,
+                                                      timeout=30)
         res["moved_after"] = dict(smp.moved)
+        if res["failover"] is None and res["moved"]:
+            # what the connections that did not move again are waiting
+            # for, while they still exist
+            res["stuck"] = "\n".join([cursors(h, port) for h in hosts] +
+                                     [describe_groups(h) for h in hosts] +
+                                     ["%s stats: %s" % (h.name, h.out(
+                                         "grep -v ' 0$' %s/stats | tr '\\n' ' '"
+                                         % stacks.SMCX_DEBUGFS)) for h in hosts])
         before = [p for _, te, p in smp.samples if te <= t_pull]
         res["at_pull"] = before[-1] if before else {}
         sender = server if mode == "recv" else client
