@@ -59,6 +59,20 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	if (conn->violated)
 		goto unlock;
 	/*
+	 * Mainline's failover validation (smcx/cursor.h): nothing to take
+	 * from it, unless it shows that the dead link took a CDC with it;
+	 * then the stream cannot go on, and ends as on a protocol error.
+	 * Taken as a normal CDC, its zero cursors looked like a cursor going
+	 * back: the interop lab aborted every connection a stock client
+	 * moved.
+	 */
+	if (m.prod_flags & SMCX_CDC_PF_FAILOVER_VALID) {
+		if (smcx_cdc_validation_lost(conn->rx_seq_set, conn->rx_seq,
+					     m.seqno))
+			goto violation;
+		goto unlock;
+	}
+	/*
 	 * A CDC older than one already taken (a newer one, sent on the
 	 * group's other link, overtook it) carries cursors and flags the
 	 * newer one repeats or moved past: dropped before it is judged, as

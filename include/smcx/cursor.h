@@ -48,6 +48,20 @@ static inline bool smcx_cdc_seq_before(u16 a, u16 b)
 	return (u16)(a - b) >= 0x8000u;
 }
 
+/*
+ * A failover validation CDC (prod flag SMCX_CDC_PF_FAILOVER_VALID): the
+ * peer moved the connection to another link and names the last CDC whose
+ * send completed there; its cursors are zero and mean nothing.  If we did
+ * not take that CDC (@fin after our newest, @last; none taken counts as
+ * 0), a CDC the peer holds for delivered was lost with the link, and what
+ * it said cannot be had again: the connection ends (mainline aborts it).
+ * Otherwise the message changes nothing.
+ */
+static inline bool smcx_cdc_validation_lost(bool taken, u16 last, u16 fin)
+{
+	return smcx_cdc_seq_before(taken ? last : 0, fin);
+}
+
 /* @n modulo @d and @n / @d, through math64 in the kernel */
 static inline u64 smcx_curs_div(u64 n, u32 d, u32 *rem)
 {
