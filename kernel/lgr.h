@@ -349,6 +349,9 @@ int smcx_lgr_rtok_key(struct smcx_lgr *lgr, int idx, struct smcx_link *lnk,
 /* the peer's CONFIRM_RKEY, which came on @lnk */
 void smcx_lgr_rtok_confirm(struct smcx_lgr *lgr, struct smcx_link *lnk,
 			   const struct smcx_llc_confirm_rkey *c);
+/* the peer's DELETE_RKEY of the RMB with @rkey on @lnk: 0, or -ENOENT */
+int smcx_lgr_rtok_delete(struct smcx_lgr *lgr, struct smcx_link *lnk,
+			 u32 rkey);
 /* ADD_LINK's list: @n triples of keys on @from, keys on @to (wire form) */
 void smcx_lgr_rtok_add_link(struct smcx_lgr *lgr, struct smcx_link *from,
 			    struct smcx_link *to, const u8 *rts, unsigned int n);

@@ -39,6 +39,8 @@
 struct smcx_llc_qentry {
 	struct list_head list;
 	struct smcx_llc_msg m;
+	/* a DELETE_RKEY's keys (its list points into the receive buffer) */
+	u32 del_rkeys[SMCX_LLC_DEL_RKEY_MAX];
 };
 
 void smcx_llc_init_msg(struct smcx_link *lnk, struct smcx_llc_msg *m, u8 type)
@@ -248,9 +250,11 @@ static void smcx_llc_overflow(struct smcx_link *lnk, u8 type)
 /* wr.c's receive handler of SMCX_WR_KIND_LLC (registered by smcx_llc_init) */
 static void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 {
+	u32 del[SMCX_LLC_DEL_RKEY_MAX];
 	struct smcx_llc_qentry *qe;
 	struct smcx_llc_msg m;
 	bool full, kept;
+	u8 i, n = 0;
 
 	if (smcx_llc_decode(buf, len, &m, SMCX_WIRE_LAX_RSVD))
 		return;		/* unknown or malformed: dropped, as mainline */
@@ -269,8 +273,17 @@ static void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 		spin_unlock_bh(&lnk->llc_lock);
 		m.u.add_link.rkeys = NULL;
 	}
-	if (m.type == SMCX_LLC_DELETE_RKEY)
+	if (m.type == SMCX_LLC_DELETE_RKEY) {
+		/*
+		 * Up to SMCX_LLC_DEL_RKEY_MAX keys are kept, the most its
+		 * answer's error mask can name (mainline sends one at a time)
+		 */
+		n = min_t(u8, m.u.delete_rkey.num_rkeys, SMCX_LLC_DEL_RKEY_MAX);
+		for (i = 0; i < n; i++)
+			del[i] = smcx_llc_rkey_get(m.u.delete_rkey.rkeys, i);
+		m.u.delete_rkey.num_rkeys = n;
 		m.u.delete_rkey.rkeys = NULL;
+	}
 	if ((m.flags & SMCX_LLC_FLAG_RESP) || m.type == SMCX_LLC_CONFIRM_LINK) {
 		/*
 		 * the awaited message into an empty mailbox; anything else,
@@ -293,6 +306,7 @@ static void smcx_llc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	if (!qe)
 		return;
 	qe->m = m;
+	memcpy(qe->del_rkeys, del, n * sizeof(del[0]));
 	spin_lock_bh(&lnk->llc_lock);
 	full = list_count_nodes(&lnk->llc_queue) >= SMCX_LLC_QUEUE_MAX;
 	if (!full)
@@ -329,7 +343,7 @@ void smcx_llc_add_link_reject(struct smcx_link *lnk, u8 link_num)
  * up after our ADD_LINK and gave up on): nothing to do.
  */
 static void smcx_llc_answer_delete(struct smcx_link *lnk,
-				   struct smcx_llc_msg *m)
+				   const struct smcx_llc_msg *m)
 {
 	struct smcx_link *del;
 	struct smcx_llc_msg r = *m;
@@ -346,8 +360,34 @@ static void smcx_llc_answer_delete(struct smcx_link *lnk,
 		smcx_lgr_link_down(del, "peer sent DELETE_LINK");
 }
 
-static void smcx_llc_answer(struct smcx_link *lnk, struct smcx_llc_msg *m)
+/*
+ * The peer's DELETE_RKEY: each key it names goes from the group's table;
+ * the answer's error mask names those we did not know (bit 7 the first
+ * key, as mainline numbers them).
+ */
+static void smcx_llc_answer_del_rkey(struct smcx_link *lnk,
+				     const struct smcx_llc_qentry *qe)
 {
+	struct smcx_llc_msg r;
+	u8 i, err = 0;
+
+	for (i = 0; i < qe->m.u.delete_rkey.num_rkeys; i++)
+		if (smcx_lgr_rtok_delete(lnk->lgr, lnk, qe->del_rkeys[i]))
+			err |= 1 << (SMCX_LLC_DEL_RKEY_MAX - 1 - i);
+	smcx_llc_init_msg(lnk, &r, SMCX_LLC_DELETE_RKEY);
+	r.flags = SMCX_LLC_FLAG_RESP;
+	if (err) {
+		r.flags |= SMCX_LLC_FLAG_RKEY_NEG;
+		r.u.delete_rkey.err_mask = err;
+	}
+	r.u.delete_rkey.num_rkeys = qe->m.u.delete_rkey.num_rkeys;
+	smcx_llc_send(lnk, &r, true);
+}
+
+static void smcx_llc_answer(struct smcx_link *lnk,
+			    const struct smcx_llc_qentry *qe)
+{
+	const struct smcx_llc_msg *m = &qe->m;
 	struct smcx_llc_msg r;
 
 	switch (m->type) {
@@ -361,9 +401,7 @@ static void smcx_llc_answer(struct smcx_link *lnk, struct smcx_llc_msg *m)
 		smcx_llc_send(lnk, &r, true);
 		break;
 	case SMCX_LLC_DELETE_RKEY:
-		smcx_llc_init_msg(lnk, &r, SMCX_LLC_DELETE_RKEY);
-		r.flags = SMCX_LLC_FLAG_RESP;
-		smcx_llc_send(lnk, &r, true);
+		smcx_llc_answer_del_rkey(lnk, qe);
 		break;
 	case SMCX_LLC_ADD_LINK:
 		/* a client takes a server's offer in the add work */
@@ -398,7 +436,7 @@ void smcx_llc_work(struct work_struct *work)
 		if (!qe)
 			break;
 		if (READ_ONCE(lnk->state) != SMCX_LNK_DEAD)
-			smcx_llc_answer(lnk, &qe->m);
+			smcx_llc_answer(lnk, qe);
 		kfree(qe);
 	}
 }

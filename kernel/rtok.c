@@ -38,6 +38,23 @@ void smcx_lgr_rtok_put(struct smcx_lgr *lgr, int idx)
 	spin_unlock(&lgr->rtok_lock);
 }
 
+/*
+ * The peer freed an RMB: its keys go on every link, so that no failover
+ * writes into memory the peer may have given to something else.  A
+ * connection still naming it keeps its reference (the peer frees an RMB
+ * only once no connection of its own uses it).
+ */
+int smcx_lgr_rtok_delete(struct smcx_lgr *lgr, struct smcx_link *lnk,
+			 u32 rkey)
+{
+	int rc;
+
+	spin_lock(&lgr->rtok_lock);
+	rc = smcx_rtok_del(lgr->rtoks, lnk->idx, rkey);
+	spin_unlock(&lgr->rtok_lock);
+	return rc ? -ENOENT : 0;
+}
+
 int smcx_lgr_rtok_key(struct smcx_lgr *lgr, int idx, struct smcx_link *lnk,
 		      u32 *rkey, u64 *addr)
 {

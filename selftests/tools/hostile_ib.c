@@ -1197,10 +1197,22 @@ static void llc_random(struct rcase *c, struct smcx_llc_msg *m)
 	case SMCX_LLC_TEST_LINK:
 		hr_fill(r, m->u.test_link.user_data, 16);
 		break;
-	case SMCX_LLC_DELETE_RKEY:
+	case SMCX_LLC_DELETE_RKEY: {
+		/*
+		 * our RMB's key (the victim drops it) or keys it never saw;
+		 * static: a first_unsol() message is encoded later, and no
+		 * MR exists then (link_down())
+		 */
+		static uint8_t keys[3 * 4];
+
 		m->version = SMCX_LLC_V1;
-		m->u.delete_rkey.num_rkeys = 0;
+		m->u.delete_rkey.num_rkeys = (uint8_t)hr_below(r, 4);
+		for (i = 0; i < m->u.delete_rkey.num_rkeys; i++)
+			smcx_llc_rkey_put(keys, i, ib.mr && hr_chance(r, 50) ? ib.mr->rkey :
+					  (uint32_t)hr_next(r));
+		m->u.delete_rkey.rkeys = keys;
 		break;
+	}
 	default:
 		m->u.req_add_link.gid_cnt = (uint8_t)hr_below(r, 3);
 		for (i = 0; i < m->u.req_add_link.gid_cnt; i++)
