@@ -54,6 +54,11 @@ def setup_inkernel_smc_two_links(h):
     the group's source address.  The second link still runs on
     198.18.1.0/24, the first IPv4 RoCE GID of rxe1."""
     setup_inkernel_smc(h)
+    setup_inkernel_second_link(h)
+
+
+def setup_inkernel_second_link(h):
+    """What setup_inkernel_smc_two_links() adds to setup_inkernel_smc()."""
     pnet = tool("smc_pnet")
     h.run("%s -a %s -I eth1" % (pnet, LAB_PNETID))
     h.run("%s -a %s -D rxe1 -P 1" % (pnet, LAB_PNETID))
