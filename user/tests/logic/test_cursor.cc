@@ -275,9 +275,9 @@ TEST(CdcSeq, OlderIsBeforeAcrossTheWrap) {
 
 // mainline's failover validation names the peer's last completed CDC
 TEST(CdcSeq, ValidationLostOnlyWhenItNamesOneWeDidNotTake) {
-    EXPECT_FALSE(smcx_cdc_validation_lost(true, 7, 7)); // the one we took last
-    EXPECT_FALSE(smcx_cdc_validation_lost(true, 7, 5)); // older: we have more
-    EXPECT_TRUE(smcx_cdc_validation_lost(true, 7, 8));  // one we never saw
+    EXPECT_FALSE(smcx_cdc_validation_lost(true, 7, 7));           // the one we took last
+    EXPECT_FALSE(smcx_cdc_validation_lost(true, 7, 5));           // older: we have more
+    EXPECT_TRUE(smcx_cdc_validation_lost(true, 7, 8));            // one we never saw
     EXPECT_FALSE(smcx_cdc_validation_lost(true, 0x0002, 0xfffe)); // across the wrap
     EXPECT_TRUE(smcx_cdc_validation_lost(true, 0xfffe, 0x0002));
     EXPECT_FALSE(smcx_cdc_validation_lost(false, 0, 0)); // none sent, none taken
