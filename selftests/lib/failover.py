@@ -248,11 +248,16 @@ def failover_time(sampler, t_pull, device, nbytes, timeout=60):
     """How long after @t_pull every connection that was on @device at the
     pull (per the last sample before it) and still had bytes to receive
     (fewer than @nbytes) received a byte again: more than in the first
-    sample after the pull, or it left the samples after having received
-    more (it finished; one that left without, was aborted).  Returns (seconds or
-    None if one did not move within @timeout, {conn: (link, device,
-    bytes)} of those connections); @sampler.moved keeps {conn: seconds}
-    of those that did."""
+    sample after the pull, or it left the samples (it received the rest
+    and ended; an aborted stream fails the streams' own check).  A sample
+    can take seconds while the receiver's pushes wait for a dead link's
+    send slots (smcss reads the cursors under the connection's tx lock),
+    so the first one after the pull may already show a stream near its
+    end, and the next one without it: counting only growth past that
+    sample called such a pull "never" in a CI run whose streams all
+    verified.  Returns (seconds or None if one did not move within
+    @timeout, {conn: (link, device, bytes)} of those connections);
+    @sampler.moved keeps {conn: seconds} of those that did."""
     before = [p for _, te, p in sampler.samples if te <= t_pull]
     on_dev = {k: v for k, v in (before[-1] if before else {}).items()
               if v[1] == device and v[2] < nbytes}
@@ -262,7 +267,6 @@ def failover_time(sampler, t_pull, device, nbytes, timeout=60):
     deadline = t_pull + timeout
     base = None
     moved = {}
-    seen = {}		# each connection's bytes in the newest sample that had it
     idx = 0
     while len(moved) < len(on_dev):
         while idx < len(sampler.samples):
@@ -270,18 +274,16 @@ def failover_time(sampler, t_pull, device, nbytes, timeout=60):
             idx += 1
             if ts <= t_pull:	# taken (partly) before the pull
                 continue
-            if base is None:
+            first = base is None
+            if first:
                 base = p
-                continue
             for k in on_dev:
                 if k in moved:
                     continue
-                if k in p and k in base and p[k][2] > base[k][2]:
+                if k not in p:
+                    moved[k] = te - t_pull	# received the rest, ended
+                elif not first and k in base and p[k][2] > base[k][2]:
                     moved[k] = te - t_pull
-                elif k not in p and k in base and seen.get(k, 0) > base[k][2]:
-                    moved[k] = te - t_pull	# finished after moving again
-            for k, v in p.items():
-                seen[k] = v[2]
         if time.time() > deadline:
             break
         time.sleep(SAMPLE_PERIOD)
