@@ -24,6 +24,7 @@ which sends its cursor again on the new link.
 """
 import failover
 import scenarios
+import smcr_cases
 import stacks
 
 WIRES = 2
@@ -53,9 +54,8 @@ STOCK_RECEIVER = ("stock 6.12 receiver: its consumer-cursor update lost with the
 
 
 def setup(t, cs, ss):
+    smcr_cases.clear_hosts(t)	# fresh hosts if a stock module is stuck
     a, b = t.alpha, t.beta
-    for h in (a, b):
-        stacks.clear(h)
     stacks.setup_pair(b, cs, a, ss)
     for h, st in ((b, cs), (a, ss)):
         if st == stacks.INKERNEL:
