@@ -33,13 +33,15 @@
  *
  * Which port: the server takes another RoCE v2 port with an IPv4 GID,
  * active, not the old link's, with the PNET ID of the group's first link
- * (none: any).  Without one it sends the offer a peer without an
- * alternate path rejects (llc.c), as before, since mainline's client
- * waits for an ADD_LINK after first contact.  The client takes the port
- * its route to the server's new GID leaves by, with the GID of the route's
- * source address; if that is the old link's port and the server offers the
- * old link's far end again, there is no second path: reject.  One side on
- * a single port gives an asymmetric group (lgr.h, smcx_lgr_type()).
+ * (none: any).  Without one it offers a second link on the old link's own
+ * port, as mainline's server does (mainline's client waits for an
+ * ADD_LINK after first contact).  The client takes the port its route to
+ * the server's new GID leaves by, with the GID of the route's source
+ * address; if that is the old link's port and the server offers the old
+ * link's far end again, the client's second path is a port of its own
+ * with an address on the server's subnet, and without one it rejects.
+ * One side on a single port gives an asymmetric group (lgr.h,
+ * smcx_lgr_type()): ASYMMETRIC_LOCAL on that side, _PEER on the other.
  *
  * Locking: the flows run under lgr->conf_mutex (see lgr.h), so no RMB is
  * announced by CONFIRM_RKEY while the list is made and sent; the new slot
@@ -251,16 +253,52 @@ static u8 smcx_addlink_id(struct smcx_lgr *lgr)
 	return id;
 }
 
+/* @gid's IPv4 address (v4-mapped RoCE v2 GID), or 0 */
+static __be32 smcx_addlink_gid_v4(const u8 *gid)
+{
+	struct in6_addr a;
+
+	memcpy(&a, gid, sizeof(a));
+	return ipv6_addr_v4mapped(&a) ? a.s6_addr32[3] : 0;
+}
+
+/* an IPv4 address of @ndev whose prefix holds @daddr (on link), or 0 */
+static __be32 smcx_addlink_onlink(struct net_device *ndev, __be32 daddr)
+{
+	const struct in_ifaddr *ifa;
+	struct in_device *in_dev;
+	__be32 local = 0;
+
+	rcu_read_lock();
+	in_dev = __in_dev_get_rcu(ndev);
+	if (in_dev) {
+		in_dev_for_each_ifa_rcu(ifa, in_dev) {
+			if (inet_ifa_match(daddr, ifa)) {
+				local = ifa->ifa_local;
+				break;
+			}
+		}
+	}
+	rcu_read_unlock();
+	return local;
+}
+
 /*
- * Server: an active RoCE v2 port that is not @old's, with an IPv4 GID on
- * its netdev and the group's PNET ID; 0 and @c (referenced) or -ENODEV.
+ * An active RoCE v2 port that is not @old's, with an IPv4 GID on its
+ * netdev and the group's PNET ID; 0 and @c (referenced) or -ENODEV.
+ * With @peer (a client looking for its own second path to the server's
+ * one port) the netdev must also have an address whose prefix holds
+ * @peer, and the GID is that address's: a port on another wire is no
+ * path there, though a route lookup bound to it would still "succeed"
+ * (the kernel takes a destination as on link when an oif has no route).
  */
 static int smcx_addlink_alt(struct smcx_lgr *lgr, struct smcx_link *old,
-			    struct smcx_ib_choice *c)
+			    __be32 peer, struct smcx_ib_choice *c)
 {
 	struct net_device *ndev;
 	struct smcx_ibdev *d;
 	unsigned int n, i;
+	__be32 saddr;
 	u32 port;
 	int rc;
 
@@ -272,9 +310,11 @@ static int smcx_addlink_alt(struct smcx_lgr *lgr, struct smcx_link *old,
 			ndev = ib_device_get_netdev(d->ibdev, port);
 			if (!ndev)
 				continue;
-			rc = net_eq(dev_net(ndev), lgr->net) ?
-			     smcx_ib_choose(ndev, 0, SMCX_ROCE_V2, NULL, c) :
-			     -ENODEV;
+			saddr = peer ? smcx_addlink_onlink(ndev, peer) : 0;
+			rc = -ENODEV;
+			if (net_eq(dev_net(ndev), lgr->net) && (!peer || saddr))
+				rc = smcx_ib_choose(ndev, saddr, SMCX_ROCE_V2,
+						    NULL, c);
 			dev_put(ndev);
 			if (rc)
 				continue;
@@ -290,12 +330,46 @@ static int smcx_addlink_alt(struct smcx_lgr *lgr, struct smcx_link *old,
 	return -ENODEV;
 }
 
+/*
+ * Server without a second port: a second link on @old's own port, with
+ * @old's GID (ASYMMETRIC_LOCAL here; a client with a port of its own on
+ * our wire takes it, ASYMMETRIC_PEER there, and one without rejects it).
+ * Offered when a client may take it: after first contact (mainline's
+ * client waits for an ADD_LINK then), when it asked with REQ_ADD_LINK,
+ * and on the retry schedule once a client of this group took one.
+ */
+static bool smcx_addlink_same_wanted(struct smcx_lgr *lgr)
+{
+	return !lgr->add_offered || READ_ONCE(lgr->add_asked) ||
+	       lgr->asym_taken;
+}
+
+static int smcx_addlink_same(struct smcx_lgr *lgr, struct smcx_link *old,
+			     struct smcx_ib_choice *c)
+{
+	struct net_device *ndev;
+	int rc;
+
+	ndev = ib_device_get_netdev(old->dev->ibdev, old->port);
+	if (!ndev)
+		return -ENODEV;
+	rc = smcx_ib_choose(ndev, smcx_addlink_gid_v4(old->gid), SMCX_ROCE_V2,
+			    NULL, c);
+	dev_put(ndev);
+	if (!rc && (c->dev != old->dev || c->port != old->port)) {
+		smcx_ib_choice_release(c);
+		rc = -ENODEV;
+	}
+	return rc;
+}
+
 static void smcx_addlink_srv(struct smcx_lgr *lgr)
 {
 	struct smcx_link *old = smcx_lgr_first_active(lgr), *lnk = NULL;
 	struct smcx_addlink_keys k = {};
 	struct smcx_ib_choice c;
 	struct smcx_llc_msg m;
+	bool same = false;
 	int rc;
 
 	if (!old || !smcx_addlink_wanted(lgr))
@@ -304,15 +378,21 @@ static void smcx_addlink_srv(struct smcx_lgr *lgr)
 	WRITE_ONCE(lgr->add_backoff, clamp(lgr->add_backoff * 2, SMCX_ADD_RETRY,
 					   SMCX_ADD_RETRY_MAX));
 	WRITE_ONCE(lgr->add_retry_at, jiffies + lgr->add_backoff);
-	if (smcx_addlink_alt(lgr, old, &c)) {
-		/* after first contact only: what a stock client waits for */
-		if (!lgr->add_offered) {
-			lgr->add_offered = true;
-			smcx_llc_add_link_none(old);
+	if (smcx_addlink_alt(lgr, old, 0, &c)) {
+		same = smcx_addlink_same_wanted(lgr);
+		if (same && smcx_addlink_same(lgr, old, &c)) {
+			/* after first contact: what a stock client waits for */
+			if (!lgr->add_offered)
+				smcx_llc_add_link_none(old);
+			same = false;
 		}
-		return;
+		lgr->add_offered = true;
+		WRITE_ONCE(lgr->add_asked, false);
+		if (!same)
+			return;
 	}
 	lgr->add_offered = true;
+	WRITE_ONCE(lgr->add_asked, false);
 	rc = smcx_addlink_new(lgr, &c, smcx_addlink_id(lgr), &lnk);
 	smcx_ib_choice_release(&c);
 	if (rc)
@@ -340,15 +420,17 @@ static void smcx_addlink_srv(struct smcx_lgr *lgr)
 	if (!rc) {
 		smcx_addlink_confirmed(lnk, &k);
 		WRITE_ONCE(lgr->add_backoff, 0);
+		lgr->asym_taken |= same;
 	}
 out:
 	if (rc)
 		smcx_stats_link(lgr->net, SMCX_LINK_ADD_FAILED);
-	if (rc && lnk) {
+	/* a client without a second path says no to our own port again */
+	if (rc && lnk && !(same && rc == -ECONNREFUSED))
 		pr_info("link group %*phN: link %u not added: %d\n",
 			SMCX_LLC_LGR_ID_LEN, lgr->id, lnk->link_id, rc);
+	if (rc && lnk)
 		smcx_lgr_link_clear(lgr, lnk);	/* half made */
-	}
 	smcx_addlink_keys_free(&k);
 }
 
@@ -399,11 +481,16 @@ static void smcx_addlink_clnt(struct smcx_lgr *lgr)
 	rc = smcx_addlink_route(lgr, a->gid, &c);
 	if (rc)
 		goto out;
+	/*
+	 * The server offers its one port again: a port of ours on its wire
+	 * makes the second path (ASYMMETRIC_PEER), else there is none.
+	 */
 	if (c.dev == old->dev && c.port == old->port &&
 	    !memcmp(a->gid, old->peer_gid, SMCX_GID_LEN)) {
 		smcx_ib_choice_release(&c);
-		rc = -EHOSTUNREACH;		/* no second path */
-		goto out;
+		rc = -EHOSTUNREACH;
+		if (smcx_addlink_alt(lgr, old, smcx_addlink_gid_v4(a->gid), &c))
+			goto out;
 	}
 	rc = smcx_addlink_new(lgr, &c, a->link_num, &lnk);
 	smcx_ib_choice_release(&c);
@@ -456,7 +543,7 @@ static void smcx_addlink_ask(struct smcx_lgr *lgr)
 	struct smcx_llc_msg m;
 
 	if (!old || !smcx_addlink_wanted(lgr) ||
-	    smcx_addlink_alt(lgr, old, &c))
+	    smcx_addlink_alt(lgr, old, 0, &c))
 		return;
 	smcx_llc_init_msg(old, &m, SMCX_LLC_REQ_ADD_LINK);
 	m.u.req_add_link.gid_cnt = 1;

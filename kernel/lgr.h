@@ -125,6 +125,14 @@ struct smcx_lgr {
 	bool add_ask;			/* client: send REQ_ADD_LINK */
 	bool add_offered;		/* server: first offer made */
 	/*
+	 * Server without a second port of its own: it offers a second link
+	 * on its one port (ASYMMETRIC_LOCAL) after first contact, when the
+	 * client asks (add_asked, set by the LLC receive path), and, once a
+	 * client took such a link (asym_taken), on the retry schedule too.
+	 */
+	bool add_asked;
+	bool asym_taken;
+	/*
 	 * Server: when the watchdog looks for a second link again, and the
 	 * wait after that (doubling from SMCX_ADD_RETRY to SMCX_ADD_RETRY_MAX
 	 * while the flow fails, e.g. on a wire that drops everything and

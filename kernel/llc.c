@@ -413,8 +413,10 @@ static void smcx_llc_answer(struct smcx_link *lnk,
 		break;
 	case SMCX_LLC_REQ_ADD_LINK:
 		/* a server offers a link if it can (addlink.c); no answer */
-		if (lnk->lgr->role == SMCX_SRV)
+		if (lnk->lgr->role == SMCX_SRV) {
+			WRITE_ONCE(lnk->lgr->add_asked, true);
 			smcx_addlink_kick(lnk->lgr);
+		}
 		break;
 	default:
 		break;
@@ -507,9 +509,10 @@ int smcx_llc_confirm_link_clnt(struct smcx_link *lnk)
 }
 
 /*
- * Server, first contact done, no alternate device (addlink.c): offer a
- * second link as mainline's server does on a v2 link group that allows
- * more than one link.  The offer names our current link's GID and MAC; a
+ * Server, first contact done, no alternate device, and no second link
+ * could be made on its own port either (addlink.c): offer one anyway,
+ * as mainline's server does on a v2 link group that allows more than one
+ * link.  The offer names our current link's GID and MAC; a
  * peer without an alternate path answers with a reject (mainline's client
  * waits for this ADD_LINK after CONFIRM_LINK and would otherwise stall
  * its connect for the full LLC wait plus a CLC Decline wait).  The short

@@ -32,7 +32,7 @@ int smcx_llc_confirm_link_srv(struct smcx_link *lnk);
 int smcx_llc_confirm_link_clnt(struct smcx_link *lnk);
 /* our request and the peer's answer, one flow at a time per link */
 int smcx_llc_request(struct smcx_link *lnk, struct smcx_llc_msg *m, long timeo);
-/* server without an alternate device: the offer a peer rejects */
+/* server that cannot make a second link: the offer a peer rejects */
 int smcx_llc_add_link_none(struct smcx_link *lnk);
 void smcx_llc_add_link_reject(struct smcx_link *lnk, u8 link_num);
 int smcx_llc_confirm_rkey(struct smcx_link *lnk, struct smcx_buf *b);
