@@ -21,9 +21,13 @@
  *   - CONNINFO and LGRINFO: only for a connection running over SMC-R.
  *
  * Socks are taken from the hash in small batches with a reference each and
- * filled outside the hash lock, so the SMC-R parts can be read under the
- * connection's tx_mutex (which keeps conn->lgr and the buffers) and the
- * link group's mutex (which keeps the device while the group is alive).
+ * filled outside the hash lock.  The SMC-R parts are read under the
+ * connection's spinlock, under which smcx_conn_free() clears conn->lgr
+ * and the buffers, and the group is referenced there for the link part,
+ * read under the group's mutex (which keeps the device while the group
+ * is alive).  Not under tx_mutex: a push holds that while it waits for a
+ * send slot (up to SMCX_TX_STALL on a dead link), and ss or smcss must
+ * not wait that long for one socket's cursors.
  * The dump position is (hash, socks of this netns already sent), like
  * mainline's: socks created or closed between two parts of a dump may be
  * missed or shown twice.
@@ -138,20 +142,24 @@ static int smcx_diag_fill_smcr(struct sk_buff *skb, struct smcx_sock *smc,
 	struct smc_diag_conninfo ci;
 	struct smc_diag_lgrinfo li;
 	bool have_ci = false, have_li = false;
+	struct smcx_link *lnk;
 	struct smcx_lgr *lgr;
 
 	if (!conn)
 		return 0;
 	memset(&ci, 0, sizeof(ci));
 	memset(&li, 0, sizeof(li));
-	mutex_lock(&conn->tx_mutex);
+	spin_lock_bh(&conn->lock);
 	lgr = conn->lgr;
+	/* the connection's reference keeps it while conn->lgr is set */
+	if (lgr)
+		kref_get(&lgr->ref);
+	lnk = conn->lnk;
 	if (lgr && conn->sndbuf && conn->rmb &&
 	    smcx_diag_want(ext, SMC_DIAG_CONNINFO)) {
 		u32 ssz = conn->sndbuf->size, rsz = conn->rmb->size;
 		u8 sf = 0;
 
-		spin_lock_bh(&conn->lock);
 		ci.token = conn->token;
 		ci.sndbuf_size = ssz;
 		ci.rmbe_size = rsz;
@@ -181,13 +189,11 @@ static int smcx_diag_fill_smcr(struct sk_buff *skb, struct smcx_sock *smc,
 		if (conn->local_abort)
 			sf |= SMCX_CDC_CF_CONN_ABORT;
 		ci.tx_conn_state_flags = sf;
-		spin_unlock_bh(&conn->lock);
 		have_ci = true;
 	}
+	spin_unlock_bh(&conn->lock);
+	/* uapi has room for one link: the connection's (lgr->lnk[], in lgr) */
 	if (lgr && smcx_diag_want(ext, SMC_DIAG_LGRINFO)) {
-		/* uapi has room for one link: the connection's */
-		struct smcx_link *lnk = conn->lnk;
-
 		mutex_lock(&lgr->mutex);
 		/* the link's device lives until its clear, after the section */
 		if (!lgr->dead && lnk && smcx_link_enter(lnk, SMCX_LNK_MAPPED)) {
@@ -208,7 +214,8 @@ static int smcx_diag_fill_smcr(struct sk_buff *skb, struct smcx_sock *smc,
 		}
 		mutex_unlock(&lgr->mutex);
 	}
-	mutex_unlock(&conn->tx_mutex);
+	if (lgr)
+		smcx_lgr_put(lgr);
 
 	if (have_ci &&
 	    nla_put(skb, SMC_DIAG_CONNINFO, sizeof(ci), &ci) < 0)
