@@ -244,6 +244,19 @@ class Sampler:
         self._thr.join(timeout=30)
 
 
+def near(sampler, t, n=3):
+    """The @n samples before and after @t, one line each: the sample's end
+    relative to @t, then per connection (local-peer port) its link device
+    and bytes received."""
+    idx = next((i for i, (_, te, _) in enumerate(sampler.samples) if te > t),
+               len(sampler.samples))
+    def conns(p):
+        return " ".join("%s-%s:%s:%d" % (k[0], k[1], v[1], v[2])
+                        for k, v in sorted(p.items())) or "(none)"
+    return "\n".join("%+.2fs %s" % (te - t, conns(p))
+                     for _, te, p in sampler.samples[max(0, idx - n):idx + n])
+
+
 def failover_time(sampler, t_pull, device, nbytes, timeout=60):
     """How long after @t_pull every connection that was on @device at the
     pull (per the last sample before it) and still had bytes to receive
@@ -411,6 +424,7 @@ def cycle(t, server, client, wire, how, port, nbytes, conns, side=None, mode="se
                                          % stacks.SMCX_DEBUGFS)) for h in hosts])
         before = [p for _, te, p in smp.samples if te <= t_pull]
         res["at_pull"] = before[-1] if before else {}
+        res["near_pull"] = near(smp, t_pull)
         sender = server if mode == "recv" else client
 
         def evidence():
