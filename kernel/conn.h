@@ -203,6 +203,7 @@ struct smcx_conn {
 	u8 urg_byte;			/* the received urgent byte */
 	u64 urg_pos;			/* its position in the receive stream */
 	bool urg_tx_pend;		/* MSG_OOB byte not yet announced */
+	bool urg_tx_set;		/* one was sent: urg_tx_pos is valid */
 	u64 urg_tx_pos;			/* its position in the send stream */
 	struct smcx_sock *owner;
 	struct mutex tx_mutex;		/* serialises pushes */

@@ -12,6 +12,7 @@
 #include <net/sock.h>
 
 #include <smcx/cursor.h>
+#include <smcx/urg.h>
 
 #include "conn.h"
 #include "lgr.h"
@@ -185,8 +186,8 @@ int smcx_tx_failover(struct smcx_sock *smc, struct smcx_link *from,
 		     struct smcx_link *to)
 {
 	struct smcx_conn *conn = smc->conn;
+	u64 addr, sent;
 	u32 rkey;
-	u64 addr;
 	int rc = 0;
 
 	mutex_lock(&conn->tx_mutex);
@@ -201,7 +202,12 @@ int smcx_tx_failover(struct smcx_sock *smc, struct smcx_link *from,
 	} else {
 		conn->peer_rkey[to->idx] = rkey;
 		conn->peer_rmb_addr[to->idx] = addr;
+		sent = conn->tx_sent;
 		conn->tx_sent = max(conn->tx_fin, conn->peer_cons);
+		/* the urgent byte's mark may be lost with the link: again */
+		if (smcx_urg_tx_rewound(conn->urg_tx_set, conn->urg_tx_pos,
+					conn->tx_sent, sent))
+			conn->urg_tx_pend = true;
 		/* our close may have gone with the dead link: say it again */
 		conn->closed_sent = false;
 		atomic_inc(&to->conn_cnt);
@@ -323,6 +329,7 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 		if ((msg->msg_flags & MSG_OOB) && copied == len) {
 			conn->urg_tx_pos = pos - 1;
 			conn->urg_tx_pend = true;
+			conn->urg_tx_set = true;
 		}
 		spin_unlock_bh(&conn->lock);
 		mutex_lock(&conn->tx_mutex);

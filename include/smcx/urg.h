@@ -137,4 +137,18 @@ static inline u64 smcx_urg_tx_limit(bool *pend, u64 sent,
 	return n;
 }
 
+/*
+ * A failover rewinds the send cursor from @old_sent to @new_sent, to write
+ * again what the dead link may have lost.  Must the urgent byte at
+ * @urg_pos (@set: one was sent) be marked again?  Yes when it lies among
+ * those bytes: the CDC that marked it may be lost.  If that CDC landed,
+ * the peer's producer cursor is past the byte already, the repeated mark
+ * does not move it, and the peer takes no second mark.
+ */
+static inline bool smcx_urg_tx_rewound(bool set, u64 urg_pos, u64 new_sent,
+				       u64 old_sent)
+{
+	return set && urg_pos >= new_sent && urg_pos < old_sent;
+}
+
 #endif /* SMCX_URG_H */

@@ -181,3 +181,26 @@ TEST(UrgSend, TheCutEndsAtTheBufferEndAndTheReceiverFindsTheByte) {
     EXPECT_EQ(pos, kRmbe - 1u);
     EXPECT_EQ(smcx_ring_off(pos, kRmbe), kRmbe - 1u);
 }
+
+TEST(UrgFailover, AByteInTheRewoundRangeIsMarkedAgain) {
+    // sent up to 120, rewound to 100: the byte at 110 went with the link
+    EXPECT_TRUE(smcx_urg_tx_rewound(true, 110, 100, 120));
+    EXPECT_TRUE(smcx_urg_tx_rewound(true, 100, 100, 120));
+    EXPECT_TRUE(smcx_urg_tx_rewound(true, 119, 100, 120));
+}
+
+TEST(UrgFailover, AByteOutsideTheRangeOrNoneIsNot) {
+    EXPECT_FALSE(smcx_urg_tx_rewound(true, 99, 100, 120));  // completed before
+    EXPECT_FALSE(smcx_urg_tx_rewound(true, 120, 100, 120)); // not written yet
+    EXPECT_FALSE(smcx_urg_tx_rewound(true, 110, 120, 120)); // nothing rewound
+    EXPECT_FALSE(smcx_urg_tx_rewound(false, 0, 0, 120));    // none was ever sent
+}
+
+TEST(UrgFailover, TheRepeatedMarkEndsTheFirstCdcOfTheRewrite) {
+    // after the rewind the byte is pending again: the rewrite is cut after it
+    bool pend = smcx_urg_tx_rewound(true, 110, 100, 120);
+    std::uint8_t flags = 0;
+    EXPECT_EQ(smcx_urg_tx_limit(&pend, 100, 110, 20, &flags), 11u);
+    EXPECT_EQ(flags, kPending | kPresent);
+    EXPECT_FALSE(pend);
+}
