@@ -25,6 +25,9 @@ every held connection passes its second exchange of data.
 Then connections closed while their wire drops silently: the close CDC
 is lost with the link, the failover says it again, and the peer reads
 each connection to its end (not a reset when the close wait runs out).
+Last, the same with an urgent byte sent before each close: the CDC that
+marked it is lost as well, and the peer still reads it by MSG_OOB, not in
+band (TCP's semantics, which smcx keeps).
 """
 import time
 
@@ -127,10 +130,13 @@ def idle_failover(t, a, b):
 
 
 # closing_failover: beta's connections, 1000 bytes sent each, closed at its
-# word; alpha reads each to its end and says how it ended
+# word (with "oob": after "abc", an urgent "X" and "def"); alpha reads each
+# to its end, taking an urgent byte when one is signalled, and says how it
+# ended (eof:<bytes in band>[:<urgent byte>])
 CLOSE_CLIENT = r'''
 import os, socket, sys, time
 ip, port, n, ready, go = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+oob = sys.argv[6:] == ["oob"]
 conns = []
 for i in range(n):
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)  # IPPROTO_SMC
@@ -141,11 +147,15 @@ open(ready, "w").close()
 while not os.path.exists(go):
     time.sleep(0.05)
 for s in conns:
+    if oob:
+        s.sendall(b"abc")
+        s.send(b"X", socket.MSG_OOB)
+        s.sendall(b"def")
     s.close()
 print("closed %d" % n)
 '''
 CLOSE_SERVER = r'''
-import socket, sys, time
+import select, socket, sys, time
 port, n = int(sys.argv[1]), int(sys.argv[2])
 lsn = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)  # IPPROTO_SMC
 lsn.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -155,14 +165,22 @@ conns = [lsn.accept()[0] for _ in range(n)]
 ends = []
 for c in conns:
     c.settimeout(90)
-    got = 0
+    got, urg, tried = 0, "", False
     try:
         while True:
+            r, _, x = select.select([c], [], [c], 90)
+            if x and not tried:
+                tried = True		# once: POLLPRI ends when it is read
+                try:
+                    urg = ":" + c.recv(1, socket.MSG_OOB).decode()
+                except OSError as e:
+                    urg = ":" + type(e).__name__
+                continue
             d = c.recv(65536)
             if not d:
                 break
             got += len(d)
-        ends.append("eof:%d" % got)
+        ends.append("eof:%d%s" % (got, urg))
     except OSError as e:
         ends.append("%s:%d" % (type(e).__name__, got))
     c.close()
@@ -171,22 +189,25 @@ print(" ".join(ends))
 CLOSE_CONNS = 4
 
 
-def closing_failover(t, a, b):
+def closing_failover(t, a, b, oob=False):
     """Connections closed while their link is silently dead: the close
     CDC goes with the link; after TEST_LINK found it, the failover must say
     it again over the other link, so that the peer reads its end of data,
-    as it would over TCP, instead of a reset SMCX_CLOSE_WAIT (30 s) later."""
+    as it would over TCP, instead of a reset SMCX_CLOSE_WAIT (30 s) later.
+    With @oob each sends "abc", an urgent "X" and "def" before its close:
+    the CDC that marked the urgent byte is lost too, and the failover must
+    mark it again (TCP's reading: "abcdef" in band, "X" by MSG_OOB)."""
     t.check(failover.wait_links((a, b), 2, timeout=40) is not None,
             "two links to start with\n%s\n%s"
             % (failover.describe_groups(a), failover.describe_groups(b)))
-    port = PORT + 60
+    port = PORT + (70 if oob else 60)
     ready, go = "/tmp/smcx-close-%d.ready" % port, "/tmp/smcx-close-%d.go" % port
     a.run("cat > /tmp/close_server.py", input=CLOSE_SERVER)
     b.run("cat > /tmp/close_client.py && rm -f %s %s" % (ready, go), input=CLOSE_CLIENT)
     srv = a.bg("python3 /tmp/close_server.py %d %d" % (port, CLOSE_CONNS))
     a.wait_port(port, job=srv)
-    cli = b.bg("python3 /tmp/close_client.py %s %d %d %s %s"
-               % (a.ip, port, CLOSE_CONNS, ready, go))
+    cli = b.bg("python3 /tmp/close_client.py %s %d %d %s %s%s"
+               % (a.ip, port, CLOSE_CONNS, ready, go, " oob" if oob else ""))
     t.check(scenarios.wait_for(lambda: b.run("test -e %s" % ready, check=False).rc == 0,
                                timeout=60, step=0.5),
             "%d connections open, 1000 bytes sent on each" % CLOSE_CONNS)
@@ -202,9 +223,9 @@ def closing_failover(t, a, b):
              "beta closed them all with the wire dropped")
         res = srv.wait(timeout=90)
         secs = time.time() - t0
-        t.eq(res.out.strip(), " ".join(["eof:1000"] * CLOSE_CONNS),
-             "alpha read every connection to its end (%d on the dropped wire; %.1f s)"
-             % (on1[0], secs))
+        t.eq(res.out.strip(), " ".join(["eof:1006:X" if oob else "eof:1000"] * CLOSE_CONNS),
+             "alpha read every connection to its end%s (%d on the dropped wire; %.1f s)"
+             % (", the urgent byte by MSG_OOB" if oob else "", on1[0], secs))
         left = scenarios.wait_for(
             lambda: all(stacks.smcx_objects(h).get("conns", 0) == 0 for h in (a, b)),
             timeout=15, step=0.5)
@@ -244,6 +265,8 @@ def run(t):
             idle_failover(t, a, b)
         with t.subtest("connections closed on a dropped wire end in order"):
             closing_failover(t, a, b)
+        with t.subtest("urgent data sent into a dropped wire stays urgent"):
+            closing_failover(t, a, b, oob=True)
     finally:
         for h in (a, b):
             h.run("sysctl -qw net.smc.smcr_testlink_time=30", check=False)
