@@ -277,6 +277,5 @@ int smcx_urg_recv(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 u64 smcx_urg_inq(struct smcx_sock *smc, u64 avail);
 bool smcx_urg_atmark(struct smcx_conn *conn);
 u64 smcx_urg_poll_target(struct smcx_sock *smc, u64 target);
-u64 smcx_urg_tx_cap(struct smcx_conn *conn, u64 n, u8 *prod_flags);
 
 #endif /* SMCX_CONN_H */

@@ -46,8 +46,9 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 	struct ib_sge sge[3];
 	struct smcx_tx_slot *slot;
 	struct smcx_cdc_msg m;
-	u64 pending, space, n, pos, left;
+	u64 pending, space, n, pos, left, urg_pos;
 	u32 ssz, psz, s, d, l;
+	bool urg_pend;
 	u8 urg_flags;
 	int nwr, len;
 
@@ -82,8 +83,17 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 		 */
 		n = conn->peer_abort || conn->peer_closed || conn->local_abort ?
 		    0 : min(pending, space);
+		/*
+		 * An urgent byte ends the CDC that marks it; it stops being
+		 * pending only once that CDC is built (below), not when no
+		 * send slot comes (a dying link): the failover's push must
+		 * still mark it.
+		 */
 		urg_flags = 0;
-		n = smcx_urg_tx_cap(conn, n, &urg_flags);
+		urg_pend = conn->urg_tx_pend;
+		urg_pos = conn->urg_tx_pos;
+		n = smcx_urg_tx_limit(&urg_pend, conn->tx_sent, urg_pos, n,
+				      &urg_flags);
 		spin_unlock_bh(&conn->lock);
 		smcx_stats_tx_push(sock_net(&smc->sk), pending, space);
 		if (!n && !force)
@@ -124,6 +134,9 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 		m.seqno = ++conn->tx_seq;
 		m.token = conn->peer_token;
 		m.prod_flags |= urg_flags;
+		/* a newer MSG_OOB meanwhile moved the byte: that one waits */
+		if (!urg_pend && conn->urg_tx_pos == urg_pos)
+			conn->urg_tx_pend = false;
 		smcx_curs_from_count(conn->tx_sent, psz, &m.prod);
 		smcx_curs_from_count(conn->rx_cons, conn->rmb->size, &m.cons);
 		conn->rx_cons_sent = conn->rx_cons;

@@ -7,7 +7,7 @@
  * has been written, and "urgent data present" on the CDC whose producer
  * cursor ends right after the urgent byte: the byte before the producer
  * cursor is the urgent one.  So the CDC that announces it must not cover
- * any byte after it (smcx_urg_tx_cap()).
+ * any byte after it (smcx_urg_tx_limit(), from the push in tx.c).
  *
  * What the application sees is TCP's (BSD urgent semantics as Linux TCP
  * implements them, checked case by case against TCP in sockapi_smcr):
@@ -118,14 +118,4 @@ u64 smcx_urg_poll_target(struct smcx_sock *smc, u64 target)
 {
 	return smcx_urg_poll_need(smcx_urg_atmark(smc->conn),
 				  sock_flag(&smc->sk, SOCK_URGINLINE), target);
-}
-
-/*
- * tx_push, conn->lock held: cut the @n bytes about to be written so that
- * a pending urgent byte ends a CDC, and set that CDC's flags.
- */
-u64 smcx_urg_tx_cap(struct smcx_conn *conn, u64 n, u8 *prod_flags)
-{
-	return smcx_urg_tx_limit(&conn->urg_tx_pend, conn->tx_sent,
-				 conn->urg_tx_pos, n, prod_flags);
 }
