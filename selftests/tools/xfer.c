@@ -3,8 +3,8 @@
  * xfer: pattern-verified bulk transfer over TCP or SMC, for the lab tests.
  *
  *   xfer server -f FAMILY -p PORT [-c CONNS] [-q]
- *   xfer client -f FAMILY -a ADDR -p PORT [-n BYTES] [-m send|recv|duplex]
- *               [-c CONNS] [-s SEED] [-b CHUNK] [-q]
+ *   xfer client -f FAMILY -a ADDR -p PORT [-n BYTES | -t SECS]
+ *               [-m send|recv|duplex] [-c CONNS] [-s SEED] [-b CHUNK] [-q]
  *
  * FAMILY: tcp, tcp6, smc (AF_SMC/SMCPROTO_SMC), smc6 (SMCPROTO_SMC6),
  * ipproto_smc, ipproto_smc6 (AF_INET/AF_INET6 with IPPROTO_SMC).
@@ -17,9 +17,20 @@
  * sends its data, shuts down its write side and reads until EOF, so a
  * successful exit means every byte arrived and was checked.
  *
+ * With -t SECS every sending side sends CHUNK-sized writes for SECS seconds
+ * (its own clock) instead of BYTES, then shuts down as above; the header
+ * carries the XFER_TIMED flag and the duration in milliseconds in place of
+ * the byte count, and a receiver takes whatever length ends in EOF.  The
+ * pattern depends only on the byte's position, so every byte is still
+ * checked; that the receiver got all of them shows in the two sides'
+ * "bytes=... fnv=..." lines, which must agree.
+ *
  * Output, one line per connection and direction:
  *   xfer: conn 3 rx bytes=4194304 fnv=0123456789abcdef ok
- * and a summary with the elapsed time and throughput (for benchmarks).
+ * a summary with the elapsed time and throughput (for benchmarks), and the
+ * process's own CPU time (getrusage) per byte it moved, which is what the
+ * generator and verifier cost beside the stack under test:
+ *   xfer: cpu user=0.123 sys=0.456 user_ns_per_byte=1.23
  * Exit status 0 only if every connection moved and verified its bytes.
  */
 #include <arpa/inet.h>
@@ -33,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,13 +58,15 @@
 
 #define XFER_MAGIC 0x58464552u /* "XFER" */
 #define MAX_CONNS 1024
+#define XFER_TIMED 0x100u /* mode flag: bytes holds a duration in ms */
+#define MAX_SECS 3600
 
 enum mode { M_SEND, M_RECV, M_DUPLEX };
 
 struct hdr {
 	uint32_t magic;
-	uint32_t mode;  /* from the client's point of view */
-	uint64_t bytes;
+	uint32_t mode;  /* from the client's point of view, | XFER_TIMED */
+	uint64_t bytes; /* or the sending time in ms with XFER_TIMED */
 	uint64_t seed;
 };
 
@@ -174,15 +188,30 @@ static int read_all(int fd, void *p, size_t len)
 	return 0;
 }
 
-static int do_send(int fd, int id, uint64_t bytes, uint64_t seed)
+/*
+ * Send @bytes, or for @msecs milliseconds when @msecs is not 0 (the clock
+ * is read about once per 64 KiB so that 1-byte writes do not pay for it).
+ * *@moved is what went out.
+ */
+static int do_send(int fd, int id, uint64_t bytes, uint64_t msecs, uint64_t seed,
+		   uint64_t *moved)
 {
 	unsigned char *buf = malloc(chunk);
-	uint64_t off = 0, h = 0xcbf29ce484222325ull;
+	uint64_t off = 0, h = 0xcbf29ce484222325ull, next_check = 0;
+	double end = now() + msecs / 1e3;
 
 	if (!buf)
 		return -1;
+	if (msecs)
+		bytes = UINT64_MAX;
 	while (off < bytes) {
 		size_t n = bytes - off < chunk ? bytes - off : chunk;
+
+		if (msecs && off >= next_check) {
+			if (now() >= end)
+				break;
+			next_check = off + 65536;
+		}
 
 		fill(buf, n, seed, off);
 		h = fnv(h, buf, n);
@@ -195,17 +224,19 @@ static int do_send(int fd, int id, uint64_t bytes, uint64_t seed)
 		off += n;
 	}
 	free(buf);
+	*moved = off;
 	if (shutdown(fd, SHUT_WR)) {
 		say("xfer: conn %d shutdown: %s\n", id, strerror(errno));
 		return -1;
 	}
 	if (!quiet)
 		say("xfer: conn %d tx bytes=%llu fnv=%016llx ok\n", id,
-		    (unsigned long long)bytes, (unsigned long long)h);
+		    (unsigned long long)off, (unsigned long long)h);
 	return 0;
 }
 
-static int do_recv(int fd, int id, uint64_t bytes, uint64_t seed)
+/* Receive and check @bytes, or up to EOF when @timed; *@moved: what came. */
+static int do_recv(int fd, int id, uint64_t bytes, int timed, uint64_t seed, uint64_t *moved)
 {
 	unsigned char *buf = malloc(chunk), *want = malloc(chunk);
 	uint64_t off = 0, h = 0xcbf29ce484222325ull;
@@ -213,6 +244,8 @@ static int do_recv(int fd, int id, uint64_t bytes, uint64_t seed)
 
 	if (!buf || !want)
 		goto out;
+	if (timed)
+		bytes = UINT64_MAX;
 	for (;;) {
 		ssize_t n = recv(fd, buf, chunk, 0);
 
@@ -243,14 +276,15 @@ static int do_recv(int fd, int id, uint64_t bytes, uint64_t seed)
 		h = fnv(h, buf, n);
 		off += n;
 	}
-	if (off != bytes) {
+	*moved = off;
+	if (!timed && off != bytes) {
 		say("xfer: conn %d rx short: %llu of %llu\n", id,
 		    (unsigned long long)off, (unsigned long long)bytes);
 		goto out;
 	}
 	if (!quiet)
 		say("xfer: conn %d rx bytes=%llu fnv=%016llx ok\n", id,
-		    (unsigned long long)bytes, (unsigned long long)h);
+		    (unsigned long long)off, (unsigned long long)h);
 	ret = 0;
 out:
 	free(buf);
@@ -261,21 +295,23 @@ out:
 struct conn {
 	pthread_t th;
 	int fd, id, server, rc;
-	struct hdr h;
+	struct hdr h;		/* mode without XFER_TIMED */
+	uint64_t msecs;		/* sending time, 0: h.bytes each way */
+	uint64_t moved;		/* bytes sent plus bytes received */
 	const char *addr;
 	int port;
 };
 
 struct half {
 	int fd, id, rc;
-	uint64_t bytes, seed;
+	uint64_t bytes, msecs, seed, moved;
 };
 
 static void *send_thread(void *arg)
 {
 	struct half *hf = arg;
 
-	hf->rc = do_send(hf->fd, hf->id, hf->bytes, hf->seed);
+	hf->rc = do_send(hf->fd, hf->id, hf->bytes, hf->msecs, hf->seed, &hf->moved);
 	return NULL;
 }
 
@@ -283,32 +319,35 @@ static void *send_thread(void *arg)
  * Run one connection's data phase.  tx/rx seeds differ per direction so a
  * reflected stream cannot pass for the expected one.
  */
-static int run_data(int fd, int id, int sending, int receiving, uint64_t bytes, uint64_t seed,
-		    int server)
+static int run_data(struct conn *c, int fd, int sending, int receiving, uint64_t seed)
 {
-	uint64_t tx_seed = seed + (server ? 1 : 0), rx_seed = seed + (server ? 0 : 1);
-	struct half hf = { fd, id, 0, bytes, tx_seed };
+	uint64_t tx_seed = seed + (c->server ? 1 : 0), rx_seed = seed + (c->server ? 0 : 1);
+	struct half hf = { fd, c->id, 0, c->h.bytes, c->msecs, tx_seed, 0 };
+	uint64_t bytes = c->h.bytes, rx = 0;
+	int timed = c->msecs != 0, id = c->id;
 	pthread_t th;
 	int rc = 0;
 
+	c->moved = 0;
 	if (sending && receiving) {
 		if (pthread_create(&th, NULL, send_thread, &hf))
 			return -1;
-		rc |= do_recv(fd, id, bytes, rx_seed);
+		rc |= do_recv(fd, id, bytes, timed, rx_seed, &rx);
 		pthread_join(th, NULL);
+		c->moved = rx + hf.moved;
 		return rc | hf.rc;
 	}
 	if (sending) {
-		char c;
+		char c1;
 
-		rc = do_send(fd, id, bytes, tx_seed);
+		rc = do_send(fd, id, bytes, c->msecs, tx_seed, &c->moved);
 		/* wait for the receiver to finish: EOF from its close */
-		while (!rc && recv(fd, &c, 1, 0) > 0)
+		while (!rc && recv(fd, &c1, 1, 0) > 0)
 			;
 		return rc;
 	}
 	if (receiving) {
-		rc = do_recv(fd, id, bytes, rx_seed);
+		rc = do_recv(fd, id, bytes, timed, rx_seed, &c->moved);
 		if (!rc && shutdown(fd, SHUT_WR))
 			rc = -1;
 		return rc;
@@ -362,15 +401,14 @@ static void *client_thread(void *arg)
 		goto out;
 	}
 	wire.magic = htonl(XFER_MAGIC);
-	wire.mode = htonl(c->h.mode);
-	wire.bytes = htobe64(c->h.bytes);
+	wire.mode = htonl(c->h.mode | (c->msecs ? XFER_TIMED : 0));
+	wire.bytes = htobe64(c->msecs ? c->msecs : c->h.bytes);
 	wire.seed = htobe64(c->h.seed);
 	if (write_all(fd, &wire, sizeof(wire))) {
 		say("xfer: conn %d header: %s\n", c->id, strerror(errno));
 		goto out;
 	}
-	c->rc = run_data(fd, c->id, c->h.mode != M_RECV, c->h.mode != M_SEND, c->h.bytes,
-			 c->h.seed, 0);
+	c->rc = run_data(c, fd, c->h.mode != M_RECV, c->h.mode != M_SEND, c->h.seed);
 out:
 	close(fd);
 	return NULL;
@@ -386,15 +424,24 @@ static void *server_thread(void *arg)
 		say("xfer: conn %d: bad or missing header\n", c->id);
 		goto out;
 	}
-	c->h.mode = ntohl(wire.mode);
+	c->h.mode = ntohl(wire.mode) & ~XFER_TIMED;
 	c->h.bytes = be64toh(wire.bytes);
 	c->h.seed = be64toh(wire.seed);
+	c->msecs = 0;
+	if (ntohl(wire.mode) & XFER_TIMED) {
+		c->msecs = c->h.bytes;
+		c->h.bytes = 0;
+		if (!c->msecs || c->msecs > MAX_SECS * 1000ull) {
+			say("xfer: conn %d: bad duration %llu ms\n", c->id,
+			    (unsigned long long)c->msecs);
+			goto out;
+		}
+	}
 	if (c->h.mode > M_DUPLEX) {
 		say("xfer: conn %d: bad mode %u\n", c->id, c->h.mode);
 		goto out;
 	}
-	c->rc = run_data(c->fd, c->id, c->h.mode != M_SEND, c->h.mode != M_RECV, c->h.bytes,
-			 c->h.seed, 1);
+	c->rc = run_data(c, c->fd, c->h.mode != M_SEND, c->h.mode != M_RECV, c->h.seed);
 out:
 	close(c->fd);
 	return NULL;
@@ -404,10 +451,12 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: xfer server -f FAMILY -p PORT [-c CONNS] [-l BACKLOG] [-q]\n"
-		"       xfer client -f FAMILY -a ADDR -p PORT [-n BYTES] [-m send|recv|duplex]\n"
-		"                   [-c CONNS] [-s SEED] [-b CHUNK] [-q]\n"
+		"       xfer client -f FAMILY -a ADDR -p PORT [-n BYTES | -t SECS]\n"
+		"                   [-m send|recv|duplex] [-c CONNS] [-s SEED] [-b CHUNK] [-q]\n"
 		"FAMILY: tcp tcp6 smc smc6 ipproto_smc ipproto_smc6\n"
-		"BACKLOG: listen() backlog (default CONNS + 16)\n");
+		"BACKLOG: listen() backlog (default CONNS + 16)\n"
+		"SECS: each sending side sends for SECS seconds (1..%d) instead of BYTES\n",
+		MAX_SECS);
 	exit(2);
 }
 
@@ -430,9 +479,10 @@ int main(int argc, char **argv)
 {
 	int server, port = 0, nconns = 1, backlog = 0, opt, ok = 0;
 	const char *addr = NULL, *mode = "send";
-	uint64_t bytes = 1 << 20, seed = 1;
+	uint64_t bytes = 1 << 20, seed = 1, msecs = 0;
 	struct conn *conns;
-	double t0;
+	struct rusage ru;
+	double t0, user, sys;
 
 	if (argc < 2)
 		usage();
@@ -443,7 +493,7 @@ int main(int argc, char **argv)
 	else
 		usage();
 	optind = 2;
-	while ((opt = getopt(argc, argv, "f:a:p:n:m:c:s:b:l:q")) != -1) {
+	while ((opt = getopt(argc, argv, "f:a:p:n:m:c:s:b:l:t:q")) != -1) {
 		switch (opt) {
 		case 'f':
 			for (size_t i = 0; i < sizeof(fams) / sizeof(fams[0]); i++)
@@ -460,6 +510,11 @@ int main(int argc, char **argv)
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'b': chunk = parse_size(optarg); break;
 		case 'l': backlog = atoi(optarg); break;
+		case 't':
+			msecs = strtoull(optarg, NULL, 0) * 1000ull;
+			if (!msecs || msecs > MAX_SECS * 1000ull)
+				usage();
+			break;
 		case 'q': quiet = 1; break;
 		default: usage();
 		}
@@ -488,6 +543,7 @@ int main(int argc, char **argv)
 		say("xfer: listening on %d (%s)\n", port, fam->name);
 		for (int i = 0; i < nconns; i++) {
 			conns[i].id = i;
+			conns[i].server = 1;
 			conns[i].fd = accept(lfd, NULL, NULL);
 			if (conns[i].fd < 0) {
 				fprintf(stderr, "xfer: accept: %s\n", strerror(errno));
@@ -507,7 +563,8 @@ int main(int argc, char **argv)
 			usage();
 		for (int i = 0; i < nconns; i++) {
 			conns[i] = (struct conn){ .id = i, .addr = addr, .port = port,
-						  .h = { 0, m, bytes, seed + 2 * i } };
+						  .h = { 0, m, bytes, seed + 2 * i },
+						  .msecs = msecs };
 			if (pthread_create(&conns[i].th, NULL, client_thread, &conns[i]))
 				return 1;
 		}
@@ -518,7 +575,7 @@ int main(int argc, char **argv)
 		pthread_join(conns[i].th, NULL);
 		if (!conns[i].rc) {
 			ok++;
-			total += conns[i].h.bytes * (conns[i].h.mode == M_DUPLEX ? 2 : 1);
+			total += conns[i].moved;
 		}
 	}
 	double secs = now() - t0;
@@ -526,6 +583,13 @@ int main(int argc, char **argv)
 	say("xfer: %s %d/%d connections ok, %llu bytes in %.3fs, %.2f MB/s\n",
 	    server ? "server" : "client", ok, nconns, (unsigned long long)total, secs,
 	    secs > 0 ? total / secs / 1e6 : 0.0);
+	/* all threads, from exec: the tool's cost beside the stack's */
+	if (!getrusage(RUSAGE_SELF, &ru)) {
+		user = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+		sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+		say("xfer: cpu user=%.3f sys=%.3f user_ns_per_byte=%.2f\n", user, sys,
+		    total ? user * 1e9 / total : 0.0);
+	}
 	free(conns);
 	return ok == nconns ? 0 : 1;
 }
