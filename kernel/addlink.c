@@ -369,7 +369,7 @@ static void smcx_addlink_srv(struct smcx_lgr *lgr)
 	struct smcx_addlink_keys k = {};
 	struct smcx_ib_choice c;
 	struct smcx_llc_msg m;
-	bool same = false;
+	bool alt, same = false;
 	int rc;
 
 	if (!old || !smcx_addlink_wanted(lgr))
@@ -378,21 +378,18 @@ static void smcx_addlink_srv(struct smcx_lgr *lgr)
 	WRITE_ONCE(lgr->add_backoff, clamp(lgr->add_backoff * 2, SMCX_ADD_RETRY,
 					   SMCX_ADD_RETRY_MAX));
 	WRITE_ONCE(lgr->add_retry_at, jiffies + lgr->add_backoff);
-	if (smcx_addlink_alt(lgr, old, 0, &c)) {
-		same = smcx_addlink_same_wanted(lgr);
-		if (same && smcx_addlink_same(lgr, old, &c)) {
-			/* after first contact: what a stock client waits for */
-			if (!lgr->add_offered)
-				smcx_llc_add_link_none(old);
-			same = false;
-		}
-		lgr->add_offered = true;
-		WRITE_ONCE(lgr->add_asked, false);
-		if (!same)
-			return;
+	alt = !smcx_addlink_alt(lgr, old, 0, &c);
+	if (!alt) {
+		same = smcx_addlink_same_wanted(lgr) &&
+		       !smcx_addlink_same(lgr, old, &c);
+		/* nothing after first contact: a stock client waits for one */
+		if (!same && !lgr->add_offered)
+			smcx_llc_add_link_none(old);
 	}
 	lgr->add_offered = true;
 	WRITE_ONCE(lgr->add_asked, false);
+	if (!alt && !same)
+		return;
 	rc = smcx_addlink_new(lgr, &c, smcx_addlink_id(lgr), &lnk);
 	smcx_ib_choice_release(&c);
 	if (rc)
@@ -439,14 +436,12 @@ static int smcx_addlink_route(struct smcx_lgr *lgr, const u8 *gid,
 			      struct smcx_ib_choice *c)
 {
 	struct flowi4 fl4 = {};
-	struct in6_addr a;
 	struct rtable *rt;
 	int rc;
 
-	memcpy(&a, gid, sizeof(a));
-	if (!ipv6_addr_v4mapped(&a))
+	fl4.daddr = smcx_addlink_gid_v4(gid);
+	if (!fl4.daddr)
 		return -EINVAL;
-	fl4.daddr = a.s6_addr32[3];
 	rt = ip_route_output_key(lgr->net, &fl4);
 	if (IS_ERR(rt))
 		return PTR_ERR(rt);
