@@ -100,16 +100,10 @@ def load(t, a, b):
         h.insmod_smcx(stacks.SMCX_PARAMS)
 
 
-def raw_group(t, h, role):
-    gs = [g for g in failover.netlink_groups(h) if g["role"] == role]
-    t.eq(len(gs), 1, "%s: %s groups in the raw link dump" % (h.name, role))
-    return gs[0] if gs else {"type": None, "links": []}
-
-
 def check_asymmetric(t, a, b, a_role, b_role, what):
     """alpha (two ports) ASYMP with a link on each, beta ASYML with both on
     its one port; the raw dump and smcr agree on the type."""
-    ga, gb = raw_group(t, a, a_role), raw_group(t, b, b_role)
+    ga, gb = failover.raw_group(t, a, a_role), failover.raw_group(t, b, b_role)
     act = [ln for ln in ga["links"] if ln["state"] == "LINK_ACTIVE"]
     t.eq((ga["type"], sorted(ln["ib_device"] for ln in act)), ("ASYMP", ["rxe0", "rxe1"]),
          "%s: alpha's %s group: type, devices of its ACTIVE links" % (what, a_role))
@@ -131,7 +125,7 @@ def spread(t, a, b, client, server, port, what):
     role = "CLNT" if client is a else "SERV"
     before = a.rxe_counter("sent_pkts", "rxe1")
     with smcr_cases.Held(t, client, server, port, CONNS, 1 << 20):
-        g = raw_group(t, a, role)
+        g = failover.raw_group(t, a, role)
         per = {ln["ib_device"]: ln["conns"] for ln in g["links"]
                if ln["state"] == "LINK_ACTIVE"}
         t.check(per.get("rxe0", 0) > 0 and per.get("rxe1", 0) > 0,
@@ -162,7 +156,7 @@ def role_case(t, a, b, server, client, wire, how, port):
     mode = "send" if server is a else "recv"
     sender = b
     with t.subtest("%s: wire %d %s under 4 streams, back again" % (name, wire, how)):
-        before = stacks_failovers(sender)
+        before = scenarios.smcx_stats(sender).get("link_failovers", 0)
         res = failover.cycle(t, server, client, wire, how, port + 2, NBYTES, CONNS,
                              side=a, mode=mode, pull_at=0.15, recover_timeout=40)
         t.log("moved %d connection(s) off alpha's rxe%d; all progressed again %s s after"
@@ -173,7 +167,7 @@ def role_case(t, a, b, server, client, wire, how, port):
         t.log("alpha's samples around the pull (connection:device:bytes):\n%s" % res["near_pull"])
         t.check(res["ok"], "%d streams of %d MiB verified through the pull\n%s\n%s"
                 % (CONNS, NBYTES >> 20, res["text"], res.get("cursors", "")))
-        moved = stacks_failovers(sender) - before
+        moved = scenarios.smcx_stats(sender).get("link_failovers", 0) - before
         t.check(moved >= max(1, len(res["moved"])),
                 "beta: connections moved off the pulled link (link_failovers +%d; the"
                 " samples saw %d on it at the pull)\n%s"
@@ -187,12 +181,6 @@ def role_case(t, a, b, server, client, wire, how, port):
         if res["recovery"] is not None:
             check_asymmetric(t, a, b, a_role, b_role, name + ", link back")
             spread(t, a, b, client, server, port + 3, name + ", link back")
-
-
-def stacks_failovers(h):
-    """@h's count of connections moved to another link."""
-    out = h.out("cat %s/stats" % stacks.SMCX_DEBUGFS)
-    return int(dict(ln.split() for ln in out.splitlines()).get("link_failovers", 0))
 
 
 def run(t):

@@ -90,12 +90,6 @@ def first_contact(t, server, client, port):
     return secs
 
 
-def raw_group(t, h, role):
-    gs = [g for g in failover.netlink_groups(h) if g["role"] == role]
-    t.eq(len(gs), 1, "%s: %s groups in the raw link dump" % (h.name, role))
-    return gs[0]
-
-
 def spread(t, server, client, port):
     """CONNS held connections: spread over both links, the views agree with
     the raw dump, both wires carried their data."""
@@ -161,7 +155,7 @@ def max_links_one(t, a, b, port, seen):
              "%s: negotiated max_links (v2 results)" % h.name)
     with smcr_cases.Held(t, b, a, port + 1, 4, 64 << 10):
         for h, role in pairs:
-            g = raw_group(t, h, role)
+            g = failover.raw_group(t, h, role)
             t.eq((g["type"], [(ln["ib_device"], ln["state"], ln["conns"]) for ln in g["links"]]),
                  ("SINGLE", [("rxe0", "LINK_ACTIVE", 4)]),
                  "%s: %s group type and links (device, state, connections)" % (h.name, role))

@@ -458,6 +458,15 @@ LGR_TYPES = {0: "NONE", 1: "SINGLE", 2: "SYM", 3: "ASYMP", 4: "ASYML"}
 LINK_STATES = {0: "LINK_UNUSED", 1: "LINK_INACTIVE", 2: "LINK_ACTIVATING", 3: "LINK_ACTIVE"}
 
 
+def raw_group(t, h, role):
+    """@h's one group of @role from the raw link dump (netlink_groups()),
+    checked to be the only one; a stand-in without links when there is
+    none, so that the checks after it fail by name."""
+    gs = [g for g in netlink_groups(h) if g["role"] == role]
+    t.eq(len(gs), 1, "%s: %s groups in the raw link dump" % (h.name, role))
+    return gs[0] if gs else {"type": None, "links": []}
+
+
 def group_of(h, role):
     """@h's one link group of @role ("CLNT"/"SERV") as groups() gives it, or
     None; more than one of that role is an error (a test that wants one
