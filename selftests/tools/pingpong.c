@@ -4,6 +4,7 @@
  *
  *   pingpong server -f FAMILY -p PORT [-c CONNS]
  *   pingpong client -f FAMILY -a ADDR -p PORT [-s SIZE] [-n ROUNDS] [-w WARMUP]
+ *   pingpong client -C -f FAMILY -a ADDR -p PORT [-s SIZE] [-n CONNS | -t SECS]
  *
  * FAMILY: tcp, tcp6, smc (AF_SMC/SMCPROTO_SMC), smc6 (SMCPROTO_SMC6).
  *
@@ -18,6 +19,16 @@
  * the one-way latency that sockperf and ib_send_lat/ib_write_lat report:
  *   pingpong: family=smc size=1 rounds=2000 rtt_min=... rtt_p50=... rtt_p99=...
  *             rtt_max=... rtt_mean=... lat_p50=... lat_p99=...
+ *
+ * With -C every round is a connection of its own, SMC's known weak point
+ * against TCP: socket, connect, one write of the header and SIZE request
+ * bytes, read the SIZE-byte echo, close; timed from socket() to close().
+ * It runs CONNS rounds (-n) or for SECS seconds (-t), after WARMUP (default
+ * 0 with -C) untimed ones.  The server (CONNS 0: until killed) serves one
+ * connection after the other, each until the client closes.  Output:
+ *   pingpong: family=smc size=1024 conns=N secs=S conn_rate=R crr_p50=...
+ *             crr_p99=... crr_max=...
+ * conn_rate is connections per second over the timed rounds.
  * Exit status 0 if every round trip returned the bytes sent.
  */
 #include <arpa/inet.h>
@@ -155,6 +166,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: pingpong server -f FAMILY -p PORT [-c CONNS]\n"
 		"       pingpong client -f FAMILY -a ADDR -p PORT [-s SIZE] [-n ROUNDS] [-w WARMUP]\n"
+		"       pingpong client -C -f FAMILY -a ADDR -p PORT [-s SIZE] [-n CONNS | -t SECS]\n"
 		"FAMILY: tcp tcp6 smc smc6\n");
 	exit(2);
 }
@@ -183,9 +195,72 @@ static int serve(int fd)
 	return 0;
 }
 
+/* one -C round: a connection of its own; 0 when the echo came back intact */
+static int crr_round(const struct sockaddr_storage *ss, socklen_t len, char *req,
+		     uint32_t size, char *in)
+{
+	int fd = socket(fam->domain, SOCK_STREAM, fam->proto), rc = -1;
+
+	if (fd < 0) {
+		fprintf(stderr, "pingpong: socket(%s): %s\n", fam->name, strerror(errno));
+		return -1;
+	}
+	nodelay(fd);
+	if (connect(fd, (const struct sockaddr *)ss, len))
+		fprintf(stderr, "pingpong: connect: %s\n", strerror(errno));
+	else if (write_all(fd, req, sizeof(struct hdr) + size) || read_all(fd, in, size))
+		fprintf(stderr, "pingpong: request: %s\n", errno ? strerror(errno) : "EOF");
+	else if (memcmp(req + sizeof(struct hdr), in, size))
+		fprintf(stderr, "pingpong: echo differs\n");
+	else
+		rc = 0;
+	close(fd);
+	return rc;
+}
+
+/* -C: connect, request, response, close per round (see the top) */
+static int crr(const char *addr, int port, uint32_t size, int conns, int secs, int warmup)
+{
+	int cap = conns ? conns : 1 << 16, n = 0;
+	double *t = calloc(cap, sizeof(double)), start, end;
+	char *req = malloc(sizeof(struct hdr) + size), *in = malloc(size);
+	struct hdr h = { htonl(PP_MAGIC), htonl(size), 0 };
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	if (!t || !req || !in || make_addr(&ss, &len, addr, port))
+		return 1;
+	memcpy(req, &h, sizeof(h));
+	memset(req + sizeof(h), 'q', size);
+	for (int i = 0; i < warmup; i++)
+		if (crr_round(&ss, len, req, size, in))
+			return 1;
+	start = now_us();
+	end = start + secs * 1e6;
+	while (n < cap && (conns ? n < conns : now_us() < end)) {
+		double t0 = now_us();
+
+		if (crr_round(&ss, len, req, size, in)) {
+			fprintf(stderr, "pingpong: connection %d failed\n", n);
+			return 1;
+		}
+		t[n++] = now_us() - t0;
+	}
+	end = now_us();
+	qsort(t, n, sizeof(double), cmp_double);
+	printf("pingpong: family=%s size=%u conns=%d secs=%.3f conn_rate=%.2f crr_p50=%.1f "
+	       "crr_p99=%.1f crr_max=%.1f\n", fam->name, size, n, (end - start) / 1e6,
+	       n / ((end - start) / 1e6), pct(t, n, 50), pct(t, n, 99), t[n - 1]);
+	free(t);
+	free(req);
+	free(in);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	int server, port = 0, nconns = 1, rounds = 2000, warmup = 200, opt, fd;
+	int server, port = 0, nconns = 1, rounds = 2000, warmup = -1, opt, fd;
+	int per_conn = 0, secs = 0;
 	const char *addr = NULL;
 	uint32_t size = 1;
 	struct sockaddr_storage ss;
@@ -200,7 +275,7 @@ int main(int argc, char **argv)
 	else
 		usage();
 	optind = 2;
-	while ((opt = getopt(argc, argv, "f:a:p:c:s:n:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "f:a:p:c:s:n:w:Ct:")) != -1) {
 		switch (opt) {
 		case 'f':
 			for (size_t i = 0; i < sizeof(fams) / sizeof(fams[0]); i++)
@@ -215,12 +290,18 @@ int main(int argc, char **argv)
 		case 's': size = strtoul(optarg, NULL, 0); break;
 		case 'n': rounds = atoi(optarg); break;
 		case 'w': warmup = atoi(optarg); break;
+		case 'C': per_conn = 1; break;
+		case 't': secs = atoi(optarg); break;
 		default: usage();
 		}
 	}
-	if (!fam || !port || nconns < 1 || !size || size > MAX_SIZE || rounds < 1 ||
-	    warmup < 0 || (!server && !addr))
+	if (warmup < 0)
+		warmup = per_conn ? 0 : 200;
+	if (!fam || !port || nconns < 0 || (!server && !nconns) || !size || size > MAX_SIZE ||
+	    rounds < 1 || secs < 0 || (secs && !per_conn) || (!server && !addr))
 		usage();
+	if (!server && per_conn)
+		return crr(addr, port, size, secs ? 0 : rounds, secs, warmup);
 	if (server) {
 		int one = 1, lfd = socket(fam->domain, SOCK_STREAM, fam->proto);
 
@@ -234,7 +315,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "pingpong: bind/listen %d: %s\n", port, strerror(errno));
 			return 1;
 		}
-		for (int i = 0; i < nconns; i++) {
+		for (int i = 0; !nconns || i < nconns; i++) {
 			fd = accept(lfd, NULL, NULL);
 			if (fd < 0) {
 				fprintf(stderr, "pingpong: accept: %s\n", strerror(errno));
