@@ -133,10 +133,13 @@ demo:
 	$(MAKE) all
 	scripts/demo
 
+# The benchmark (docs/bench.md): issue 16's figures and targets, with the
+# plot; BENCH_ARGS adds options (scripts/bench --help: sweeps, --quick).
+BENCH_ARGS ?=
 bench:
 	scripts/setup
 	$(MAKE) all
-	scripts/bench
+	scripts/bench --msgs 1K,64K --bufs 64K,1M --setup --plot build/bench.png $(BENCH_ARGS)
 
 # An interactive lab: `make lab-up`, then `scripts/lab shell alpha`.
 lab-up: all
