@@ -6,7 +6,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/sched/stat.h>
 #include <linux/uio.h>
+#include <net/busy_poll.h>
 #include <net/sock.h>
 #include <asm/ioctls.h>
 
@@ -65,6 +67,51 @@ static void smcx_rx_sync(struct smcx_lgr *lgr, struct smcx_buf *rmb)
 	}
 }
 
+/*
+ * Receive busy polling, opt-in as TCP's: SO_BUSY_POLL, or net.core.busy_read
+ * as the socket's default.  Before a receive sleeps, it spins for up to that
+ * many microseconds, sock lock released (as while it sleeps), until data or
+ * the peer's close is there: the CDC that brings them is handled in softirq
+ * on top of the spin, and the sleep and wakeup it saves are the largest part
+ * of a small message's receive cost.  Other tasks keep their CPU time (see
+ * below), and a signal ends the spin.  True when there is something to read.
+ */
+static bool smcx_rx_busy_poll(struct smcx_sock *smc)
+{
+#ifdef CONFIG_NET_RX_BUSY_POLL
+	struct sock *sk = &smc->sk;
+	unsigned long start;
+	bool got;
+
+	if (!sk_can_busy_loop(sk))
+		return false;
+	release_sock(sk);
+	start = busy_loop_current_time();
+	for (;;) {
+		got = smcx_can_recv(smc);
+		if (got || signal_pending(current) ||
+		    sk_busy_loop_timeout(sk, start))
+			break;
+		/*
+		 * Others runnable here get the CPU first: on a one-CPU host
+		 * that is often what brings the data (rxe sends our request
+		 * from a kworker), and a woken kworker need not preempt us.
+		 * schedule() while running re-picks: another task once ours
+		 * had its share.
+		 */
+		if (need_resched() || !single_task_running())
+			schedule();
+		else
+			cpu_relax();
+	}
+	lock_sock(sk);
+	smcx_stats_busy_poll(sock_net(sk), got);
+	return got;
+#else
+	return false;
+#endif
+}
+
 int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 		      int flags)
 {
@@ -74,7 +121,7 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 	int target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
 	size_t copied = 0;
 	struct smcx_lgr *lgr;
-	bool update, skip;
+	bool update, skip, polled = false;
 	int rc = 0;
 
 	if (flags & MSG_OOB)
@@ -106,6 +153,12 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 			/* measured: TCP's blocking recv of 0 bytes returns 0 */
 			if (!len)
 				break;
+			/* once per call, before its first sleep, as TCP */
+			if (!polled) {
+				polled = true;
+				if (smcx_rx_busy_poll(smc))
+					continue;
+			}
 			rc = smcx_conn_wait(smc, &timeo, smcx_can_recv);
 			if (rc)
 				break;

@@ -198,6 +198,14 @@ void smcx_stats_urg(struct net *net, bool smcr, int msg_flags)
 		this_cpu_inc(smcx_net_stats(net)->urg_data_cnt);
 }
 
+void smcx_stats_busy_poll(struct net *net, bool hit)
+{
+	if (hit)
+		this_cpu_inc(smcx_net_stats(net)->busy_poll_hit);
+	else
+		this_cpu_inc(smcx_net_stats(net)->busy_poll_miss);
+}
+
 /*
  * Mainline's meaning: TCP_NODELAY counts when it is switched on and TCP_CORK
  * when it is released, the two settings that push queued data out; only on a

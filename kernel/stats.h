@@ -80,6 +80,9 @@ struct smcx_stats {
 	u64 reuse_refused;
 	/* links of SMC-R link groups (issue 15), see enum smcx_link_ev */
 	u64 link_ev[6];
+	/* receive busy polls: data came while spinning (hit) or not (miss) */
+	u64 busy_poll_hit;
+	u64 busy_poll_miss;
 };
 
 /* what happened to a link, counted per namespace (debugfs "stats") */
@@ -127,6 +130,8 @@ void smcx_stats_buf_put(struct net *net, bool rmb, u32 size);
 /* socket calls; counted only when the socket runs over SMC-R (@smcr) */
 void smcx_stats_splice(struct net *net, bool smcr);
 void smcx_stats_urg(struct net *net, bool smcr, int msg_flags);
+/* a receive busy poll ended, with data (@hit) or without */
+void smcx_stats_busy_poll(struct net *net, bool hit);
 void smcx_stats_sockopt(struct net *net, bool smcr, int level, int optname,
 			sockptr_t optval, unsigned int optlen, int rc);
 

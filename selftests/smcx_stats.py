@@ -18,10 +18,18 @@ RBUF-byte buffer until EOF.  Expected deltas of `smcr -a -j stats`:
 
 Then `smcr -a -d stats` text must show the same numbers as the JSON, and the
 buffer usage gauges are back to 0 once the connection is gone.
+
+Receive busy polling (smcx's rx_busy_poll_hit/_miss in debugfs): a 1-byte
+ping-pong over SMC-R (pingpong verifies every echo) with SO_BUSY_POLL on
+both ends' sockets, then with net.core.busy_read as the default, must make
+both hosts' receives spin (hit + miss > 0) and find data while spinning
+(hit > 0: each spin may last 10 ms, several round trips here); without
+either, no receive spins.
 """
 import json
 import os
 
+import scenarios
 import stacks
 
 TIMEOUT = 600
@@ -201,3 +209,51 @@ def run(t):
     with t.subtest("smcr stats text equals --json"):
         for h in t.hosts:
             text_matches_json(t, h)
+    with t.subtest("receive busy polling: SO_BUSY_POLL, net.core.busy_read"):
+        busy_poll(t)
+
+
+BUSY_USEC = 10000
+PP_ROUNDS = 200
+
+
+def busy_polls(t, opt):
+    """A 1-byte ping-pong over SMC-R (pingpong @opt on both ends); each
+    host's busy poll (hit, miss) counts over it."""
+    a, b = t.alpha, t.beta
+    pp = os.path.join(t.repo, "build", "tools", "pingpong")
+    before = {h.name: scenarios.smcx_stats(h) for h in t.hosts}
+    port = PORT + 1
+    srv = b.bg("%s server -f smc -p %d %s" % (pp, port, opt))
+    b.wait_port(port, job=srv)
+    r = a.run("%s client -f smc -a %s -p %d -s 1 -n %d -w 0 %s"
+              % (pp, b.ip, port, PP_ROUNDS, opt), timeout=120, check=False)
+    rs = srv.wait(timeout=60, check=False)
+    t.check(r.ok and rs.ok, "ping-pong over SMC-R verified every echo (%s)"
+            % (r.out.strip() or r.err.strip()[-300:]))
+    out = {}
+    for h in t.hosts:
+        st = scenarios.smcx_stats(h)
+        out[h.name] = tuple(st[k] - before[h.name][k]
+                            for k in ("rx_busy_poll_hit", "rx_busy_poll_miss"))
+    t.log("busy polls (hit, miss) with %r: %s" % (opt or "no option", out))
+    return out
+
+
+def busy_poll(t):
+    off = busy_polls(t, "")
+    t.eq(off, {h.name: (0, 0) for h in t.hosts}, "no busy polling by default")
+    for how, opt in (("SO_BUSY_POLL", "-B %d" % BUSY_USEC), ("net.core.busy_read", "")):
+        if not opt:
+            for h in t.hosts:
+                h.run("sysctl -qw net.core.busy_read=%d" % BUSY_USEC)
+        try:
+            got = busy_polls(t, opt)
+        finally:
+            if not opt:
+                for h in t.hosts:
+                    h.run("sysctl -qw net.core.busy_read=0")
+        for h in t.hosts:
+            hit, miss = got[h.name]
+            t.check(hit > 0, "%s, %s: receives found data while busy polling "
+                    "(hit %d, miss %d)" % (how, h.name, hit, miss))

@@ -6,6 +6,9 @@
  *   pingpong client -f FAMILY -a ADDR -p PORT [-s SIZE] [-n ROUNDS] [-w WARMUP]
  *   pingpong client -C -f FAMILY -a ADDR -p PORT [-s SIZE] [-n CONNS | -t SECS]
  *
+ * -B USEC (either side) sets SO_BUSY_POLL on its connections: a receive
+ * spins up to USEC microseconds for data before it sleeps.
+ *
  * FAMILY: tcp, tcp6, smc (AF_SMC/SMCPROTO_SMC), smc6 (SMCPROTO_SMC6).
  *
  * One connection: the client sends a 16-byte header (magic, SIZE), then
@@ -127,11 +130,18 @@ static int make_addr(struct sockaddr_storage *ss, socklen_t *len, const char *ad
 	return 0;
 }
 
+static int busy_poll;	/* -B: SO_BUSY_POLL microseconds, 0: leave the default */
+
 static void nodelay(int fd)
 {
 	int one = 1;
 
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (busy_poll && setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL, &busy_poll,
+				    sizeof(busy_poll))) {
+		fprintf(stderr, "pingpong: SO_BUSY_POLL %d: %s\n", busy_poll, strerror(errno));
+		exit(1);
+	}
 }
 
 static double now_us(void)
@@ -167,6 +177,7 @@ static void usage(void)
 		"usage: pingpong server -f FAMILY -p PORT [-c CONNS]\n"
 		"       pingpong client -f FAMILY -a ADDR -p PORT [-s SIZE] [-n ROUNDS] [-w WARMUP]\n"
 		"       pingpong client -C -f FAMILY -a ADDR -p PORT [-s SIZE] [-n CONNS | -t SECS]\n"
+		"       -B USEC (both): SO_BUSY_POLL on the connections\n"
 		"FAMILY: tcp tcp6 smc smc6\n");
 	exit(2);
 }
@@ -275,7 +286,7 @@ int main(int argc, char **argv)
 	else
 		usage();
 	optind = 2;
-	while ((opt = getopt(argc, argv, "f:a:p:c:s:n:w:Ct:")) != -1) {
+	while ((opt = getopt(argc, argv, "f:a:p:c:s:n:w:Ct:B:")) != -1) {
 		switch (opt) {
 		case 'f':
 			for (size_t i = 0; i < sizeof(fams) / sizeof(fams[0]); i++)
@@ -292,6 +303,7 @@ int main(int argc, char **argv)
 		case 'w': warmup = atoi(optarg); break;
 		case 'C': per_conn = 1; break;
 		case 't': secs = atoi(optarg); break;
+		case 'B': busy_poll = atoi(optarg); break;
 		default: usage();
 		}
 	}
