@@ -139,7 +139,8 @@ BENCH_ARGS ?=
 bench:
 	scripts/setup
 	$(MAKE) all
-	scripts/bench --msgs 1K,64K --bufs 64K,1M --setup --plot build/bench.png $(BENCH_ARGS)
+	scripts/bench --msgs 1K,64K --bufs 64K,1M --setup --busy-poll 1000 \
+		--plot build/bench.png $(BENCH_ARGS)
 
 # An interactive lab: `make lab-up`, then `scripts/lab shell alpha`.
 lab-up: all
