@@ -214,7 +214,8 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 		conn->rx_cons = pos;
 		if (smcx_urg_passed(conn->urg_state, conn->urg_pos, pos))
 			conn->urg_state = SMCX_URG_NONE;
-		update = smcx_curs_update_due(conn->rx_cons, conn->rx_cons_sent,
+		update = smcx_curs_update_due(conn->rx_prod, conn->rx_cons,
+					      conn->rx_cons_sent, rsz,
 					      conn->rmbe_update_limit) ||
 			 conn->peer_write_blocked;
 		spin_unlock_bh(&conn->lock);

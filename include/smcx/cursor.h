@@ -216,13 +216,17 @@ smcx_curs_rx_cons(const struct smcx_cdc_cursor *c, u32 size, u64 cons,
 
 /*
  * Does our consumer cursor @cons have to be sent now?  When it moved at
- * least @limit bytes past @cons_sent, the last one the peer was told
- * (besides when the peer says it is blocked; the caller checks that).
+ * least @limit bytes past @cons_sent, the last one the peer was told, and
+ * the peer sees our RMBE of @size at least half full (it counts everything
+ * from @cons_sent to @prod, the producer cursor, as unread): with more room
+ * it writes on anyway, and the update would be a CDC for nothing, one per
+ * receive call with a large RMBE (mainline's rule).  The peer's
+ * write-blocked flag or update request forces one; the caller checks those.
  */
-static inline bool smcx_curs_update_due(u64 cons, u64 cons_sent,
-					u32 limit)
+static inline bool smcx_curs_update_due(u64 prod, u64 cons, u64 cons_sent,
+					u32 size, u32 limit)
 {
-	return cons - cons_sent >= limit;
+	return cons - cons_sent >= limit && 2 * (prod - cons_sent) >= size;
 }
 
 #endif /* SMCX_CURSOR_H */

@@ -255,12 +255,27 @@ TEST(ConsumerUpdate, EveryImpossibleCursorIsAProtocolError) {
     EXPECT_EQ(n, 7u);
 }
 
+// the peer's RMB view full: only the limit counts
 TEST(ConsumerUpdate, DueAtTheLimit) {
-    EXPECT_FALSE(smcx_curs_update_due(1637, 0, 1638));
-    EXPECT_TRUE(smcx_curs_update_due(1638, 0, 1638));
-    EXPECT_TRUE(smcx_curs_update_due(5000, 1000, 1638));
-    EXPECT_FALSE(smcx_curs_update_due(1000, 1000, 1));
-    EXPECT_TRUE(smcx_curs_update_due(1000, 1000, 0));
+    EXPECT_FALSE(smcx_curs_update_due(16384, 1637, 0, 16384, 1638));
+    EXPECT_TRUE(smcx_curs_update_due(16384, 1638, 0, 16384, 1638));
+    EXPECT_TRUE(smcx_curs_update_due(17384, 5000, 1000, 16384, 1638));
+    EXPECT_FALSE(smcx_curs_update_due(17384, 1000, 1000, 16384, 1));
+    EXPECT_TRUE(smcx_curs_update_due(17384, 1000, 1000, 16384, 0));
+}
+
+// the peer still sees half the RMB or more free: no update for it
+TEST(ConsumerUpdate, NotWhileThePeerHasHalfTheRmbFree) {
+    const std::uint32_t size = 1 << 20, limit = size / 10;
+    // 200 KiB written and read: the peer sees 200 KiB unread of 1 MiB
+    EXPECT_FALSE(smcx_curs_update_due(200 << 10, 200 << 10, 0, size, limit));
+    // 512 KiB written: half full in its view
+    EXPECT_TRUE(smcx_curs_update_due(512 << 10, 200 << 10, 0, size, limit));
+    EXPECT_FALSE(smcx_curs_update_due((512 << 10) - 1, 200 << 10, 0, size, limit));
+    // counts past 4 GiB (cursors are 64-bit byte counts)
+    const std::uint64_t base = 5ull << 32;
+    EXPECT_TRUE(smcx_curs_update_due(base + size, base + limit, base, size, limit));
+    EXPECT_FALSE(smcx_curs_update_due(base + size, base + limit - 1, base, size, limit));
 }
 
 // CDC sequence numbers: serial arithmetic over 16 bits
