@@ -109,11 +109,15 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 				       conn->tx_hi, &v);
 	if (mv == SMCX_CURS_BAD)
 		goto violation;
+	/*
+	 * Room in the peer's RMB lets the push write on; it frees nothing
+	 * in our send buffer (that is the CDC completion's tx_fin), so no
+	 * writer is woken for it.
+	 */
 	if (mv == SMCX_CURS_FWD) {
 		conn->peer_cons = v;
 		if (conn->tx_prep > conn->tx_sent)
 			push = true;
-		ev |= EPOLLOUT;
 	}
 	conn->peer_write_blocked = !!(m.prod_flags &
 				      (SMCX_CDC_PF_WRITE_BLOCKED |
@@ -190,6 +194,7 @@ void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
 {
 	struct smcx_sock *smc = slot->owner;
 	struct smcx_conn *conn;
+	bool wake = false;
 
 	if (!smc)
 		return;
@@ -200,10 +205,27 @@ void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
 		conn->tx_fin = slot->tx_upto;
 	if (ok && slot->closing)
 		conn->close_landed = true;
-	if (!ok && !smcx_lgr_can_failover(slot->lnk))
+	if (!ok && !smcx_lgr_can_failover(slot->lnk)) {
 		conn->aborted = true;
+		wake = true;
+	}
+	/*
+	 * Wake only who waits for this (TCP's rule, SOCK_NOSPACE): a sender
+	 * or poller that found the send buffer full, once there is room;
+	 * and close(), which waits for its data and close to land
+	 * (close.c).  Anyone else sleeping on the socket (a reader) would
+	 * only wake to sleep again.
+	 */
+	if (conn->tx_nospace && conn->sndbuf &&
+	    smcx_curs_space(conn->sndbuf->size, conn->tx_prep, conn->tx_fin)) {
+		conn->tx_nospace = false;
+		wake = true;
+	}
+	if (conn->local_closed)
+		wake = true;
 	spin_unlock_bh(&conn->lock);
-	smcx_conn_wake(smc, EPOLLOUT | EPOLLWRNORM);
+	if (wake)
+		smcx_conn_wake(smc, EPOLLOUT | EPOLLWRNORM);
 	slot->owner = NULL;
 	sock_put(&smc->sk);
 }

@@ -193,6 +193,14 @@ struct smcx_conn {
 	bool reset;			/* sent to a closed peer: TCP's RST */
 	bool violated;			/* peer broke the protocol: we abort */
 	/*
+	 * TCP's SOCK_NOSPACE: a sender or poll() found the send buffer full,
+	 * so the completion that frees room wakes them (cdc.c); completions
+	 * nobody waits for wake nobody.  Kept here, not in sk_socket->flags,
+	 * because the completion runs in softirq, where the socket may be
+	 * going away under release.
+	 */
+	bool tx_nospace;
+	/*
 	 * The close protocol's state (enum smcx_state: SMCX_ACTIVE from
 	 * creation, the close states, SMCX_CLOSED), moved by
 	 * smcx_close_event() beside the flags above; sock_diag reports it.
@@ -247,6 +255,8 @@ int smcx_tx_failover(struct smcx_sock *smc, struct smcx_link *from,
 		     struct smcx_link *to);
 void smcx_tx_work(struct work_struct *work);
 u64 smcx_tx_space(struct smcx_conn *conn);
+/* as smcx_tx_space(), and a full buffer asks for a wakeup (tx_nospace) */
+u64 smcx_tx_space_or_wait(struct smcx_conn *conn);
 int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len);
 
 /* rx.c */

@@ -269,7 +269,7 @@ __poll_t smcx_conn_poll(struct smcx_sock *smc)
 		mask |= EPOLLPRI;
 	if (shut & SEND_SHUTDOWN)
 		mask |= EPOLLOUT | EPOLLWRNORM;
-	else if (smcx_tx_space(conn))
+	else if (smcx_tx_space_or_wait(conn))	/* full: wake the poller */
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	if (READ_ONCE(sk->sk_err))
 		mask |= EPOLLERR;

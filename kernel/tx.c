@@ -263,9 +263,27 @@ u64 smcx_tx_space(struct smcx_conn *conn)
 	return v;
 }
 
+u64 smcx_tx_space_or_wait(struct smcx_conn *conn)
+{
+	u64 v;
+
+	spin_lock_bh(&conn->lock);
+	v = conn->sndbuf ? smcx_curs_space(conn->sndbuf->size, conn->tx_prep,
+					   conn->tx_fin) : 0;
+	if (!v)
+		conn->tx_nospace = true;
+	spin_unlock_bh(&conn->lock);
+	return v;
+}
+
+/*
+ * The wait's condition, evaluated after the task is on the wait queue: a
+ * full buffer sets tx_nospace again each time, so the completion that
+ * frees room wakes it, whether it came before or during the sleep.
+ */
 static bool smcx_can_send(struct smcx_sock *smc)
 {
-	return smcx_tx_space(smc->conn) > 0 || smcx_conn_dead(smc->conn) ||
+	return smcx_tx_space_or_wait(smc->conn) > 0 || smcx_conn_dead(smc->conn) ||
 	       READ_ONCE(smc->conn->peer_closed);
 }
 
@@ -309,7 +327,7 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 			smcx_stats_tx(sock_net(sk), len, copied);
 			return len;
 		}
-		space = smcx_tx_space(conn);
+		space = smcx_tx_space_or_wait(conn);
 		if (!space) {
 			smcx_stats_tx_full(sock_net(sk));
 			if (!timeo) {
