@@ -349,7 +349,7 @@ static int smcx_setsockopt(struct socket *sock, int level, int optname,
 	struct smcx_sock *smc;
 	struct socket *cs;
 	struct sock *sk;
-	int rc;
+	int rc, val;
 
 	/* a ULP would replace sock->ops and TCP's proto: not on our socket */
 	if (level == SOL_TCP && optname == TCP_ULP)
@@ -375,6 +375,9 @@ static int smcx_setsockopt(struct socket *sock, int level, int optname,
 		smcx_fallback_now(smc, sock, SMCX_DECL_OPTUNSUPP);
 	smcx_stats_sockopt(sock_net(sk), smc->smcr, level, optname, optval,
 			   optlen, rc);
+	if (!rc && level == SOL_TCP && optlen >= sizeof(int) &&
+	    !copy_from_sockptr(&val, optval, sizeof(val)))
+		smcx_tx_sockopt(smc, optname, val);
 	release_sock(sk);
 	if (!rc && level == SOL_SOCKET)
 		sock_setsockopt(sock, level, optname, optval, optlen);

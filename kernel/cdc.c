@@ -194,12 +194,14 @@ void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
 {
 	struct smcx_sock *smc = slot->owner;
 	struct smcx_conn *conn;
-	bool wake = false;
+	bool wake = false, push;
 
 	if (!smc)
 		return;
 	conn = smc->conn;
 	spin_lock_bh(&conn->lock);
+	if (!WARN_ON_ONCE(!conn->cdc_pend))
+		conn->cdc_pend--;
 	/* a flushed or failed CDC: its data may not have landed */
 	if (ok && slot->tx_upto > conn->tx_fin)
 		conn->tx_fin = slot->tx_upto;
@@ -223,7 +225,20 @@ void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
 	}
 	if (conn->local_closed)
 		wake = true;
+	/*
+	 * Autocorking (tx.c): the last CDC in flight pushes what the sends
+	 * meanwhile held back, whether it completed or was flushed (then the
+	 * push fails harmlessly: the failover pushes again, or the
+	 * connection is dead).
+	 */
+	push = !conn->cdc_pend && conn->lgr &&
+	       conn->tx_prep > conn->tx_sent;
 	spin_unlock_bh(&conn->lock);
+	if (push) {
+		sock_hold(&smc->sk);
+		if (!queue_work(smcx_wq, &conn->tx_work))
+			sock_put(&smc->sk);
+	}
 	if (wake)
 		smcx_conn_wake(smc, EPOLLOUT | EPOLLWRNORM);
 	slot->owner = NULL;

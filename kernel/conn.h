@@ -95,6 +95,8 @@ struct smcx_sock {
 	u32 peer_diag;			/* diagnosis of the peer's decline */
 	struct smcx_conn *conn;		/* SMC-R state, NULL before/without */
 	bool smcr;			/* the connection runs over SMC-R */
+	/* TCP_CORK is on (TCP's own is the one getsockopt reads): tx.c */
+	bool tx_cork;
 
 	/* server connection, until accepted */
 	struct smcx_sock *listener;	/* reference held */
@@ -174,6 +176,8 @@ struct smcx_conn {
 	u64 tx_hi;			/* the most tx_sent ever was */
 	u64 tx_fin;			/* completed: send buffer reusable */
 	u64 peer_cons;			/* peer has consumed this much */
+	/* CDCs posted and not completed: autocorking waits for the last */
+	u32 cdc_pend;
 	/* receive side */
 	u64 rx_cons;			/* consumed by the application */
 	u64 rx_prod;			/* announced by the peer */
@@ -258,6 +262,8 @@ u64 smcx_tx_space(struct smcx_conn *conn);
 /* as smcx_tx_space(), and a full buffer asks for a wakeup (tx_nospace) */
 u64 smcx_tx_space_or_wait(struct smcx_conn *conn);
 int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len);
+/* TCP_CORK / TCP_NODELAY set to @val (TCP took it); under the sock lock */
+void smcx_tx_sockopt(struct smcx_sock *smc, int optname, int val);
 
 /* rx.c */
 u64 smcx_rx_avail(struct smcx_conn *conn);

@@ -161,10 +161,17 @@ void smcx_stats_tx_full(struct net *net)
 	this_cpu_inc(smcx_net_stats(net)->buf[SMCX_TX].full);
 }
 
-void smcx_stats_tx_push(struct net *net, u64 pending, u64 space)
+void smcx_stats_tx_push(struct net *net, u64 pending, u64 space, u64 n)
 {
 	if (pending && !space)
 		this_cpu_inc(smcx_net_stats(net)->buf[SMCX_TX].full_peer);
+	if (n)
+		this_cpu_inc(smcx_net_stats(net)->tx_data_push);
+}
+
+void smcx_stats_tx_corked(struct net *net)
+{
+	this_cpu_inc(smcx_net_stats(net)->tx_corked);
 }
 
 void smcx_stats_buf_get(struct net *net, bool rmb, u32 size, bool reused)

@@ -75,6 +75,9 @@ struct smcx_stats {
 	u64 cork_cnt;		/* TCP_CORK released (corked data pushed) */
 	u64 ndly_cnt;		/* TCP_NODELAY switched on */
 	u64 urg_data_cnt;	/* send calls with MSG_OOB */
+	/* send side pushes (tx.c): those that wrote data, sends held back */
+	u64 tx_data_push;
+	u64 tx_corked;
 	/* server link group reuse (smcx/reuse.h): failed, and groups skipped */
 	u64 reuse_failed;
 	u64 reuse_refused;
@@ -122,8 +125,13 @@ void smcx_stats_tx_call(struct net *net, size_t len, u32 sndbuf,
 void smcx_stats_rx_call(struct net *net, size_t len, u32 rmb, u64 avail);
 /* a send call waits for room in its send buffer */
 void smcx_stats_tx_full(struct net *net);
-/* a push found @pending bytes to write and @space room in the peer's RMB */
-void smcx_stats_tx_push(struct net *net, u64 pending, u64 space);
+/*
+ * a push found @pending bytes to write and @space room in the peer's RMB,
+ * and writes @n of them
+ */
+void smcx_stats_tx_push(struct net *net, u64 pending, u64 space, u64 n);
+/* a send call left its data in the send buffer (corking) */
+void smcx_stats_tx_corked(struct net *net);
 /* a connection took a buffer (@reused from the pool), or gave it back */
 void smcx_stats_buf_get(struct net *net, bool rmb, u32 size, bool reused);
 void smcx_stats_buf_put(struct net *net, bool rmb, u32 size);

@@ -4,8 +4,6 @@
  *
  * Names, defaults and ranges are mainline's (net/smc of 6.12), so scripts
  * written for smc.ko work unchanged; tcp2smc is ours (0/1, default 0).
- * Exception: autocorking_size reads 0 (mainline's "off"), which is what
- * smcx does, and refuses any other value until smcx corks.
  *
  * Lifetime: the values live in the namespace's net_generic block, which the
  * pernet core allocates before our init and frees after our exit.  Init
@@ -99,23 +97,6 @@ static int smcx_proc_tcp2smc(const struct ctl_table *table, int write,
 }
 
 /*
- * A setting smcx does not act on yet reads what smcx does and refuses any
- * other value with EINVAL, rather than taking a value and ignoring it.
- * @h parses it as mainline's handler does (the same input is valid).
- */
-static int smcx_proc_fixed(const struct ctl_table *table, int write,
-			   void *buf, size_t *lenp, loff_t *ppos,
-			   proc_handler *h)
-{
-	int val, rc;
-
-	rc = smcx_parse(table, write, buf, lenp, ppos, h, &val);
-	if (rc || !write)
-		return rc;
-	return val == READ_ONCE(*(int *)table->data) ? 0 : -EINVAL;
-}
-
-/*
  * Seconds of silence from the peer before a link sends TEST_LINK (the
  * link-group watchdog, lgr.c); 0: never.  Parsed as mainline parses it; a
  * negative time is refused.
@@ -135,11 +116,20 @@ static int smcx_proc_testlink(const struct ctl_table *table, int write,
 	return 0;
 }
 
-/* bytes; 0: smcx does not cork small sends (yet) */
+/*
+ * Bytes autocorking may hold back while a CDC is in flight (tx.c), at most
+ * half the send buffer; 0 turns it off.  Any unsigned value, as mainline.
+ */
 static int smcx_proc_autocork(const struct ctl_table *table, int write,
 			      void *buf, size_t *lenp, loff_t *ppos)
 {
-	return smcx_proc_fixed(table, write, buf, lenp, ppos, proc_douintvec);
+	int val, rc;
+
+	rc = smcx_parse(table, write, buf, lenp, ppos, proc_douintvec, &val);
+	if (rc || !write)
+		return rc;
+	WRITE_ONCE(*(unsigned int *)table->data, (unsigned int)val);
+	return 0;
 }
 
 #define SMCX_OFF(f) offsetof(struct smcx_sysctl, f)

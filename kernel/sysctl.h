@@ -20,8 +20,8 @@ struct net;
 #define SMCX_BUF_MIN_SIZE		16384
 #define SMCX_WMEM_DEFAULT		(64 * 1024)
 #define SMCX_RMEM_DEFAULT		(64 * 1024)
-/* what smcx does, the only value accepted (mainline: 64 KiB) */
-#define SMCX_AUTOCORKING_SIZE		0	/* no autocorking */
+/* mainline's SMC_AUTOCORKING_DEFAULT_SIZE */
+#define SMCX_AUTOCORKING_SIZE		(64 * 1024)
 /* mainline's SMC_LLC_TESTLINK_DEFAULT_TIME; 0: no TEST_LINK */
 #define SMCX_TESTLINK_TIME		(30 * HZ)
 /* ranges: smcx/v2x.h; defaults: mainline's ..._PREFER */
@@ -32,7 +32,7 @@ struct smcx_sysctl {
 	int tcp2smc;			/* 0/1: user TCP sockets become SMC */
 	int wmem;			/* initial send buffer size */
 	int rmem;			/* initial receive buffer (RMB) size */
-	unsigned int autocorking_size;	/* max corked bytes, 0 = off: 0 */
+	unsigned int autocorking_size;	/* max autocorked bytes, 0 = off */
 	int smcr_testlink_time;		/* jiffies, 0 = no TEST_LINK: 30 s */
 	int smcr_max_links_per_lgr;
 	int smcr_max_conns_per_lgr;

@@ -8,6 +8,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/sched/signal.h>
+#include <linux/tcp.h>
 #include <linux/uio.h>
 #include <net/sock.h>
 
@@ -17,6 +18,7 @@
 #include "conn.h"
 #include "lgr.h"
 #include "stats.h"
+#include "sysctl.h"
 
 /*
  * Push what the send buffer holds and the peer's RMB can take: RDMA WRITEs
@@ -95,7 +97,7 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 		n = smcx_urg_tx_limit(&urg_pend, conn->tx_sent, urg_pos, n,
 				      &urg_flags);
 		spin_unlock_bh(&conn->lock);
-		smcx_stats_tx_push(sock_net(&smc->sk), pending, space);
+		smcx_stats_tx_push(sock_net(&smc->sk), pending, space, n);
 		if (!n && !force)
 			return 0;
 		slot = smcx_wr_slot_get(lnk, true);
@@ -132,6 +134,7 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 		if (conn->tx_sent > conn->tx_hi)
 			conn->tx_hi = conn->tx_sent;
 		m.seqno = ++conn->tx_seq;
+		conn->cdc_pend++;	/* smcx_cdc_tx_done() counts it off */
 		m.token = conn->peer_token;
 		m.prod_flags |= urg_flags;
 		/* a newer MSG_OOB meanwhile moved the byte: that one waits */
@@ -169,6 +172,9 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 				      n ? ssz : 0)) {
 			slot->done = NULL;
 			slot->owner = NULL;
+			spin_lock_bh(&conn->lock);
+			conn->cdc_pend--;	/* never posted: no completion */
+			spin_unlock_bh(&conn->lock);
 			sock_put(&smc->sk);
 			smcx_wr_slot_put(slot);
 			return smcx_tx_lost(conn, lnk);
@@ -237,19 +243,90 @@ out:
 	return rc;
 }
 
+/*
+ * TCP_CORK holds data against the pushes nobody asked for (tx_work: a CDC
+ * completion, room in the peer's RMB) while the send buffer has room and
+ * the socket still sends.  A full buffer goes out: a sender waits for
+ * room, which only the push's completion makes.
+ */
+static bool smcx_tx_held(struct smcx_sock *smc)
+{
+	struct smcx_conn *conn = smc->conn;
+	bool held;
+
+	if (!READ_ONCE(smc->tx_cork))
+		return false;
+	spin_lock_bh(&conn->lock);
+	held = conn->sndbuf && !conn->local_done_writing &&
+	       !conn->urg_tx_pend &&
+	       smcx_curs_space(conn->sndbuf->size, conn->tx_prep, conn->tx_fin);
+	spin_unlock_bh(&conn->lock);
+	return held;
+}
+
 void smcx_tx_work(struct work_struct *work)
 {
 	struct smcx_conn *conn = container_of(work, struct smcx_conn, tx_work);
 	struct smcx_sock *smc = conn->owner;
+	bool force;
 
 	/* the sock is alive: the queueing holds a reference */
 	mutex_lock(&conn->tx_mutex);
-	if (conn->lgr)
-		smcx_tx_push(smc, READ_ONCE(conn->abort_owed) ||
-			     (conn->peer_write_blocked &&
-			      conn->rx_cons > conn->rx_cons_sent));
+	if (conn->lgr) {
+		force = READ_ONCE(conn->abort_owed) ||
+			(conn->peer_write_blocked &&
+			 conn->rx_cons > conn->rx_cons_sent);
+		if (force || !smcx_tx_held(smc))
+			smcx_tx_push(smc, force);
+	}
 	mutex_unlock(&conn->tx_mutex);
 	sock_put(&smc->sk);
+}
+
+/*
+ * Hold the data sendmsg just copied instead of pushing it?  conn->lock
+ * held, in the same section that moved tx_prep, so a completion either
+ * ran before (no CDC in flight: no autocork) or sees the data (cdc.c).
+ *
+ * Autocorking, mainline's rule: while a CDC is in flight, its completion
+ * comes soon and pushes, so small sends in between leave as one RDMA
+ * WRITE and one CDC, with no timer; at most min(sndbuf / 2,
+ * net.smc.autocorking_size) bytes wait (0: off), and a send with no CDC
+ * in flight goes at once.  MSG_MORE and TCP_CORK hold while the send
+ * buffer has room: the application says when (a send without MSG_MORE,
+ * uncork, TCP_NODELAY, shutdown, close).  An urgent byte is never held.
+ */
+static bool smcx_tx_cork(struct smcx_sock *smc, int flags)
+{
+	struct smcx_conn *conn = smc->conn;
+	u32 ssz = conn->sndbuf->size;
+	u64 limit;
+
+	if (conn->urg_tx_pend)
+		return false;
+	limit = min_t(u64, ssz / 2,
+		      READ_ONCE(smcx_sysctl(sock_net(&smc->sk))->autocorking_size));
+	if (conn->cdc_pend && conn->tx_prep - conn->tx_sent <= limit)
+		return true;
+	return ((flags & MSG_MORE) || READ_ONCE(smc->tx_cork)) &&
+	       smcx_curs_space(ssz, conn->tx_prep, conn->tx_fin);
+}
+
+/* push what corking held (uncork, TCP_NODELAY on) */
+void smcx_tx_sockopt(struct smcx_sock *smc, int optname, int val)
+{
+	struct smcx_conn *conn = smc->conn;
+
+	if (optname == TCP_CORK)
+		WRITE_ONCE(smc->tx_cork, val != 0);
+	if (!((optname == TCP_CORK && !val) || (optname == TCP_NODELAY && val)))
+		return;
+	if (!smc->smcr || !conn || smcx_hs_busy(smc))
+		return;
+	mutex_lock(&conn->tx_mutex);
+	if (conn->lgr)
+		smcx_tx_push(smc, false);
+	mutex_unlock(&conn->tx_mutex);
 }
 
 u64 smcx_tx_space(struct smcx_conn *conn)
@@ -301,6 +378,7 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 	while (copied < len) {
 		u64 space, n, pos;
 		u32 ssz, off, l;
+		bool cork;
 
 		if (smcx_conn_dead(conn) || READ_ONCE(conn->reset)) {
 			/* as TCP after a reset: the error once, then EPIPE */
@@ -362,10 +440,15 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 			conn->urg_tx_pend = true;
 			conn->urg_tx_set = true;
 		}
+		cork = smcx_tx_cork(smc, msg->msg_flags);
 		spin_unlock_bh(&conn->lock);
-		mutex_lock(&conn->tx_mutex);
-		smcx_tx_push(smc, false);
-		mutex_unlock(&conn->tx_mutex);
+		if (cork) {
+			smcx_stats_tx_corked(sock_net(sk));
+		} else {
+			mutex_lock(&conn->tx_mutex);
+			smcx_tx_push(smc, false);
+			mutex_unlock(&conn->tx_mutex);
+		}
 		if (rc)
 			break;
 	}

@@ -2,12 +2,13 @@
 """net.smc.* sysctls of smcx: names, defaults, ranges, per netns, and that
 each one does what it says or refuses.
 
-- every sysctl exists with the mainline default (tcp2smc: ours, default 0;
-  autocorking_size: 0, what smcx does), and the
-  sysctl.d example (conf/smcx-sysctl.conf) lists each with that default;
+- every sysctl exists with the mainline default (tcp2smc: ours, default
+  0), and the sysctl.d example (conf/smcx-sysctl.conf) lists each with
+  that default;
 - in-range writes take, out-of-range and malformed writes fail with EINVAL
-  and leave the value as it was; autocorking_size takes only 0 until smcx
-  corks; smcr_testlink_time takes any time >= 0 (its effect: smcx_teardown);
+  and leave the value as it was; autocorking_size takes any unsigned value
+  (its effect: the cork/ cases of sockapi_smcr); smcr_testlink_time takes
+  any time >= 0 (its effect: smcx_teardown);
 - a new network namespace starts from the defaults, a change in one
   namespace is invisible in the other, and the namespace's table goes away
   with it (create/destroy churn leaves nothing behind);
@@ -45,7 +46,7 @@ SYSCTLS = {
     "tcp2smc": (0, [1, 0], [2, -1, 100]),
     "wmem": (65536, [16384, 262144, 65536], [16383, 0, -1, 1 << 30]),
     "rmem": (65536, [16384, 524288, 65536], [16383, 0, -5]),
-    "autocorking_size": (0, [0], [65536, 4096, -1]),
+    "autocorking_size": (65536, [0, 4096, 65536], [-1, 1 << 32]),
     "smcr_testlink_time": (30, [0, 5, 30], [-1, -30]),
     "smcr_max_links_per_lgr": (2, [1, 2], [0, 3, -1]),
     "smcr_max_conns_per_lgr": (255, [16, 100, 255], [15, 256, 0]),
