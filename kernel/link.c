@@ -124,7 +124,17 @@ int smcx_link_init(struct smcx_link *lnk, u8 link_id, struct smcx_ib_choice *c)
 	qa.cap.max_recv_wr = SMCX_RX_SLOTS + 2;
 	qa.cap.max_send_sge = 1;
 	qa.cap.max_recv_sge = 1;
+	/*
+	 * Inline sends (wr.c): the CDC and small WRITEs skip the device's
+	 * DMA read.  A device that cannot do that much refuses the QP: then
+	 * without.  The device may grant more; max_inline is what it says.
+	 */
+	qa.cap.max_inline_data = SMCX_WR_INLINE;
 	lnk->qp = ib_create_qp(lnk->pd, &qa);
+	if (IS_ERR(lnk->qp)) {
+		qa.cap.max_inline_data = 0;
+		lnk->qp = ib_create_qp(lnk->pd, &qa);
+	}
 	if (IS_ERR(lnk->qp)) {
 		rc = PTR_ERR(lnk->qp);
 		lnk->qp = NULL;
@@ -132,6 +142,7 @@ int smcx_link_init(struct smcx_link *lnk, u8 link_id, struct smcx_ib_choice *c)
 	}
 	smcx_obj_inc(SMCX_OBJ_QP);
 	lnk->qp_num = lnk->qp->qp_num;
+	lnk->max_inline = qa.cap.max_inline_data;
 	lnk->rx_last = jiffies;
 
 	rc = smcx_wr_init(lnk);

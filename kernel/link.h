@@ -95,6 +95,8 @@ struct smcx_link {
 	struct ib_qp *qp;
 	u32 qp_num;			/* qp->qp_num, kept after the QP went */
 	u32 lkey;			/* pd->local_dma_lkey, kept likewise */
+	/* bytes a send may carry inline (the QP's cap as created; 0: none) */
+	u32 max_inline;
 	struct rw_semaphore objs;	/* sections of smcx_link_enter() */
 	bool unmapped;			/* buffers unmapped, objects going */
 	/*

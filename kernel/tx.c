@@ -122,6 +122,8 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 			wr[nwr].wr.num_sge = 1;
 			wr[nwr].remote_addr = conn->peer_rmb_addr[lnk->idx] + d;
 			wr[nwr].rkey = conn->peer_rkey[lnk->idx];
+			smcx_wr_inline(lnk, &wr[nwr].wr,
+				       (u8 *)conn->sndbuf->cpu + s);
 			if (nwr)
 				wr[nwr - 1].wr.next = &wr[nwr].wr;
 			nwr++;

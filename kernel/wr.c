@@ -169,6 +169,7 @@ int smcx_wr_send_data(struct smcx_tx_slot *slot, u32 len,
 	struct ib_send_wr *w;
 	int rc;
 
+	smcx_wr_inline(lnk, &wr, slot->buf);
 	if (first) {
 		for (w = first; w->next; w = w->next)
 			;
@@ -181,7 +182,9 @@ int smcx_wr_send_data(struct smcx_tx_slot *slot, u32 len,
 	if (sync_len)
 		ib_dma_sync_single_for_device(lnk->ibdev, sync_dma, sync_len,
 					      DMA_TO_DEVICE);
-	ib_dma_sync_single_for_device(lnk->ibdev, slot->dma, len, DMA_TO_DEVICE);
+	if (!(wr.send_flags & IB_SEND_INLINE))
+		ib_dma_sync_single_for_device(lnk->ibdev, slot->dma, len,
+					      DMA_TO_DEVICE);
 	rc = ib_post_send(lnk->qp, first, NULL);
 	smcx_link_leave(lnk);
 	if (rc) {
@@ -189,6 +192,22 @@ int smcx_wr_send_data(struct smcx_tx_slot *slot, u32 len,
 		smcx_lgr_link_down(lnk, "ib_post_send failed");
 	}
 	return rc;
+}
+
+/*
+ * An inline send carries its data in the work request: the device copies
+ * it from the CPU's view when the request is posted (rxe in
+ * ib_post_send()), so the SGE holds the kernel address, no lkey is used
+ * and no DMA sync is needed for it.  The buffer may be reused as soon as
+ * the post returns.
+ */
+void smcx_wr_inline(struct smcx_link *lnk, struct ib_send_wr *wr, void *va)
+{
+	if (wr->num_sge != 1 || !wr->sg_list[0].length ||
+	    wr->sg_list[0].length > lnk->max_inline)
+		return;
+	wr->sg_list[0].addr = (uintptr_t)va;
+	wr->send_flags |= IB_SEND_INLINE;
 }
 
 int smcx_wr_send(struct smcx_tx_slot *slot, u32 len, struct ib_send_wr *first)

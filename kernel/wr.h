@@ -96,6 +96,14 @@ int smcx_wr_send(struct smcx_tx_slot *slot, u32 len, struct ib_send_wr *first);
 int smcx_wr_send_long(struct smcx_tx_slot *slot, u32 len);
 int smcx_wr_send_data(struct smcx_tx_slot *slot, u32 len,
 		      struct ib_send_wr *first, u64 sync_dma, u32 sync_len);
+/* inline bytes a link's QP is asked for (mainline asks for one CDC, 44) */
+#define SMCX_WR_INLINE		256
+/*
+ * Make @wr (one SGE) an inline send if its data fits the link's limit:
+ * then the SGE names the data's kernel address @va, which the device
+ * copies at post time.
+ */
+void smcx_wr_inline(struct smcx_link *lnk, struct ib_send_wr *wr, void *va);
 /*
  * Claim every send slot once all are back (the send queue empty), for a
  * REG_MR; 0 or -ENOLINK.  Unquiesce hands them out again.  Under the link's
