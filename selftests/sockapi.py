@@ -13,7 +13,12 @@ known-different).  No exemptions beyond those: this is the product's promise.
   smc/       the same, smcx configured like the stock smc for SMC-Rv2 over
              rxe (pnet entry, UEID; needs the smcctl tools);
   smc6/      the same with SMCPROTO_SMC6 against tcp6 (v4-mapped addresses).
-sockapi_smcr runs the smc/ and smc6/ passes over the SMC-R data path.
+sockapi_smcr runs the smc/ and smc6/ passes over the SMC-R data path, and
+cork/: each corking case again alone, with smcx's pushes that wrote data
+counted on the sending host around it (debugfs stats tx_data_pushes): the
+16 small sends that TCP_CORK or MSG_MORE held leave in one push; 256 small
+sends with autocorking leave in fewer pushes than sends, and in exactly
+one push each with net.smc.autocorking_size 0.
 The smcx handshake counters of each pass are logged, so it is visible which
 path the cases exercised.
 
@@ -58,6 +63,53 @@ def smcx_pass(t, oracle, family, port, prefix):
     L.compare(t, oracle, run, prefix=prefix)
 
 
+# cork/: case -> pushes with data the sender (beta) makes in it
+CORK_PUSHES = {"cork_uncork": 1, "cork_nodelay": 1, "cork_close": 1,
+               "cork_shutdown": 1, "msg_more": 1, "msg_more_close": 1}
+AUTOCORK_SENDS = 256            # case autocork's sends (sockapi.c)
+
+
+def counted(t, case, port):
+    """Run one case alone over AF_SMC: (its line, beta's stats delta)."""
+    before = stats(t.beta)
+    run = L.run_suite(t, "smc", port, cases=[case])
+    after = stats(t.beta)
+    line = run.line(case) or "FAIL no line"
+    return line, {k: v - before.get(k, 0) for k, v in after.items()}
+
+
+def cork_pass(t, port):
+    """cork/: corking took effect, counted in pushes, not timed.  One port
+    for all runs (the listener takes it again with SO_REUSEADDR; the cases
+    use port and port + 1 only), inside the test's range of 50."""
+    for case, want in sorted(CORK_PUSHES.items()):
+        with t.subtest("cork/" + case):
+            line, d = counted(t, case, port)
+            t.check("verify=ok" in line and not line.startswith("FAIL"),
+                    "every byte reached the peer in order: %s" % line)
+            t.eq(d.get("tx_data_pushes"), want,
+                 "pushes with data for %s (corked sends: %s)" % (case, d.get("tx_corked")))
+    sysctl = "/proc/sys/net/smc/autocorking_size"
+    for size, more in (("65536", True), ("0", False)):
+        with t.subtest("cork/autocork_size_%s" % size):
+            t.beta.run("echo %s > %s" % (size, sysctl))
+            try:
+                line, d = counted(t, "autocork", port)
+            finally:
+                t.beta.run("echo 65536 > %s" % sysctl)
+            t.check("verify=ok" in line and not line.startswith("FAIL"),
+                    "every byte reached the peer in order: %s" % line)
+            n = d.get("tx_data_pushes")
+            t.log("autocorking_size %s: %s sends, %s pushes, %s corked" % (
+                size, AUTOCORK_SENDS, n, d.get("tx_corked")))
+            if more:
+                t.check(n is not None and 0 < n < AUTOCORK_SENDS,
+                        "autocork joins sends made while a CDC is in flight "
+                        "(%s pushes for %d sends)" % (n, AUTOCORK_SENDS))
+            else:
+                t.eq(n, AUTOCORK_SENDS, "autocorking off: one push per send")
+
+
 def run(t):
     run_passes(t, smcr=False)
 
@@ -95,6 +147,7 @@ def run_passes(t, smcr):
                 t.skip("smcctl tools not built (make user): no configured pass")
     else:
         smcx_pass(t, tcp, "smc", port + 20, "smc/")
+        cork_pass(t, port + 46)
 
     tcp6 = L.oracle(t, "tcp6", port + 30)
     smcx_pass(t, tcp6, "smc6", port + 40, "smc6/")

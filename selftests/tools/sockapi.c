@@ -2388,6 +2388,108 @@ static void case_opt_nodelay_cork(void)
 	close(fd);
 }
 
+/*
+ * Corking: small sends that TCP_CORK, MSG_MORE or autocorking hold back
+ * all reach the peer, in order, when the cork is released (uncork,
+ * TCP_NODELAY, a send without MSG_MORE, shutdown, close).  That they were
+ * held is not visible here (no timing); sockapi_smcr counts smcx's pushes
+ * around each of these cases.
+ */
+#define CORK_N 16
+#define CORK_SZ 64
+
+/* @n sends of @sz bytes each: how many sent all of it */
+static int c_sends(int fd, int n, long sz, int flags)
+{
+	int ok = 0, err;
+
+	for (int i = 0; i < n; i++)
+		if (c_send(fd, sz, flags | MSG_NOSIGNAL, &err) == sz)
+			ok++;
+	return ok;
+}
+
+static void peer_got(const char *cmd)
+{
+	const char *r = peer("%s", cmd);
+
+	out("peer_got=%s verify=%s end=%s", kv(r, "got"), kv(r, "verify"),
+	    kv(r, "end"));
+}
+
+static void case_cork_uncork(void)
+{
+	int fd = est();
+
+	out("cork=%s", RV(set_int(fd, IPPROTO_TCP, TCP_CORK, 1)));
+	out("sends=%d", c_sends(fd, CORK_N, CORK_SZ, 0));
+	out("uncork=%s", RV(set_int(fd, IPPROTO_TCP, TCP_CORK, 0)));
+	peer_got("recv 1024");
+	close(fd);
+}
+
+static void case_cork_nodelay(void)
+{
+	int fd = est();
+
+	out("cork=%s", RV(set_int(fd, IPPROTO_TCP, TCP_CORK, 1)));
+	out("sends=%d", c_sends(fd, CORK_N, CORK_SZ, 0));
+	out("nodelay=%s", RV(set_int(fd, IPPROTO_TCP, TCP_NODELAY, 1)));
+	peer_got("recv 1024");
+	out("cork_still=%s", get_int(fd, IPPROTO_TCP, TCP_CORK));
+	close(fd);
+}
+
+static void case_cork_close(void)
+{
+	int fd = est();
+
+	out("cork=%s", RV(set_int(fd, IPPROTO_TCP, TCP_CORK, 1)));
+	out("sends=%d", c_sends(fd, CORK_N, CORK_SZ, 0));
+	out("close=%s", RV(close(fd)));
+	peer_got("recvall");
+}
+
+static void case_cork_shutdown(void)
+{
+	int fd = est();
+
+	out("cork=%s", RV(set_int(fd, IPPROTO_TCP, TCP_CORK, 1)));
+	out("sends=%d", c_sends(fd, CORK_N, CORK_SZ, 0));
+	out("shutdown=%s", RV(shutdown(fd, SHUT_WR)));
+	peer_got("recvall");
+	close(fd);
+}
+
+static void case_msg_more(void)
+{
+	int fd = est();
+
+	out("sends_more=%d", c_sends(fd, CORK_N - 1, CORK_SZ, MSG_MORE));
+	out("send=%d", c_sends(fd, 1, CORK_SZ, 0));
+	peer_got("recv 1024");
+	close(fd);
+}
+
+static void case_msg_more_close(void)
+{
+	int fd = est();
+
+	out("sends_more=%d", c_sends(fd, CORK_N, CORK_SZ, MSG_MORE));
+	out("close=%s", RV(close(fd)));
+	peer_got("recvall");
+}
+
+/* many small sends, no flags: autocorking may join them, nothing is lost */
+static void case_autocork(void)
+{
+	int fd = est();
+
+	out("sends=%d", c_sends(fd, 256, 8, 0));
+	peer_got("recv 2048");
+	close(fd);
+}
+
 static void case_opt_keepalive(void)
 {
 	int fd = est();
@@ -2597,6 +2699,13 @@ static const struct kase cases[] = {
 	K(ioctl_queues),
 	K(nb_send_full),
 	K(opt_nodelay_cork),
+	K(cork_uncork),
+	K(cork_nodelay),
+	K(cork_close),
+	K(cork_shutdown),
+	K(msg_more),
+	K(msg_more_close),
+	K(autocork),
 	K(opt_keepalive),
 	K(opt_bufsizes),
 	K(opt_timeouts),
