@@ -4,6 +4,7 @@
  * (declarations before statements, strict prototypes, no VLAs).  The
  * functions below are called from the C++ tests so the TU is also run.
  */
+#include <smcx/bufsize.h>
 #include <smcx/cursor.h>
 #include <smcx/names.h>
 #include <smcx/reuse.h>
@@ -56,5 +57,7 @@ int smcx_logic_c11_check(void) {
         return 8;
     if (smcx_reuse_failed(&m, 1) || !smcx_reuse_open(&m, 1))
         return 9;
+    if (smcx_bufsize_for_sock(2 * 100000) != 3 || smcx_bufsize_uncompress(15) != SMCX_BUFSIZE_MAX)
+        return 10;
     return 0;
 }
