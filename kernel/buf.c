@@ -6,7 +6,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/gfp.h>
-#include <linux/log2.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 
@@ -14,17 +13,14 @@
 #include "obj.h"
 #include "stats.h"
 
-/* mainline's compressed notation: 16 KiB << n */
 u8 smcx_compress_bufsize(u32 size)
 {
-	if (size <= SMCX_BUF_MIN)
-		return 0;
-	return min_t(u8, ilog2((size - 1) >> 14) + 1, 5);
+	return smcx_bufsize_compress(size);
 }
 
 u32 smcx_uncompress_bufsize(u8 c)
 {
-	return 1U << (c + 14);
+	return smcx_bufsize_uncompress(c);
 }
 
 void smcx_buf_unmap(struct smcx_link *lnk, struct smcx_buf *b)
@@ -140,12 +136,20 @@ static struct smcx_buf *smcx_buf_new(struct smcx_lgr *lgr, u32 size, bool rmb)
 	struct smcx_buf *b;
 	int i;
 
+	/*
+	 * Physically contiguous: one DMA address, one MR page list.  Past
+	 * the page allocator's largest order there is nothing to try; below
+	 * it a large order may well fail, quietly and without reclaim
+	 * storms, and the caller tries half the size.
+	 */
+	if (get_order(size) > MAX_PAGE_ORDER)
+		return NULL;
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
 		return NULL;
 	b->cpu = (void *)__get_free_pages(GFP_KERNEL | __GFP_NOWARN |
-					  __GFP_NORETRY | __GFP_ZERO,
-					  get_order(size));
+					  __GFP_NORETRY | __GFP_NOMEMALLOC |
+					  __GFP_ZERO, get_order(size));
 	if (!b->cpu) {
 		kfree(b);
 		return NULL;
@@ -200,29 +204,57 @@ out:
 	return rc;
 }
 
-/* a free buffer of @size from the link group's pool, or a new one */
-struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, u32 size, bool rmb)
+/* a free buffer of @size and kind in the pool, taken; lgr->mutex held */
+static struct smcx_buf *smcx_buf_take(struct smcx_lgr *lgr, u32 size,
+				      bool rmb)
 {
 	struct smcx_buf *b;
 
-	mutex_lock(&lgr->mutex);
 	list_for_each_entry(b, &lgr->bufs, list) {
 		if (!b->used && b->rmb == rmb && b->size == size) {
 			b->used = true;
-			mutex_unlock(&lgr->mutex);
-			smcx_stats_buf_get(lgr->net, rmb, size, true);
-			memset(b->cpu, 0, b->size);
 			return b;
 		}
 	}
-	b = lgr->dead ? NULL : smcx_buf_new(lgr, size, rmb);
-	if (b) {
-		b->used = true;
-		list_add_tail(&b->list, &lgr->bufs);
+	return NULL;
+}
+
+/*
+ * As mainline: at each size from @size down, a pooled buffer first, then a
+ * new one; a size that has neither (the allocation or its mapping failed)
+ * is halved.  A smaller buffer only makes the connection's window smaller:
+ * the RMB size goes to the peer in the CLC, the send buffer's is local.
+ */
+struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, u32 size, bool rmb)
+{
+	struct smcx_buf *b = NULL;
+	bool reused = false;
+	u32 want = size;
+
+	mutex_lock(&lgr->mutex);
+	for (; !lgr->dead && size >= SMCX_BUF_MIN; size /= 2) {
+		b = smcx_buf_take(lgr, size, rmb);
+		if (b) {
+			reused = true;
+			break;
+		}
+		b = smcx_buf_new(lgr, size, rmb);
+		if (b) {
+			b->used = true;
+			list_add_tail(&b->list, &lgr->bufs);
+			break;
+		}
 	}
 	mutex_unlock(&lgr->mutex);
-	if (b)
-		smcx_stats_buf_get(lgr->net, rmb, size, false);
+	if (!b)
+		return NULL;
+	smcx_stats_buf_get(lgr->net, rmb, b->size, reused, b->size < want);
+	/*
+	 * A pooled buffer holds the previous connection's bytes: an RMB must
+	 * not show them to a peer that lies about its cursors.
+	 */
+	if (reused)
+		memset(b->cpu, 0, b->size);
 	return b;
 }
 

@@ -15,13 +15,15 @@
 #include <linux/types.h>
 #include <rdma/ib_verbs.h>
 
+#include <smcx/bufsize.h>
+
 #include "link.h"
 
 struct smcx_lgr;
 
 #define SMCX_BUF_DEFAULT	(64 * 1024)	/* mainline 6.12 wmem/rmem */
-#define SMCX_BUF_MIN		(16 * 1024)
-#define SMCX_BUF_MAX		(512 * 1024)
+#define SMCX_BUF_MIN		SMCX_BUFSIZE_MIN
+#define SMCX_BUF_MAX		SMCX_BUFSIZE_MAX	/* 512 MiB: the CLC's */
 
 /*
  * What a buffer has on one link of its group (smcx_buf.l[lnk->idx]): the
@@ -60,7 +62,11 @@ struct smcx_buf {
 	struct smcx_buf_lnk l[SMCX_LGR_LINKS];	/* by lnk->idx */
 };
 
-/* a free buffer of @size from the link group's pool, or a new one; NULL */
+/*
+ * A free buffer of @size (a power of two from SMCX_BUF_MIN) from the link
+ * group's pool, or a new one; if neither, the same at half the size, down
+ * to SMCX_BUF_MIN.  NULL if there is none at all or the group is dead.
+ */
 struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, u32 size, bool rmb);
 /* back to the pool (the group keeps it) */
 void smcx_buf_put(struct smcx_lgr *lgr, struct smcx_buf *buf);
@@ -123,7 +129,7 @@ static inline u64 smcx_buf_dma(const struct smcx_buf *b,
 	return b->l[lnk->idx].dma;
 }
 
-/* mainline's compressed buffer size in CLC messages: 16 KiB << n */
+/* the compressed buffer size in CLC messages: smcx/bufsize.h */
 u8 smcx_compress_bufsize(u32 size);
 u32 smcx_uncompress_bufsize(u8 c);
 

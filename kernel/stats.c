@@ -174,11 +174,14 @@ void smcx_stats_tx_corked(struct net *net)
 	this_cpu_inc(smcx_net_stats(net)->tx_corked);
 }
 
-void smcx_stats_buf_get(struct net *net, bool rmb, u32 size, bool reused)
+void smcx_stats_buf_get(struct net *net, bool rmb, u32 size, bool reused,
+			bool dgrade)
 {
 	struct smcx_stats __percpu *s = smcx_net_stats(net);
 	enum smcx_dir dir = rmb ? SMCX_RX : SMCX_TX;
 
+	if (dgrade)
+		this_cpu_inc(s->buf[dir].dgrade);
 	if (reused)
 		this_cpu_inc(s->buf[dir].reuse);
 	else

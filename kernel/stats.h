@@ -49,7 +49,7 @@ struct smcx_stats_buf {
 	u64 full;		/* TX: send buffer full; RX: RMB full */
 	u64 reuse;		/* buffer taken from the link group's pool */
 	u64 alloc;		/* buffer newly allocated */
-	u64 dgrade;		/* smaller buffer than wanted (never, today) */
+	u64 dgrade;		/* smaller buffer than wanted (allocation failed) */
 };
 
 struct smcx_stats {
@@ -132,8 +132,12 @@ void smcx_stats_tx_full(struct net *net);
 void smcx_stats_tx_push(struct net *net, u64 pending, u64 space, u64 n);
 /* a send call left its data in the send buffer (corking) */
 void smcx_stats_tx_corked(struct net *net);
-/* a connection took a buffer (@reused from the pool), or gave it back */
-void smcx_stats_buf_get(struct net *net, bool rmb, u32 size, bool reused);
+/*
+ * A connection took a buffer of @size (@reused from the pool; @dgrade:
+ * smaller than it wanted), or gave it back.
+ */
+void smcx_stats_buf_get(struct net *net, bool rmb, u32 size, bool reused,
+			bool dgrade);
 void smcx_stats_buf_put(struct net *net, bool rmb, u32 size);
 /* socket calls; counted only when the socket runs over SMC-R (@smcr) */
 void smcx_stats_splice(struct net *net, bool smcr);
