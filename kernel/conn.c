@@ -7,7 +7,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/log2.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -16,7 +15,6 @@
 #include "conn.h"
 #include "lgr.h"
 #include "obj.h"
-#include "sysctl.h"
 
 void smcx_conn_wake(struct smcx_sock *smc, __poll_t events)
 {
@@ -50,17 +48,18 @@ int smcx_conn_wait(struct smcx_sock *smc, long *timeo,
 }
 
 /*
- * A new connection's send buffer / RMB size: net.smc.wmem / rmem of its
- * namespace, as a buffer size the CLC can carry (a power of two from 16 KiB,
- * at most 512 KiB).
+ * The send buffer / RMB size a new connection of @sk wants: half its
+ * sk_sndbuf / sk_rcvbuf, which hold 2 x net.smc.wmem / rmem of its
+ * namespace unless the application set SO_SNDBUF / SO_RCVBUF (on a tcp2smc
+ * or preloaded socket too: the smcx sock takes SOL_SOCKET settings); a
+ * server connection's come from its listener (listen.c).  Rounded up to a
+ * size the CLC can carry (smcx/bufsize.h).  smcx_buf_get() may give less.
  */
-static u32 smcx_buf_size(struct net *net, bool rmb)
+static u32 smcx_buf_size(const struct sock *sk, bool rmb)
 {
-	const struct smcx_sysctl *v = smcx_sysctl(net);
-	u32 want = max_t(int, rmb ? READ_ONCE(v->rmem) : READ_ONCE(v->wmem),
-			 SMCX_BUF_MIN);
+	int skbuf = rmb ? READ_ONCE(sk->sk_rcvbuf) : READ_ONCE(sk->sk_sndbuf);
 
-	return min_t(u32, roundup_pow_of_two(want), SMCX_BUF_MAX);
+	return smcx_bufsize_uncompress(smcx_bufsize_for_sock(skbuf));
 }
 
 /*
@@ -102,10 +101,8 @@ int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 	}
 	conn->token = rc;
 	atomic_inc(&conn->lnk->conn_cnt);
-	conn->sndbuf = smcx_buf_get(lgr, smcx_buf_size(sock_net(&smc->sk), false),
-				    false);
-	conn->rmb = smcx_buf_get(lgr, smcx_buf_size(sock_net(&smc->sk), true),
-				 true);
+	conn->sndbuf = smcx_buf_get(lgr, smcx_buf_size(&smc->sk, false), false);
+	conn->rmb = smcx_buf_get(lgr, smcx_buf_size(&smc->sk, true), true);
 	if (!conn->sndbuf || !conn->rmb)
 		return -ENOMEM;
 	/* as mainline: max(RMB/10, SOCK_MIN_SNDBUF/2) */

@@ -170,6 +170,26 @@ static void smcx_tcp_backlog_add(struct smcx_sock *lsmc, int delta)
 	spin_unlock_bh(&q->rskq_lock);
 }
 
+/*
+ * A server connection's buffer sizes, as mainline: what the application
+ * set on the listener with SO_SNDBUF / SO_RCVBUF (mirrored onto the TCP
+ * listener, which TCP cloned into @tcpsk with the lock flags, at SYN time),
+ * else the 2 x net.smc.wmem / rmem the new sock started with.  TCP's own
+ * unlocked sizes are TCP's autotuning and mean nothing to the RMB.
+ */
+static void smcx_child_bufsizes(struct smcx_sock *child, struct sock *tcpsk)
+{
+	u8 locks = READ_ONCE(tcpsk->sk_userlocks) &
+		   (SOCK_SNDBUF_LOCK | SOCK_RCVBUF_LOCK);
+	struct sock *sk = &child->sk;
+
+	sk->sk_userlocks |= locks;
+	if (locks & SOCK_SNDBUF_LOCK)
+		WRITE_ONCE(sk->sk_sndbuf, READ_ONCE(tcpsk->sk_sndbuf));
+	if (locks & SOCK_RCVBUF_LOCK)
+		WRITE_ONCE(sk->sk_rcvbuf, READ_ONCE(tcpsk->sk_rcvbuf));
+}
+
 /* an smcx sock for a connection TCP accepted; NULL on allocation failure */
 static struct smcx_sock *smcx_child_new(struct smcx_sock *lsmc,
 					struct socket *newcs)
@@ -187,8 +207,7 @@ static struct smcx_sock *smcx_child_new(struct smcx_sock *lsmc,
 	tcp_sk(tcpsk)->smc_hs_congested = NULL;
 	write_unlock_bh(&tcpsk->sk_callback_lock);
 	smcx_tcp_link(child);
-	WRITE_ONCE(child->sk.sk_sndbuf, READ_ONCE(tcpsk->sk_sndbuf));
-	WRITE_ONCE(child->sk.sk_rcvbuf, READ_ONCE(tcpsk->sk_rcvbuf));
+	smcx_child_bufsizes(child, tcpsk);
 	child->hs = SMCX_HS_RUNNING;
 	INIT_WORK(&child->hs_work, smcx_srv_hs_work);
 	sock_hold(&lsmc->sk);

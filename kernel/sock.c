@@ -132,6 +132,14 @@ void smcx_sock_setup(struct sock *sk, int protocol)
 	sk->sk_protocol = protocol;
 	sk->sk_state = SMCX_INIT;
 
+	/*
+	 * As mainline: twice the buffers net.smc.wmem / rmem ask for, the
+	 * form SO_SNDBUF / SO_RCVBUF store (see conn.c smcx_buf_size()).
+	 * The TCP socket keeps TCP's own; setsockopt() sets both.
+	 */
+	WRITE_ONCE(sk->sk_sndbuf, 2 * READ_ONCE(smcx_sysctl(sock_net(sk))->wmem));
+	WRITE_ONCE(sk->sk_rcvbuf, 2 * READ_ONCE(smcx_sysctl(sock_net(sk))->rmem));
+
 	smc = smcx_sk(sk);
 	smc->limit_hs = READ_ONCE(smcx_sysctl(sock_net(sk))->limit_smc_hs);
 	INIT_WORK(&smc->hs_work, smcx_connect_work);
@@ -171,9 +179,6 @@ int smcx_clcsock_create(struct smcx_sock *smc)
 	smcx_obj_inc(SMCX_OBJ_CLCSOCK);
 	tcpsk = smc->clcsock->sk;
 	sk_net_refcnt_upgrade(tcpsk);
-	/* SOL_SOCKET reads before connect() report what TCP would */
-	WRITE_ONCE(sk->sk_sndbuf, READ_ONCE(tcpsk->sk_sndbuf));
-	WRITE_ONCE(sk->sk_rcvbuf, READ_ONCE(tcpsk->sk_rcvbuf));
 	smcx_tcp_link(smc);
 	return 0;
 }
