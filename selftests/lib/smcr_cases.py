@@ -246,8 +246,11 @@ class Held:
     leaving it lets them go and checks both sides passed phase 2 and closed."""
 
     def __init__(self, t, client, server, port, conns, nbytes, family="smc", timeout=600,
-                 serial=False):
+                 serial=False, client_opts="", server_opts="", wrap=""):
+        """@client_opts / @server_opts: more hold options (e.g. -S/-B); @wrap:
+        a command prefix for both (e.g. an smc_run invocation)."""
         self.t, self.client, self.server = t, client, server
+        self.copts, self.sopts, self.wrap = client_opts, server_opts, wrap
         self.serial = serial
         self.port, self.conns, self.nbytes = port, conns, nbytes
         self.family, self.timeout = family, timeout
@@ -258,13 +261,14 @@ class Held:
     def __enter__(self):
         c, s = self.client, self.server
         c.run("rm -f %s %s" % (self.ready, self.release))
-        self.srv = s.bg("%s server -f %s -p %d -c %d" % (HOLD, self.family, self.port, self.conns))
+        self.srv = s.bg("%s%s server -f %s -p %d -c %d %s"
+                        % (self.wrap, HOLD, self.family, self.port, self.conns, self.sopts))
         try:
             s.wait_port(self.port)
-            self.cli = c.bg("%s client -f %s -a %s -p %d -c %d -n %d -R %s -r %s -t %d%s"
-                            % (HOLD, self.family, s.ip, self.port, self.conns, self.nbytes,
-                               self.ready, self.release, self.timeout,
-                               " -s" if self.serial else ""))
+            self.cli = c.bg("%s%s client -f %s -a %s -p %d -c %d -n %d -R %s -r %s -t %d%s %s"
+                            % (self.wrap, HOLD, self.family, s.ip, self.port, self.conns,
+                               self.nbytes, self.ready, self.release, self.timeout,
+                               " -s" if self.serial else "", self.copts))
             got = scenarios.wait_for(
                 lambda: c.run("cat %s 2>/dev/null" % self.ready, check=False).out.strip(),
                 timeout=self.timeout, step=1)

@@ -4,9 +4,9 @@
  * open until told to let go, verify data again, close.  For the lab tests
  * that look at a live link group (smcr_many_conns: 64 connections on one).
  *
- *   hold server -f FAMILY -p PORT [-c CONNS] [-q]
+ *   hold server -f FAMILY -p PORT [-c CONNS] [-S SNDBUF] [-B RCVBUF] [-q]
  *   hold client -f FAMILY -a ADDR -p PORT [-c CONNS] [-n BYTES] [-R READY]
- *               [-r RELEASE] [-t SECONDS] [-q]
+ *               [-r RELEASE] [-t SECONDS] [-S SNDBUF] [-B RCVBUF] [-q]
  *
  * FAMILY: tcp, tcp6, smc (AF_SMC/SMCPROTO_SMC), smc6 (SMCPROTO_SMC6).
  *
@@ -23,6 +23,9 @@
  *            broke while held is caught;
  *   close:   the client shuts down its write side, the server reads EOF and
  *            closes, the client reads EOF and closes.
+ *
+ * -S / -B set SO_SNDBUF / SO_RCVBUF (bytes, K/M suffix) on every client
+ * socket before connect() and on the server's listener before listen().
  *
  * Data is the seeded generator of xfer.c (8-byte blocks of splitmix64), a
  * different seed per connection, direction and phase; every byte is compared.
@@ -74,6 +77,7 @@ static const struct fam fams[] = {
 static const struct fam *fam;
 static int quiet;
 static int serial;		/* -s: one connect() at a time */
+static int sndbuf, rcvbuf;	/* -S, -B; 0: not set */
 static pthread_mutex_t connect_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_barrier_t start_bar, held_bar, go_bar;
@@ -89,6 +93,30 @@ static void say(const char *fmt, ...)
 	va_end(ap);
 	fflush(stdout);
 	pthread_mutex_unlock(&out_lock);
+}
+
+/* -S / -B before connect() or listen(); a refusal is reported, not fatal */
+static void set_bufs(int fd)
+{
+	if (sndbuf && setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf)))
+		say("hold: SO_SNDBUF %d: %s\n", sndbuf, strerror(errno));
+	if (rcvbuf && setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)))
+		say("hold: SO_RCVBUF %d: %s\n", rcvbuf, strerror(errno));
+}
+
+/* bytes with an optional K or M suffix; -1 if not a size that fits an int */
+static int parse_bufsize(const char *s)
+{
+	char *end;
+	long long v = strtoll(s, &end, 0);
+
+	if (v <= 0 || v > 0x7fffffff)
+		return -1;
+	if (*end == 'k' || *end == 'K')
+		v <<= 10, end++;
+	else if (*end == 'm' || *end == 'M')
+		v <<= 20, end++;
+	return *end || v <= 0 || v > 0x7fffffff ? -1 : (int)v;
 }
 
 static uint64_t mix(uint64_t x)
@@ -253,6 +281,7 @@ static void *client_thread(void *arg)
 		say("hold: conn %d socket(%s): %s\n", c->id, fam->name, strerror(errno));
 		goto held;
 	}
+	set_bufs(fd);
 	if (serial)
 		pthread_mutex_lock(&connect_mu);
 	if (make_addr(&ss, &len, c->addr, c->port) ||
@@ -338,10 +367,12 @@ static double now(void)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: hold server -f FAMILY -p PORT [-c CONNS] [-q]\n"
+		"usage: hold server -f FAMILY -p PORT [-c CONNS] [-S SNDBUF] [-B RCVBUF] [-q]\n"
 		"       hold client -f FAMILY -a ADDR -p PORT [-c CONNS] [-n BYTES]\n"
 		"                   [-R READY_FILE] [-r RELEASE_FILE] [-t SECONDS] [-q] [-s]\n"
+		"                   [-S SNDBUF] [-B RCVBUF]\n"
 		"-s: connect one connection at a time (data still concurrent)\n"
+		"-S, -B: SO_SNDBUF, SO_RCVBUF before connect() / listen() (K, M suffix)\n"
 		"FAMILY: tcp tcp6 smc smc6\n");
 	exit(2);
 }
@@ -362,7 +393,7 @@ int main(int argc, char **argv)
 	else
 		usage();
 	optind = 2;
-	while ((opt = getopt(argc, argv, "f:a:p:c:n:R:r:t:qs")) != -1) {
+	while ((opt = getopt(argc, argv, "f:a:p:c:n:R:r:t:qsS:B:")) != -1) {
 		switch (opt) {
 		case 'f':
 			for (size_t i = 0; i < sizeof(fams) / sizeof(fams[0]); i++)
@@ -380,6 +411,16 @@ int main(int argc, char **argv)
 		case 't': timeout = atoi(optarg); break;
 		case 'q': quiet = 1; break;
 		case 's': serial = 1; break;
+		case 'S':
+			sndbuf = parse_bufsize(optarg);
+			if (sndbuf < 0)
+				usage();
+			break;
+		case 'B':
+			rcvbuf = parse_bufsize(optarg);
+			if (rcvbuf < 0)
+				usage();
+			break;
 		default: usage();
 		}
 	}
@@ -398,6 +439,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		set_bufs(lfd);
 		make_addr(&ss, &len, NULL, port);
 		if (bind(lfd, (struct sockaddr *)&ss, len) || listen(lfd, nconns + 16)) {
 			fprintf(stderr, "hold: bind/listen %d: %s\n", port, strerror(errno));
