@@ -48,6 +48,7 @@
 
 #include <smcx/sniff.h>
 #include <smcx/wire.h>
+#include <smcx/wwi.h>
 
 #include "clc.h"
 #include "conn.h"
@@ -298,6 +299,9 @@ static u32 smcx_clc_fill_proposal(struct smcx_sock *smc,
 	/* what we want, for the server to negotiate (sysctls in range) */
 	p->max_conns = READ_ONCE(v->smcr_max_conns_per_lgr);
 	p->max_links = READ_ONCE(v->smcr_max_links_per_lgr);
+	/* smcx's extension, in bytes mainline ignores (smcx/wwi.h) */
+	smcx_wwi_prop_mark(p->vendor_oui, p->vendor_exp,
+			   READ_ONCE(v->smcx_write_imm));
 	return 0;
 }
 
@@ -387,6 +391,7 @@ static int smcx_clc_fill_acc(struct smcx_sock *smc, struct smcx_clc_accept *a,
 	smcx_clc_hostname(a->hostname);
 	a->max_conns = smcx_v2x_fce_conns(&lgr->v2x);
 	a->max_links = smcx_v2x_fce_links(&lgr->v2x);
+	a->vendor_exp_options = smcx_wwi_opts(lgr->v2x.write_imm);
 	return 0;
 }
 
@@ -419,6 +424,8 @@ static int smcx_clc_clnt_judge(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	/* a new link group takes the release and counts the server chose */
 	reason = first ? smcx_v2x_clnt(&ctx->neg, a->release, a->max_conns,
 				       a->max_links) : 0;
+	ctx->neg.write_imm = smcx_wwi_clnt(ctx->write_imm_offered,
+					   a->vendor_exp_options);
 	if (!reason)
 		return 0;
 decline:
@@ -464,6 +471,8 @@ static int smcx_clc_srv_judge(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	reason = smcx_v2x_srv(&ctx->neg, p->release, p->max_conns, p->max_links,
 			      READ_ONCE(v->smcr_max_conns_per_lgr),
 			      READ_ONCE(v->smcr_max_links_per_lgr));
+	ctx->neg.write_imm = smcx_wwi_srv(READ_ONCE(v->smcx_write_imm),
+					  p->vendor_oui, p->vendor_exp);
 	if (reason)
 		return smcx_clc_decline(smc->clcsock, reason, SMCX_CLC_V2);
 	return 0;
@@ -500,6 +509,11 @@ int smcx_clc_srv_accept(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 						  ctx->m.acc.release,
 						  ctx->m.acc.max_conns,
 						  ctx->m.acc.max_links) : 0;
+	/* a Confirm that does not repeat our Accept's extension answer */
+	if (first && !*decline &&
+	    !smcx_wwi_confirm_ok(smc->conn->lgr->v2x.write_imm,
+				 ctx->m.acc.vendor_exp_options))
+		*decline = SMCX_DECL_MODEUNSUPP;
 	return 0;
 }
 
@@ -528,6 +542,8 @@ int smcx_clc_client(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	reason = smcx_clc_fill_proposal(smc, &ctx->m.prop);
 	if (reason)
 		goto decline_first;
+	ctx->write_imm_offered = smcx_wwi_prop_offers(ctx->m.prop.vendor_oui,
+						      ctx->m.prop.vendor_exp);
 	len = smcx_clc_encode_proposal(&ctx->m.prop, ctx->buf, sizeof(ctx->buf));
 	if (len < 0) {
 		reason = SMCX_DECL_INTERR;

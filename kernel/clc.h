@@ -32,6 +32,7 @@ struct smcx_clc_ctx {
 	u8 eid[SMCX_EID_LEN];		/* the user EID both sides have */
 	u8 peer_gid[SMCX_GID_LEN];	/* server: the proposal's RoCE GID */
 	u32 reason;			/* server: the decline if not served */
+	bool write_imm_offered;		/* client: our Proposal offered it */
 };
 
 /*

@@ -134,6 +134,10 @@ static int smcx_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "rx_busy_poll_miss %llu\n", s->busy_poll_miss);
 	seq_printf(m, "tx_data_pushes %llu\n", s->tx_data_push);
 	seq_printf(m, "tx_corked %llu\n", s->tx_corked);
+	seq_printf(m, "wwi_groups %llu\n", s->wwi_ev[SMCX_WWI_GROUPS]);
+	seq_printf(m, "wwi_tx %llu\n", s->wwi_ev[SMCX_WWI_TX]);
+	seq_printf(m, "wwi_rx %llu\n", s->wwi_ev[SMCX_WWI_RX]);
+	seq_printf(m, "wwi_stale %llu\n", s->wwi_ev[SMCX_WWI_STALE]);
 	kfree(s);
 	return 0;
 }

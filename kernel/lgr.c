@@ -386,6 +386,8 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 	lgr->dev = smcx_ibdev_get(c->dev);
 	lgr->version = SMCX_CLC_V2;
 	lgr->v2x = *v2x;
+	if (v2x->write_imm)
+		smcx_stats_wwi(net, SMCX_WWI_GROUPS);
 	get_random_bytes(lgr->id, sizeof(lgr->id));
 	/* the first link: slot 0, link id 1 (the client takes the server's) */
 	lnk = &lgr->lnk[0];

@@ -80,6 +80,13 @@ void smcx_stats_link(struct net *net, enum smcx_link_ev ev)
 	this_cpu_inc(smcx_net_stats(net)->link_ev[ev]);
 }
 
+void smcx_stats_wwi(struct net *net, enum smcx_wwi_ev ev)
+{
+	BUILD_BUG_ON(sizeof_field(struct smcx_stats, wwi_ev) <
+		     SMCX_WWI_EVS * sizeof(u64));
+	this_cpu_inc(smcx_net_stats(net)->wwi_ev[ev]);
+}
+
 void smcx_stats_success(struct net *net, enum smcx_role role, u8 version)
 {
 	if (version >= SMCX_CLC_V2)

@@ -86,6 +86,8 @@ struct smcx_stats {
 	/* receive busy polls: data came while spinning (hit) or not (miss) */
 	u64 busy_poll_hit;
 	u64 busy_poll_miss;
+	/* RDMA WRITE WITH IMMEDIATE (smcx/wwi.h), see enum smcx_wwi_ev */
+	u64 wwi_ev[4];
 };
 
 /* what happened to a link, counted per namespace (debugfs "stats") */
@@ -99,6 +101,15 @@ enum smcx_link_ev {
 	SMCX_LINK_EVS
 };
 
+/* WRITE WITH IMMEDIATE between smcx hosts, per namespace (debugfs "stats") */
+enum smcx_wwi_ev {
+	SMCX_WWI_GROUPS,	/* a new link group negotiated it */
+	SMCX_WWI_TX,		/* a push went as one WRITE WITH IMMEDIATE */
+	SMCX_WWI_RX,		/* one was received and taken */
+	SMCX_WWI_STALE,		/* one came on a link its connection left */
+	SMCX_WWI_EVS
+};
+
 void smcx_stats_hs_started(struct net *net, enum smcx_role role);
 void smcx_stats_hs_error(struct net *net, enum smcx_role role);
 void smcx_stats_success(struct net *net, enum smcx_role role, u8 version);
@@ -106,6 +117,7 @@ void smcx_stats_fallback(struct net *net, enum smcx_role role, u32 reason);
 void smcx_stats_reuse_failed(struct net *net);
 void smcx_stats_reuse_refused(struct net *net);
 void smcx_stats_link(struct net *net, enum smcx_link_ev ev);
+void smcx_stats_wwi(struct net *net, enum smcx_wwi_ev ev);
 /*
  * Data path hooks, each one line at its call site.
  *

@@ -3,7 +3,9 @@
  * net.smc.* sysctls, one set per network namespace.
  *
  * Names, defaults and ranges are mainline's (net/smc of 6.12), so scripts
- * written for smc.ko work unchanged; tcp2smc is ours (0/1, default 0).
+ * written for smc.ko work unchanged; tcp2smc is ours (0/1, default 0), and
+ * so is smcx_write_imm (0/1, default 1: new link groups with an smcx peer
+ * send data as RDMA WRITE WITH IMMEDIATE, docs/wire.md).
  *
  * Lifetime: the values live in the namespace's net_generic block, which the
  * pernet core allocates before our init and frees after our exit.  Init
@@ -204,6 +206,15 @@ static const struct ctl_table smcx_sysctl_template[] = {
 		.extra1		= &smcx_zero,
 		.extra2		= &smcx_one,
 	},
+	{
+		.procname	= "smcx_write_imm",
+		.data		= (void *)SMCX_OFF(smcx_write_imm),
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= &smcx_zero,
+		.extra2		= &smcx_one,
+	},
 };
 
 static int __net_init smcx_sysctl_net_init(struct net *net)
@@ -220,6 +231,7 @@ static int __net_init smcx_sysctl_net_init(struct net *net)
 	v->smcr_max_links_per_lgr = SMCX_LINKS_PER_LGR_DEFAULT;
 	v->smcr_max_conns_per_lgr = SMCX_CONNS_PER_LGR_DEFAULT;
 	v->limit_smc_hs = 0;
+	v->smcx_write_imm = 1;
 
 	sn->table = kmemdup(smcx_sysctl_template, sizeof(smcx_sysctl_template),
 			    GFP_KERNEL_ACCOUNT);

@@ -41,6 +41,11 @@ struct smcx_sysctl {
 	 * listen.c); also SMC_NETLINK_{ENABLE,DISABLE}_HS_LIMITATION
 	 */
 	int limit_smc_hs;
+	/*
+	 * 0/1 (default 1): offer and accept RDMA WRITE WITH IMMEDIATE for
+	 * new link groups with smcx peers (smcx/wwi.h, docs/wire.md)
+	 */
+	int smcx_write_imm;
 };
 
 /* the namespace's values; never NULL for a live namespace */

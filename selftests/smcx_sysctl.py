@@ -2,9 +2,9 @@
 """net.smc.* sysctls of smcx: names, defaults, ranges, per netns, and that
 each one does what it says or refuses.
 
-- every sysctl exists with the mainline default (tcp2smc: ours, default
-  0), and the sysctl.d example (conf/smcx-sysctl.conf) lists each with
-  that default;
+- every sysctl exists with the mainline default (tcp2smc: ours, default 0;
+  smcx_write_imm: ours, default 1), and the sysctl.d example
+  (conf/smcx-sysctl.conf) lists each with that default;
 - in-range writes take, out-of-range and malformed writes fail with EINVAL
   and leave the value as it was; autocorking_size takes any unsigned value
   (its effect: the cork/ cases of sockapi_smcr); smcr_testlink_time takes
@@ -51,6 +51,7 @@ SYSCTLS = {
     "smcr_max_links_per_lgr": (2, [1, 2], [0, 3, -1]),
     "smcr_max_conns_per_lgr": (255, [16, 100, 255], [15, 256, 0]),
     "limit_smc_hs": (0, [1, 0], [2, -1]),
+    "smcx_write_imm": (1, [0, 1], [2, -1]),
 }
 
 # Runs in the guest: write each value, report (errno or 0, value read back).

@@ -39,6 +39,11 @@ struct smcx_v2x {
 	u8 release;
 	u8 max_conns;
 	u8 max_links;
+	/*
+	 * 1: the group sends data as RDMA WRITE WITH IMMEDIATE between two
+	 * smcx hosts (smcx/wwi.h); set beside the others at first contact
+	 */
+	u8 write_imm;
 };
 
 /* @release with the counts every peer below release 1 uses */

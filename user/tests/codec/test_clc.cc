@@ -7,6 +7,11 @@
 // struct built by hand gives the same bytes.
 #include "testutil.h"
 
+#include <smcx/wwi.h>
+
+#include <algorithm>
+#include <utility>
+
 namespace {
 
 const Bytes PEER_A = {0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18};
@@ -932,4 +937,46 @@ TEST(ClcEncode, Errors)
     EXPECT_WIRE(smcx_clc_encode_decline(&d, out.data(), 27), -SMCX_WIRE_ENOSPC);
     d.hdr.typev2 = 1;
     EXPECT_WIRE(smcx_clc_encode_decline(&d, out.data(), out.size()), -SMCX_WIRE_EINVAL);
+}
+
+// smcx's WRITE WITH IMMEDIATE extension (include/smcx/wwi.h, docs/wire.md):
+// the exact bytes in the fields mainline zero-fills and ignores
+TEST(ClcWwi, ProposalVendorAreaRoundTrip)
+{
+    // PROP_V2_RR with the smcx marker at 52..59: OUI 02 53 58, options
+    // 01 00 00 00 01 (marker version 1, feature word bit 0)
+    Bytes wire = PROP_V2_RR;
+    const Bytes mark = {0x02, 0x53, 0x58, 0x01, 0x00, 0x00, 0x00, 0x01};
+    std::copy(mark.begin(), mark.end(), wire.begin() + 52);
+    smcx_clc_proposal d = check_prop(wire);
+    EXPECT_TRUE(smcx_wwi_prop_offers(d.vendor_oui, d.vendor_exp));
+    EXPECT_FALSE(smcx_wwi_prop_offers(check_prop(PROP_V2_RR).vendor_oui,
+                                      check_prop(PROP_V2_RR).vendor_exp));
+
+    smcx_clc_proposal m = check_prop(PROP_V2_RR);
+    smcx_wwi_prop_mark(m.vendor_oui, m.vendor_exp, true);
+    EXPECT_EQ(hex(enc_prop(m)), hex(wire));
+    smcx_wwi_prop_mark(m.vendor_oui, m.vendor_exp, false);
+    EXPECT_EQ(hex(enc_prop(m)), hex(PROP_V2_RR));
+}
+
+TEST(ClcWwi, AcceptVendorOptionsRoundTrip)
+{
+    // the Accept's and the Confirm's first contact extension with
+    // 53 58 00 01 at +40..43 (104 + 40 = 144)
+    const Bytes opts = {0x53, 0x58, 0x00, 0x01};
+    for (const auto &[plain, type] : {std::pair{ACC_V2_FC, uint8_t(SMCX_CLC_ACCEPT)},
+                                      std::pair{CONF_V2_FC, uint8_t(SMCX_CLC_CONFIRM)}}) {
+        Bytes wire = plain;
+        std::copy(opts.begin(), opts.end(), wire.begin() + 144);
+        smcx_clc_accept d = check_acc(wire, type);
+        EXPECT_EQ(d.vendor_exp_options, 0x53580001u);
+        EXPECT_TRUE(smcx_wwi_opts_say(d.vendor_exp_options));
+        smcx_clc_accept m = check_acc(plain, type);
+        EXPECT_FALSE(smcx_wwi_opts_say(m.vendor_exp_options));
+        m.vendor_exp_options = smcx_wwi_opts(true);
+        EXPECT_EQ(hex(enc_acc(m, type)), hex(wire));
+        m.vendor_exp_options = smcx_wwi_opts(false);
+        EXPECT_EQ(hex(enc_acc(m, type)), hex(plain));
+    }
 }

@@ -13,6 +13,7 @@
 #include <smcx/state.h>
 #include <smcx/urg.h>
 #include <smcx/v2x.h>
+#include <smcx/wwi.h>
 
 #include "compile_c11.h"
 
@@ -33,6 +34,8 @@ int smcx_logic_c11_check(void) {
     struct smcx_v2x n;
     struct smcx_reuse_meter m = {0};
     bool skip;
+    uint8_t oui[3], exp[5];
+    uint64_t v = 0;
 
     smcx_curs_from_count(65536ull * 16384 + 5, 16384, &c);
     if (c.wrap != 0 || c.count != 5)
@@ -59,5 +62,11 @@ int smcx_logic_c11_check(void) {
         return 9;
     if (smcx_bufsize_for_sock(2 * 100000) != 3 || smcx_bufsize_uncompress(15) != SMCX_BUFSIZE_MAX)
         return 10;
+    smcx_wwi_prop_mark(oui, exp, true);
+    if (!smcx_wwi_srv(true, oui, exp) || !smcx_wwi_clnt(true, smcx_wwi_opts(true)) ||
+        !smcx_wwi_tx_ok(true, false, 10, 10, true, 100, 100, 16384, 16384) ||
+        smcx_wwi_rx_judge(true, true, 1, 1, 10, 16384, 100, 50, &v) != SMCX_WWI_RX_OK ||
+        v != 110)
+        return 11;
     return 0;
 }

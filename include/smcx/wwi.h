@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * smcx pure logic: RDMA WRITE WITH IMMEDIATE between two smcx hosts, an
+ * extension of SMC-Rv2 that is not in RFC 7609 (docs/wire.md, "WRITE WITH
+ * IMMEDIATE").  A push that would be RDMA WRITE + CDC SEND and whose CDC
+ * would only move the producer cursor becomes one RDMA WRITE WITH
+ * IMMEDIATE; the immediate is the receiver's connection token and the
+ * receiver derives the producer cursor from the write's length.
+ *
+ * Negotiated per link group at first contact, in CLC fields mainline
+ * (6.12) zero-fills and never reads:
+ * - Proposal, SMC-D area: vendor OUI (3 bytes) = 02 53 58, a locally
+ *   administered value ('S' 'X' behind the AAI quadrant 0x02, which the
+ *   IEEE assigns to nobody), vendor options (5 bytes) = 01 00 00 00 01:
+ *   marker version 1, then a big-endian feature word, bit 0 = WRITE WITH
+ *   IMMEDIATE.  Sent only when net.smc.smcx_write_imm is 1.
+ * - Accept and Confirm with first contact, v2.1 first-contact extension:
+ *   vendor options (4 bytes, big endian) = 0x53580001 ('S' 'X', feature
+ *   bit 0): the server says yes in the Accept, the client repeats it in
+ *   its Confirm.  Anything else (mainline's 0) means no.
+ *
+ * Header-only C for the kernel (SMCX_KERNEL), C11 and C++20.
+ */
+#ifndef SMCX_WWI_H
+#define SMCX_WWI_H
+
+#include <smcx/cursor.h>
+#include <smcx/wire/clc.h>
+
+#define SMCX_WWI_OUI0		0x02u
+#define SMCX_WWI_OUI1		0x53u	/* 'S' */
+#define SMCX_WWI_OUI2		0x58u	/* 'X' */
+#define SMCX_WWI_EXP_VER	0x01u	/* vendor_exp[0]: marker version */
+#define SMCX_WWI_F_IMM		0x01u	/* feature bit 0 */
+/* the Accept's and Confirm's vendor options: high half marker, low features */
+#define SMCX_WWI_OPT_MARK	0x53580000u
+#define SMCX_WWI_OPT_MARK_MASK	0xffff0000u
+
+/* mark a Proposal's vendor fields (@on: we can; else mainline's zeros) */
+static inline void smcx_wwi_prop_mark(u8 oui[3], u8 exp[5], bool on)
+{
+	memset(oui, 0, 3);
+	memset(exp, 0, 5);
+	if (!on)
+		return;
+	oui[0] = SMCX_WWI_OUI0;
+	oui[1] = SMCX_WWI_OUI1;
+	oui[2] = SMCX_WWI_OUI2;
+	exp[0] = SMCX_WWI_EXP_VER;
+	exp[4] = SMCX_WWI_F_IMM;
+}
+
+/* does a Proposal's vendor area offer WRITE WITH IMMEDIATE? */
+static inline bool smcx_wwi_prop_offers(const u8 oui[3], const u8 exp[5])
+{
+	return oui[0] == SMCX_WWI_OUI0 && oui[1] == SMCX_WWI_OUI1 &&
+	       oui[2] == SMCX_WWI_OUI2 && exp[0] == SMCX_WWI_EXP_VER &&
+	       (exp[4] & SMCX_WWI_F_IMM);
+}
+
+/* the vendor options of our Accept or Confirm for a group that uses it (@on) */
+static inline u32 smcx_wwi_opts(bool on)
+{
+	return on ? SMCX_WWI_OPT_MARK | SMCX_WWI_F_IMM : 0;
+}
+
+/* do an Accept's or Confirm's vendor options say yes? */
+static inline bool smcx_wwi_opts_say(u32 opts)
+{
+	return (opts & SMCX_WWI_OPT_MARK_MASK) == SMCX_WWI_OPT_MARK &&
+	       (opts & SMCX_WWI_F_IMM);
+}
+
+/*
+ * Server: a new group uses it when we may (@ours, the sysctl) and the
+ * Proposal offered it.
+ */
+static inline bool smcx_wwi_srv(bool ours, const u8 oui[3], const u8 exp[5])
+{
+	return ours && smcx_wwi_prop_offers(oui, exp);
+}
+
+/*
+ * Client: a new group uses it when our Proposal offered it (@offered) and
+ * the Accept said yes; a yes we did not ask for is not taken (and our
+ * Confirm then says no, which the server declines).
+ */
+static inline bool smcx_wwi_clnt(bool offered, u32 acc_opts)
+{
+	return offered && smcx_wwi_opts_say(acc_opts);
+}
+
+/* Server: does the Confirm repeat what our Accept said (@neg)? */
+static inline bool smcx_wwi_confirm_ok(bool neg, u32 conf_opts)
+{
+	return smcx_wwi_opts_say(conf_opts) == neg;
+}
+
+/*
+ * Send: may a push of @n bytes from stream position @sent (of @pending
+ * unsent) go as one WRITE WITH IMMEDIATE instead of WRITEs and a CDC?
+ * Only on a group that negotiated it (@on), when the CDC would say nothing
+ * but the new producer cursor (@cdc_news: urgent mark, close, done
+ * writing, abort, a forced cursor update, a consumer cursor the peer waits
+ * for), with all pending data (no write-blocked flag to carry), in one
+ * piece (no wrap in our send buffer of @ssz nor in the peer's RMBE of
+ * @psz), and when the peer can derive the producer cursor: the previous
+ * message of this connection on this link (@stated_here) stated @stated,
+ * which is where this write starts.
+ */
+static inline bool smcx_wwi_tx_ok(bool on, bool cdc_news, u64 n, u64 pending,
+				  bool stated_here, u64 stated, u64 sent,
+				  u32 ssz, u32 psz)
+{
+	if (!on || cdc_news || !n || n != pending)
+		return false;
+	if (!stated_here || stated != sent)
+		return false;
+	return smcx_ring_chunk(sent, ssz, n) == n &&
+	       smcx_ring_chunk(sent, psz, n) == n;
+}
+
+/* what a received WRITE WITH IMMEDIATE does to its connection */
+enum smcx_wwi_rx {
+	SMCX_WWI_RX_OK,		/* producer count moves to the one given back */
+	SMCX_WWI_RX_STALE,	/* from a link the connection left: dropped */
+	SMCX_WWI_RX_BAD,	/* no correct peer sends it: protocol error */
+};
+
+/*
+ * Receive: a WRITE WITH IMMEDIATE of @len bytes on link @link of a group
+ * that negotiated it (@on) or not.  @taken: a CDC or WRITE WITH IMMEDIATE
+ * of this connection was taken, the last one on link @last_link, stating
+ * producer count @stated; @cons is our consumer count, @size our RMBE's.
+ * The sender's first message on a link is a CDC and RC keeps a link's
+ * messages in order, so one from the link of the last message taken
+ * starts where that one ended; one from another link is older than it (a
+ * dead link's, whose data the sender wrote again): stale.  The write may
+ * fill the RMBE from @cons, no more.
+ */
+static inline enum smcx_wwi_rx
+smcx_wwi_rx_judge(bool on, bool taken, u8 last_link, u8 link, u32 len,
+		  u32 size, u64 stated, u64 cons, u64 *n)
+{
+	if (!on || !taken || !len)
+		return SMCX_WWI_RX_BAD;
+	if (last_link != link)
+		return SMCX_WWI_RX_STALE;
+	if (len > size || stated + len > cons + size)
+		return SMCX_WWI_RX_BAD;
+	*n = stated + len;
+	return SMCX_WWI_RX_OK;
+}
+
+#endif /* SMCX_WWI_H */

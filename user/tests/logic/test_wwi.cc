@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+// include/smcx/wwi.h: the WRITE WITH IMMEDIATE extension between smcx
+// hosts: who negotiates it, when a push may be one, and what a receiver
+// does with one.
+#include <gtest/gtest.h>
+
+#include <smcx/wwi.h>
+
+#include <cstdint>
+
+namespace {
+
+struct Prop {
+    std::uint8_t oui[3];
+    std::uint8_t exp[5];
+};
+
+Prop prop(bool on) {
+    Prop p{};
+    smcx_wwi_prop_mark(p.oui, p.exp, on);
+    return p;
+}
+
+constexpr std::uint32_t K64 = 65536;
+
+// a push that may be an imm write, with one thing changed by the caller
+struct Push {
+    bool on = true;
+    bool news = false;
+    std::uint64_t n = 100;
+    std::uint64_t pending = 100;
+    bool here = true;
+    std::uint64_t stated = 1000;
+    std::uint64_t sent = 1000;
+    std::uint32_t ssz = K64;
+    std::uint32_t psz = K64;
+
+    bool ok() const {
+        return smcx_wwi_tx_ok(on, news, n, pending, here, stated, sent, ssz, psz);
+    }
+};
+
+struct Rx {
+    smcx_wwi_rx rc;
+    std::uint64_t n;
+};
+
+Rx rx(bool on, bool taken, std::uint8_t last, std::uint8_t link, std::uint32_t len,
+      std::uint32_t size, std::uint64_t stated, std::uint64_t cons) {
+    Rx r{SMCX_WWI_RX_BAD, 0};
+    r.rc = smcx_wwi_rx_judge(on, taken, last, link, len, size, stated, cons, &r.n);
+    return r;
+}
+
+} // namespace
+
+TEST(WwiNegotiation, ProposalMarkIsTheDocumentedBytes) {
+    Prop p = prop(true);
+    EXPECT_EQ(p.oui[0], 0x02);
+    EXPECT_EQ(p.oui[1], 'S');
+    EXPECT_EQ(p.oui[2], 'X');
+    const std::uint8_t exp[5] = {0x01, 0, 0, 0, 0x01};
+    for (int i = 0; i < 5; i++)
+        EXPECT_EQ(p.exp[i], exp[i]) << i;
+    EXPECT_TRUE(smcx_wwi_prop_offers(p.oui, p.exp));
+    // off: mainline's zeros
+    Prop z = prop(false);
+    for (auto b : z.oui)
+        EXPECT_EQ(b, 0);
+    for (auto b : z.exp)
+        EXPECT_EQ(b, 0);
+    EXPECT_FALSE(smcx_wwi_prop_offers(z.oui, z.exp));
+}
+
+TEST(WwiNegotiation, OtherVendorBytesOfferNothing) {
+    Prop p = prop(true);
+    p.oui[0] = 0x00; // a real vendor's OUI
+    EXPECT_FALSE(smcx_wwi_prop_offers(p.oui, p.exp));
+    p = prop(true);
+    p.exp[0] = 2; // a marker version we do not know
+    EXPECT_FALSE(smcx_wwi_prop_offers(p.oui, p.exp));
+    p = prop(true);
+    p.exp[4] = 0x02; // our marker, another feature only
+    EXPECT_FALSE(smcx_wwi_prop_offers(p.oui, p.exp));
+}
+
+TEST(WwiNegotiation, ServerSaysYesOnlyToAnOfferWhenOn) {
+    Prop on = prop(true), off = prop(false);
+    EXPECT_TRUE(smcx_wwi_srv(true, on.oui, on.exp));
+    EXPECT_FALSE(smcx_wwi_srv(false, on.oui, on.exp)); // sysctl off
+    EXPECT_FALSE(smcx_wwi_srv(true, off.oui, off.exp)); // stock client
+    EXPECT_EQ(smcx_wwi_opts(true), 0x53580001u);
+    EXPECT_EQ(smcx_wwi_opts(false), 0u);
+}
+
+TEST(WwiNegotiation, ClientTakesOnlyAYesItAskedFor) {
+    EXPECT_TRUE(smcx_wwi_clnt(true, 0x53580001u));
+    EXPECT_FALSE(smcx_wwi_clnt(true, 0)); // stock server
+    EXPECT_FALSE(smcx_wwi_clnt(false, 0x53580001u)); // not offered
+    EXPECT_FALSE(smcx_wwi_clnt(true, 0x00000001u)); // someone else's bit
+    EXPECT_FALSE(smcx_wwi_clnt(true, 0x53580002u)); // our marker, no imm
+    EXPECT_TRUE(smcx_wwi_clnt(true, 0x53580003u)); // more features later
+}
+
+TEST(WwiNegotiation, ConfirmMustRepeatTheAccept) {
+    EXPECT_TRUE(smcx_wwi_confirm_ok(true, 0x53580001u));
+    EXPECT_TRUE(smcx_wwi_confirm_ok(false, 0));
+    EXPECT_FALSE(smcx_wwi_confirm_ok(true, 0));
+    EXPECT_FALSE(smcx_wwi_confirm_ok(false, 0x53580001u));
+}
+
+TEST(WwiSend, AllPendingInOnePieceAfterAStatedCount) {
+    EXPECT_TRUE(Push{}.ok());
+    Push p;
+    p.on = false; // group without it (a stock peer)
+    EXPECT_FALSE(p.ok());
+    p = Push{};
+    p.news = true; // urgent, close, abort, forced, consumer cursor owed
+    EXPECT_FALSE(p.ok());
+    p = Push{};
+    p.n = 0;
+    p.pending = 0;
+    EXPECT_FALSE(p.ok());
+    p = Push{};
+    p.pending = 101; // the peer's RMBE is full: write-blocked goes by CDC
+    EXPECT_FALSE(p.ok());
+    p = Push{};
+    p.here = false; // first message on this link (after a failover)
+    EXPECT_FALSE(p.ok());
+    p = Push{};
+    p.stated = 900; // tx_sent moved without a message (peer's cons)
+    EXPECT_FALSE(p.ok());
+}
+
+TEST(WwiSend, NoWrapInEitherRing) {
+    Push p;
+    p.sent = p.stated = K64 - 50; // 100 bytes wrap both rings
+    EXPECT_FALSE(p.ok());
+    p.psz = 2 * K64; // only our send buffer wraps
+    EXPECT_FALSE(p.ok());
+    p.psz = K64;
+    p.ssz = 2 * K64; // only the peer's RMBE wraps
+    EXPECT_FALSE(p.ok());
+    p.ssz = p.psz = 2 * K64;
+    EXPECT_TRUE(p.ok());
+    p.sent = p.stated = K64 - 100; // ends exactly at the ring's end
+    p.ssz = p.psz = K64;
+    EXPECT_TRUE(p.ok());
+    p.n = p.pending = K64; // a whole ring from its start
+    p.sent = p.stated = 3 * std::uint64_t(K64);
+    EXPECT_TRUE(p.ok());
+}
+
+TEST(WwiReceive, MovesOnFromTheStatedCount) {
+    Rx r = rx(true, true, 1, 1, 100, K64, 5000, 4000);
+    EXPECT_EQ(r.rc, SMCX_WWI_RX_OK);
+    EXPECT_EQ(r.n, 5100u);
+    // exactly filling the RMBE from our consumer cursor
+    r = rx(true, true, 0, 0, K64 - 1000, K64, 5000, 4000);
+    EXPECT_EQ(r.rc, SMCX_WWI_RX_OK);
+    EXPECT_EQ(r.n, 4000u + K64);
+}
+
+TEST(WwiReceive, AnotherLinkIsStale) {
+    EXPECT_EQ(rx(true, true, 0, 1, 100, K64, 5000, 4000).rc, SMCX_WWI_RX_STALE);
+    EXPECT_EQ(rx(true, true, 1, 0, 100, K64, 5000, 4000).rc, SMCX_WWI_RX_STALE);
+}
+
+TEST(WwiReceive, ProtocolErrors) {
+    // not negotiated: a peer that sends it anyway is broken
+    EXPECT_EQ(rx(false, true, 0, 0, 100, K64, 5000, 4000).rc, SMCX_WWI_RX_BAD);
+    // the first message on a link is a CDC
+    EXPECT_EQ(rx(true, false, 0, 0, 100, K64, 0, 0).rc, SMCX_WWI_RX_BAD);
+    EXPECT_EQ(rx(true, true, 0, 0, 0, K64, 5000, 4000).rc, SMCX_WWI_RX_BAD);
+    // past what our consumer cursor frees: overwrote unread bytes
+    EXPECT_EQ(rx(true, true, 0, 0, K64 - 999, K64, 5000, 4000).rc, SMCX_WWI_RX_BAD);
+    EXPECT_EQ(rx(true, true, 0, 0, K64 + 1, K64, 0, 0).rc, SMCX_WWI_RX_BAD);
+    EXPECT_EQ(rx(true, true, 0, 0, 0xffffffffu, K64, 0, 0).rc, SMCX_WWI_RX_BAD);
+}
