@@ -11,9 +11,11 @@
 #include <net/sock.h>
 
 #include <smcx/cursor.h>
+#include <smcx/wwi.h>
 
 #include "conn.h"
 #include "lgr.h"
+#include "stats.h"
 
 /* cursor arithmetic (wire pair <-> byte count): include/smcx/cursor.h */
 
@@ -31,6 +33,27 @@ static void smcx_cdc_sigurg(struct sock *sk)
 	if (!sock_flag(sk, SOCK_DEAD) && sk->sk_socket)
 		sk_send_sigurg(sk);
 	read_unlock(&sk->sk_callback_lock);
+}
+
+/*
+ * A cursor no correct peer sends (include/smcx/cursor.h, smcx/wwi.h): the
+ * stream is out of step, so the connection ends as mainline ends one on a
+ * protocol error, with our abort; the application sees TCP's reset.
+ * tx_work sends the abort (the caller queues it; no data goes out after
+ * it) and every later message of the peer is ignored.  Under conn->lock;
+ * the events to wake.
+ */
+static __poll_t smcx_cdc_violated(struct smcx_sock *smc)
+{
+	struct smcx_conn *conn = smc->conn;
+
+	conn->violated = true;
+	conn->local_abort = true;
+	conn->abort_owed = true;
+	smcx_close_event(conn, SMCX_CLOSE_EV_ABORT);
+	if (!READ_ONCE(smc->sk.sk_err))
+		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
+	return EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP | EPOLLRDHUP;
 }
 
 /* wr.c's receive handler of SMCX_WR_KIND_CDC (registered by smcx_cdc_init) */
@@ -94,6 +117,10 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 			ev |= EPOLLIN | EPOLLRDNORM;
 			ev |= smcx_urg_rx(conn, lnk, m.prod_flags, v);
 		}
+		/* where a WRITE WITH IMMEDIATE on this link goes on from */
+		conn->rx_stated = conn->rx_prod;
+		conn->rx_stated_lnk = lnk->idx;
+		conn->rx_stated_set = true;
 	}
 	/*
 	 * On a reused link group the peer may write and send CDCs as soon
@@ -154,21 +181,8 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 		ev |= EPOLLIN | EPOLLRDHUP | EPOLLOUT;
 	goto out;
 violation:
-	/*
-	 * A cursor no correct peer sends (include/smcx/cursor.h): the
-	 * stream is out of step, so the connection ends as mainline ends
-	 * one on a protocol error, with our abort; the application sees
-	 * TCP's reset.  tx_work sends the abort (no data goes out after
-	 * it) and every later CDC of the peer is ignored.
-	 */
-	conn->violated = true;
-	conn->local_abort = true;
-	conn->abort_owed = true;
-	smcx_close_event(conn, SMCX_CLOSE_EV_ABORT);
-	if (!READ_ONCE(smc->sk.sk_err))
-		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
+	ev |= smcx_cdc_violated(smc);
 	push = true;
-	ev |= EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP | EPOLLRDHUP;
 out:
 	finish = conn->released && (conn->peer_closed || conn->peer_abort ||
 				    conn->violated);
@@ -187,6 +201,75 @@ unlock:
 	if (ev)
 		smcx_conn_wake(smc, ev);
 	sock_put(&smc->sk);
+}
+
+/*
+ * wr.c's receive handler of RDMA WRITE WITH IMMEDIATE (smcx/wwi.h): @len
+ * bytes landed in the RMB of the connection whose token is @token, right
+ * after the producer cursor the previous message on this link stated.
+ * What follows is what a CDC that moved only the producer cursor does.
+ */
+static void smcx_cdc_rx_imm(struct smcx_link *lnk, u32 token, u32 len)
+{
+	struct smcx_lgr *lgr = lnk->lgr;
+	struct smcx_sock *smc;
+	struct smcx_conn *conn;
+	struct sock *sk;
+	enum smcx_wwi_ev counted = SMCX_WWI_EVS;
+	__poll_t ev = 0;
+	bool work = false, finish = false;
+	u64 v = 0;
+
+	sk = smcx_lgr_conn_get(lgr, token);
+	if (!sk)
+		return;
+	smc = smcx_sk(sk);
+	conn = smc->conn;
+	spin_lock_bh(&conn->lock);
+	if (conn->violated || !conn->rmb)
+		goto unlock;
+	switch (smcx_wwi_rx_judge(lgr->v2x.write_imm, conn->rx_stated_set,
+				  conn->rx_stated_lnk, lnk->idx, len,
+				  conn->rmb->size, conn->rx_stated,
+				  conn->rx_cons, &v)) {
+	case SMCX_WWI_RX_STALE:
+		counted = SMCX_WWI_STALE;
+		goto unlock;
+	case SMCX_WWI_RX_BAD:
+		ev = smcx_cdc_violated(smc);
+		work = true;
+		break;
+	case SMCX_WWI_RX_OK:
+		counted = SMCX_WWI_RX;
+		conn->rx_stated = v;
+		if (v > conn->rx_prod) {
+			conn->rx_prod = v;
+			ev |= EPOLLIN | EPOLLRDNORM;
+		}
+		/* what a CDC's write-blocked flag would have said */
+		conn->peer_write_blocked =
+			smcx_wwi_rx_blocked(v, conn->rx_cons_sent,
+					    conn->rmb->size);
+		break;
+	}
+	/* as after a CDC: the peer waits for our cursor, no data to read */
+	work = work || (conn->peer_write_blocked && !(ev & EPOLLIN));
+	finish = conn->released && (conn->peer_closed || conn->peer_abort ||
+				    conn->violated);
+unlock:
+	spin_unlock_bh(&conn->lock);
+	if (counted != SMCX_WWI_EVS)
+		smcx_stats_wwi(sock_net(sk), counted);
+	if (work) {
+		sock_hold(sk);
+		if (!queue_work(smcx_wq, &conn->tx_work))
+			sock_put(sk);
+	}
+	if (finish)
+		smcx_close_kick(smc, 0);
+	if (ev)
+		smcx_conn_wake(smc, ev);
+	sock_put(sk);
 }
 
 /* a CDC's send slot completed (its done callback, set by smcx_tx_push) */
@@ -245,8 +328,13 @@ void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
 	sock_put(&smc->sk);
 }
 
-/* module init, before any link exists: CDC messages come to smcx_cdc_rx() */
+/*
+ * module init, before any link exists: CDC messages come to smcx_cdc_rx(),
+ * WRITE WITH IMMEDIATE to smcx_cdc_rx_imm()
+ */
 int smcx_cdc_init(void)
 {
-	return smcx_wr_rx_register(SMCX_WR_KIND_CDC, smcx_cdc_rx);
+	int rc = smcx_wr_rx_register(SMCX_WR_KIND_CDC, smcx_cdc_rx);
+
+	return rc ?: smcx_wr_imm_register(smcx_cdc_rx_imm);
 }

@@ -182,6 +182,19 @@ struct smcx_conn {
 	u64 rx_cons;			/* consumed by the application */
 	u64 rx_prod;			/* announced by the peer */
 	u64 rx_cons_sent;		/* last consumer cursor sent */
+	/*
+	 * WRITE WITH IMMEDIATE (smcx/wwi.h), whose receiver derives the
+	 * producer cursor from the previous message on the same link.
+	 * Send: the producer count our last message stated and the link it
+	 * went on (compared with conn->lnk, never dereferenced; NULL after a
+	 * failover).  Receive: the count the peer's last message taken
+	 * stated and the index of the link it came on.
+	 */
+	u64 tx_stated;
+	struct smcx_link *tx_stated_lnk;
+	u64 rx_stated;
+	u8 rx_stated_lnk;
+	bool rx_stated_set;
 	bool peer_write_blocked;
 	bool peer_done_writing;
 	bool peer_closed;

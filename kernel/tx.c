@@ -2,7 +2,8 @@
 /*
  * Send: sendmsg copies into the send buffer; the push RDMA-writes what
  * the peer's RMB can take and sends a CDC with the new producer cursor
- * (and our consumer cursor and close flags).  Pushes are serialised by
+ * (and our consumer cursor and close flags), or between two smcx hosts
+ * one RDMA WRITE WITH IMMEDIATE in place of both (smcx/wwi.h).  Pushes are serialised by
  * conn->tx_mutex; tx_work pushes for softirq.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -14,18 +15,13 @@
 
 #include <smcx/cursor.h>
 #include <smcx/urg.h>
+#include <smcx/wwi.h>
 
 #include "conn.h"
 #include "lgr.h"
 #include "stats.h"
 #include "sysctl.h"
 
-/*
- * Push what the send buffer holds and the peer's RMB can take: RDMA WRITEs
- * (split where either ring wraps) and one CDC carrying the new producer
- * cursor, our consumer cursor and the flags.  @force sends a CDC even
- * without data (cursor update, close flags).  conn->tx_mutex held.
- */
 /*
  * A send on @lnk failed: the link is dead or dying.  With another ACTIVE
  * link in the group the connection is left to the failover, which moves
@@ -39,20 +35,201 @@ static int smcx_tx_lost(struct smcx_conn *conn, struct smcx_link *lnk)
 	return -ECONNRESET;
 }
 
+/*
+ * The RDMA WRITEs of @n bytes from stream position @pos into the peer's
+ * RMBE over @lnk, split where either ring wraps (at most 3 pieces, one
+ * WRITE each), chained; the number of WRITEs.
+ */
+static int smcx_tx_writes(struct smcx_conn *conn, struct smcx_link *lnk,
+			  u64 pos, u64 n, u32 ssz, u32 psz,
+			  struct ib_rdma_wr *wr, struct ib_sge *sge)
+{
+	int nwr = 0;
+	u32 s, d, l;
+
+	while (n) {
+		s = smcx_ring_off(pos, ssz);
+		d = smcx_ring_off(pos, psz);
+		l = smcx_ring_chunk(pos, psz, smcx_ring_chunk(pos, ssz, n));
+		sge[nwr].addr = smcx_buf_dma(conn->sndbuf, lnk) + s;
+		sge[nwr].length = l;
+		sge[nwr].lkey = lnk->lkey;
+		memset(&wr[nwr], 0, sizeof(wr[nwr]));
+		wr[nwr].wr.opcode = IB_WR_RDMA_WRITE;
+		wr[nwr].wr.wr_cqe = &lnk->write_cqe;
+		wr[nwr].wr.sg_list = &sge[nwr];
+		wr[nwr].wr.num_sge = 1;
+		wr[nwr].remote_addr = conn->peer_rmb_addr[lnk->idx] + d;
+		wr[nwr].rkey = conn->peer_rkey[lnk->idx];
+		smcx_wr_inline(lnk, &wr[nwr].wr, (u8 *)conn->sndbuf->cpu + s);
+		if (nwr)
+			wr[nwr - 1].wr.next = &wr[nwr].wr;
+		nwr++;
+		pos += l;
+		n -= l;
+	}
+	return nwr;
+}
+
+/*
+ * Would this push's CDC say more than the new producer cursor (then it
+ * cannot be a WRITE WITH IMMEDIATE)?  A close, done writing or abort flag
+ * may go with it, or the peer waits for our consumer cursor.  Under lock.
+ */
+static bool smcx_tx_cdc_news(const struct smcx_conn *conn)
+{
+	return conn->local_done_writing || conn->local_closed ||
+	       conn->local_abort || conn->urg_tx_pend ||
+	       (conn->peer_write_blocked && conn->rx_cons > conn->rx_cons_sent);
+}
+
+/*
+ * The slot's completion frees the send buffer up to the new tx_sent
+ * (smcx_cdc_tx_done), for a CDC as for a WRITE WITH IMMEDIATE.
+ */
+static void smcx_tx_slot_own(struct smcx_sock *smc, struct smcx_tx_slot *slot,
+			     bool closing)
+{
+	sock_hold(&smc->sk);
+	slot->done = smcx_cdc_tx_done;
+	slot->owner = smc;
+	slot->tx_upto = smc->conn->tx_sent;
+	slot->closing = closing;
+}
+
+/*
+ * A slot that was not posted after smcx_tx_slot_own(): give it back; no
+ * completion will count it off conn->cdc_pend.
+ */
+static void smcx_tx_slot_drop(struct smcx_sock *smc, struct smcx_tx_slot *slot)
+{
+	slot->done = NULL;
+	slot->owner = NULL;
+	spin_lock_bh(&smc->conn->lock);
+	smc->conn->cdc_pend--;
+	spin_unlock_bh(&smc->conn->lock);
+	sock_put(&smc->sk);
+	smcx_wr_slot_put(slot);
+}
+
+/*
+ * One RDMA WRITE WITH IMMEDIATE of @n bytes (smcx_wwi_tx_ok() said yes:
+ * one piece, nothing else to say) in place of WRITEs and a CDC;
+ * the immediate is the peer's token of the connection, and the peer's
+ * producer cursor moves by the write's length.  It takes the slot a CDC
+ * would (the peer's receive buffers stay bounded as with CDCs).  0, or
+ * -ENOLINK: not posted.
+ */
+static int smcx_tx_imm(struct smcx_sock *smc, struct smcx_tx_slot *slot,
+		       u64 n, u32 ssz, u32 psz)
+{
+	struct smcx_conn *conn = smc->conn;
+	struct smcx_link *lnk = slot->lnk;
+	struct ib_rdma_wr wr;
+	struct ib_sge sge;
+
+	smcx_tx_writes(conn, lnk, conn->tx_sent, n, ssz, psz, &wr, &sge);
+	wr.wr.ex.imm_data = cpu_to_be32(conn->peer_token);
+	spin_lock_bh(&conn->lock);
+	conn->tx_sent += n;
+	if (conn->tx_sent > conn->tx_hi)
+		conn->tx_hi = conn->tx_sent;
+	conn->tx_stated = conn->tx_sent;
+	conn->tx_stated_lnk = lnk;
+	conn->cdc_pend++;	/* smcx_cdc_tx_done() counts it off */
+	spin_unlock_bh(&conn->lock);
+	smcx_tx_slot_own(smc, slot, false);
+	if (smcx_wr_send_imm(slot, &wr, smcx_buf_dma(conn->sndbuf, lnk), ssz)) {
+		smcx_tx_slot_drop(smc, slot);
+		return -ENOLINK;
+	}
+	smcx_stats_wwi(sock_net(&smc->sk), SMCX_WWI_TX);
+	return 0;
+}
+
+/*
+ * The RFC form: RDMA WRITEs of @n bytes and the CDC with the new producer
+ * cursor, our consumer cursor, the urgent mark (@urg_flags; the byte at
+ * @urg_pos stays pending if @urg_pend) and the flags.  0, or -ENOLINK:
+ * not posted.
+ */
+static int smcx_tx_cdc(struct smcx_sock *smc, struct smcx_tx_slot *slot,
+		       u64 n, u32 ssz, u32 psz, bool urg_pend, u64 urg_pos,
+		       u8 urg_flags)
+{
+	struct smcx_conn *conn = smc->conn;
+	struct smcx_link *lnk = slot->lnk;
+	struct ib_rdma_wr wr[3];
+	struct ib_sge sge[3];
+	struct smcx_cdc_msg m;
+	int nwr, len;
+
+	nwr = smcx_tx_writes(conn, lnk, conn->tx_sent, n, ssz, psz, wr, sge);
+	memset(&m, 0, sizeof(m));
+	spin_lock_bh(&conn->lock);
+	conn->tx_sent += n;
+	if (conn->tx_sent > conn->tx_hi)
+		conn->tx_hi = conn->tx_sent;
+	conn->tx_stated = conn->tx_sent;
+	conn->tx_stated_lnk = lnk;
+	m.seqno = ++conn->tx_seq;
+	conn->cdc_pend++;	/* smcx_cdc_tx_done() counts it off */
+	m.token = conn->peer_token;
+	m.prod_flags |= urg_flags;
+	/* a newer MSG_OOB meanwhile moved the byte: that one waits */
+	if (!urg_pend && conn->urg_tx_pos == urg_pos)
+		conn->urg_tx_pend = false;
+	smcx_curs_from_count(conn->tx_sent, psz, &m.prod);
+	smcx_curs_from_count(conn->rx_cons, conn->rmb->size, &m.cons);
+	conn->rx_cons_sent = conn->rx_cons;
+	if (conn->tx_prep > conn->tx_sent)
+		m.prod_flags |= SMCX_CDC_PF_WRITE_BLOCKED;
+	if (conn->tx_prep == conn->tx_sent) {
+		if (conn->local_done_writing)
+			m.conn_flags |= SMCX_CDC_CF_DONE_WRITING;
+		if (conn->local_closed) {
+			m.conn_flags |= SMCX_CDC_CF_CONN_CLOSED;
+			conn->closed_sent = true;
+		}
+	}
+	if (conn->local_abort) {
+		m.conn_flags |= SMCX_CDC_CF_CONN_ABORT;
+		conn->abort_owed = false;
+	}
+	spin_unlock_bh(&conn->lock);
+	smcx_tx_slot_own(smc, slot,
+			 !!(m.conn_flags & (SMCX_CDC_CF_CONN_CLOSED |
+					    SMCX_CDC_CF_CONN_ABORT)));
+	len = smcx_cdc_encode(&m, slot->buf, SMCX_WR_SLOT_LEN);
+	/* the WRITEs read the send buffer: synced with the post */
+	if (len < 0 ||
+	    smcx_wr_send_data(slot, len, nwr ? &wr[0].wr : NULL,
+			      smcx_buf_dma(conn->sndbuf, lnk), n ? ssz : 0)) {
+		smcx_tx_slot_drop(smc, slot);
+		return -ENOLINK;
+	}
+	return 0;
+}
+
+/*
+ * Push what the send buffer holds and the peer's RMB can take: RDMA WRITEs
+ * and one CDC carrying the new producer cursor, our consumer cursor and
+ * the flags, or, where the group negotiated it and the CDC would say
+ * nothing else, one RDMA WRITE WITH IMMEDIATE (smcx/wwi.h).  @force sends
+ * a CDC even without data (cursor update, close flags).  conn->tx_mutex
+ * held.
+ */
 int smcx_tx_push(struct smcx_sock *smc, bool force)
 {
 	struct smcx_conn *conn = smc->conn;
 	struct smcx_lgr *lgr = conn->lgr;
 	struct smcx_link *lnk;
-	struct ib_rdma_wr wr[3];
-	struct ib_sge sge[3];
 	struct smcx_tx_slot *slot;
-	struct smcx_cdc_msg m;
-	u64 pending, space, n, pos, left, urg_pos;
-	u32 ssz, psz, s, d, l;
-	bool urg_pend;
+	u64 pending, space, n, urg_pos;
+	u32 ssz, psz;
+	bool urg_pend, imm;
 	u8 urg_flags;
-	int nwr, len;
+	int rc;
 
 	if (!lgr || !conn->sndbuf)
 		return -ECONNRESET;
@@ -103,84 +280,19 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 		slot = smcx_wr_slot_get(lnk, true);
 		if (!slot)
 			return smcx_tx_lost(conn, lnk);
-		nwr = 0;
-		pos = conn->tx_sent;
-		left = n;
-		while (left) {
-			/* split where either ring wraps */
-			s = smcx_ring_off(pos, ssz);
-			d = smcx_ring_off(pos, psz);
-			l = smcx_ring_chunk(pos, psz,
-					    smcx_ring_chunk(pos, ssz, left));
-			sge[nwr].addr = smcx_buf_dma(conn->sndbuf, lnk) + s;
-			sge[nwr].length = l;
-			sge[nwr].lkey = lnk->lkey;
-			memset(&wr[nwr], 0, sizeof(wr[nwr]));
-			wr[nwr].wr.opcode = IB_WR_RDMA_WRITE;
-			wr[nwr].wr.wr_cqe = &lnk->write_cqe;
-			wr[nwr].wr.sg_list = &sge[nwr];
-			wr[nwr].wr.num_sge = 1;
-			wr[nwr].remote_addr = conn->peer_rmb_addr[lnk->idx] + d;
-			wr[nwr].rkey = conn->peer_rkey[lnk->idx];
-			smcx_wr_inline(lnk, &wr[nwr].wr,
-				       (u8 *)conn->sndbuf->cpu + s);
-			if (nwr)
-				wr[nwr - 1].wr.next = &wr[nwr].wr;
-			nwr++;
-			pos += l;
-			left -= l;
-		}
-		memset(&m, 0, sizeof(m));
 		spin_lock_bh(&conn->lock);
-		conn->tx_sent += n;
-		if (conn->tx_sent > conn->tx_hi)
-			conn->tx_hi = conn->tx_sent;
-		m.seqno = ++conn->tx_seq;
-		conn->cdc_pend++;	/* smcx_cdc_tx_done() counts it off */
-		m.token = conn->peer_token;
-		m.prod_flags |= urg_flags;
-		/* a newer MSG_OOB meanwhile moved the byte: that one waits */
-		if (!urg_pend && conn->urg_tx_pos == urg_pos)
-			conn->urg_tx_pend = false;
-		smcx_curs_from_count(conn->tx_sent, psz, &m.prod);
-		smcx_curs_from_count(conn->rx_cons, conn->rmb->size, &m.cons);
-		conn->rx_cons_sent = conn->rx_cons;
-		if (conn->tx_prep > conn->tx_sent)
-			m.prod_flags |= SMCX_CDC_PF_WRITE_BLOCKED;
-		if (conn->tx_prep == conn->tx_sent) {
-			if (conn->local_done_writing)
-				m.conn_flags |= SMCX_CDC_CF_DONE_WRITING;
-			if (conn->local_closed) {
-				m.conn_flags |= SMCX_CDC_CF_CONN_CLOSED;
-				conn->closed_sent = true;
-			}
-		}
-		if (conn->local_abort) {
-			m.conn_flags |= SMCX_CDC_CF_CONN_ABORT;
-			conn->abort_owed = false;
-		}
+		imm = smcx_wwi_tx_ok(lgr->v2x.write_imm,
+				     force || urg_flags || smcx_tx_cdc_news(conn),
+				     n, conn->tx_stated_lnk == lnk,
+				     conn->tx_stated, conn->tx_sent, ssz, psz);
 		spin_unlock_bh(&conn->lock);
-		sock_hold(&smc->sk);
-		slot->done = smcx_cdc_tx_done;
-		slot->owner = smc;
-		slot->tx_upto = conn->tx_sent;
-		slot->closing = !!(m.conn_flags & (SMCX_CDC_CF_CONN_CLOSED |
-						   SMCX_CDC_CF_CONN_ABORT));
-		len = smcx_cdc_encode(&m, slot->buf, SMCX_WR_SLOT_LEN);
-		/* the WRITEs read the send buffer: synced with the post */
-		if (len < 0 ||
-		    smcx_wr_send_data(slot, len, nwr ? &wr[0].wr : NULL,
-				      smcx_buf_dma(conn->sndbuf, lnk),
-				      n ? ssz : 0)) {
-			slot->done = NULL;
-			slot->owner = NULL;
-			spin_lock_bh(&conn->lock);
-			conn->cdc_pend--;	/* never posted: no completion */
-			spin_unlock_bh(&conn->lock);
-			sock_put(&smc->sk);
-			smcx_wr_slot_put(slot);
+		if (imm)
+			rc = smcx_tx_imm(smc, slot, n, ssz, psz);
+		else
+			rc = smcx_tx_cdc(smc, slot, n, ssz, psz, urg_pend,
+					 urg_pos, urg_flags);
+		if (rc)		/* not posted: the link is dead or dying */
 			return smcx_tx_lost(conn, lnk);
-		}
 		force = false;
 	} while (n && conn->tx_prep > conn->tx_sent);
 	return 0;
@@ -231,6 +343,8 @@ int smcx_tx_failover(struct smcx_sock *smc, struct smcx_link *from,
 			conn->urg_tx_pend = true;
 		/* our close may have gone with the dead link: say it again */
 		conn->closed_sent = false;
+		/* the first message on @to is a CDC (smcx/wwi.h) */
+		conn->tx_stated_lnk = NULL;
 		atomic_inc(&to->conn_cnt);
 		atomic_dec(&from->conn_cnt);
 		WRITE_ONCE(conn->lnk, to);

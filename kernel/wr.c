@@ -33,6 +33,19 @@ int smcx_wr_rx_register(int kind,
 	return 0;
 }
 
+static void (*smcx_wr_imm_handler)(struct smcx_link *lnk, u32 imm, u32 len)
+	__ro_after_init;
+
+int smcx_wr_imm_register(void (*fn)(struct smcx_link *lnk, u32 imm, u32 len))
+{
+	if (!fn)
+		return -EINVAL;
+	if (smcx_wr_imm_handler)
+		return -EBUSY;
+	smcx_wr_imm_handler = fn;
+	return 0;
+}
+
 static void smcx_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct smcx_tx_slot *slot = container_of(wc->wr_cqe,
@@ -210,6 +223,29 @@ void smcx_wr_inline(struct smcx_link *lnk, struct ib_send_wr *wr, void *va)
 	wr->send_flags |= IB_SEND_INLINE;
 }
 
+int smcx_wr_send_imm(struct smcx_tx_slot *slot, struct ib_rdma_wr *wr,
+		     u64 sync_dma, u32 sync_len)
+{
+	struct smcx_link *lnk = slot->lnk;
+	int rc;
+
+	wr->wr.next = NULL;
+	wr->wr.wr_cqe = &slot->cqe;
+	wr->wr.opcode = IB_WR_RDMA_WRITE_WITH_IMM;
+	wr->wr.send_flags |= IB_SEND_SIGNALED;	/* and inline, if it is */
+	if (!smcx_link_enter(lnk, SMCX_LNK_POST))
+		return -ENOLINK;
+	ib_dma_sync_single_for_device(lnk->ibdev, sync_dma, sync_len,
+				      DMA_TO_DEVICE);
+	rc = ib_post_send(lnk->qp, &wr->wr, NULL);
+	smcx_link_leave(lnk);
+	if (rc) {
+		pr_info("ib_post_send: %d\n", rc);
+		smcx_lgr_link_down(lnk, "ib_post_send failed");
+	}
+	return rc;
+}
+
 int smcx_wr_send(struct smcx_tx_slot *slot, u32 len, struct ib_send_wr *first)
 {
 	return smcx_wr_send_data(slot, len, first, 0, 0);
@@ -271,6 +307,16 @@ static void smcx_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 	WRITE_ONCE(lnk->rx_last, jiffies);
+	if (wc->opcode == IB_WC_RECV_RDMA_WITH_IMM) {
+		/*
+		 * The data went to an RMB; the receive buffer is untouched
+		 * and byte_len is the write's length, not the buffer's.
+		 */
+		if (smcx_wr_imm_handler)
+			smcx_wr_imm_handler(lnk, be32_to_cpu(wc->ex.imm_data),
+					    wc->byte_len);
+		goto repost;
+	}
 	ib_dma_sync_single_for_cpu(lnk->ibdev, rs->dma, wc->byte_len,
 				   DMA_FROM_DEVICE);
 	if (wc->byte_len >= 1) {
@@ -280,6 +326,7 @@ static void smcx_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	ib_dma_sync_single_for_device(lnk->ibdev, rs->dma, SMCX_RX_BUFLEN,
 				      DMA_FROM_DEVICE);
+repost:
 	if (lnk->state != SMCX_LNK_DEAD && smcx_wr_rx_post(rs))
 		smcx_lgr_link_down(lnk, "ib_post_recv failed");
 }

@@ -75,6 +75,15 @@ int smcx_wr_rx_register(int kind,
 				   u32 len));
 
 /*
+ * The receive handler of RDMA WRITE WITH IMMEDIATE (smcx/wwi.h): called in
+ * softirq with the immediate (host order) and the write's length; the
+ * data went to an RMB, the receive buffer was not used.  Registered once
+ * at module init, as above.  0, -EINVAL or -EBUSY.
+ */
+int smcx_wr_imm_register(void (*fn)(struct smcx_link *lnk, u32 imm,
+				    u32 len));
+
+/*
  * A free send slot of @lnk (its buffer zeroed), waiting up to 10 s for one
  * when @wait; NULL when the link is dead or none came.
  */
@@ -104,6 +113,14 @@ int smcx_wr_send_data(struct smcx_tx_slot *slot, u32 len,
  * copies at post time.
  */
 void smcx_wr_inline(struct smcx_link *lnk, struct ib_send_wr *wr, void *va);
+/*
+ * Post @wr, one RDMA WRITE WITH IMMEDIATE, as the slot's signalled work
+ * request (its completion runs the slot's done), after syncing @sync_len
+ * bytes at @sync_dma (what it reads) for the device.  Errors as
+ * smcx_wr_send_data().
+ */
+int smcx_wr_send_imm(struct smcx_tx_slot *slot, struct ib_rdma_wr *wr,
+		     u64 sync_dma, u32 sync_len);
 /*
  * Claim every send slot once all are back (the send queue empty), for a
  * REG_MR; 0 or -ENOLINK.  Unquiesce hands them out again.  Under the link's

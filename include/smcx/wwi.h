@@ -97,22 +97,23 @@ static inline bool smcx_wwi_confirm_ok(bool neg, u32 conf_opts)
 }
 
 /*
- * Send: may a push of @n bytes from stream position @sent (of @pending
- * unsent) go as one WRITE WITH IMMEDIATE instead of WRITEs and a CDC?
- * Only on a group that negotiated it (@on), when the CDC would say nothing
- * but the new producer cursor (@cdc_news: urgent mark, close, done
- * writing, abort, a forced cursor update, a consumer cursor the peer waits
- * for), with all pending data (no write-blocked flag to carry), in one
- * piece (no wrap in our send buffer of @ssz nor in the peer's RMBE of
- * @psz), and when the peer can derive the producer cursor: the previous
- * message of this connection on this link (@stated_here) stated @stated,
- * which is where this write starts.
+ * Send: may a push of @n bytes from stream position @sent go as one WRITE
+ * WITH IMMEDIATE instead of WRITEs and a CDC?  Only on a group that
+ * negotiated it (@on), when the CDC would say nothing but the new producer
+ * cursor (@cdc_news: urgent mark, close, done writing, abort, a forced
+ * cursor update, a consumer cursor the peer waits for), in one piece (no
+ * wrap in our send buffer of @ssz nor in the peer's RMBE of @psz), and
+ * when the peer can derive the producer cursor: the previous message of
+ * this connection on this link (@stated_here) stated @stated, which is
+ * where this write starts.  A push that leaves data unsent (the peer's
+ * RMBE is full) needs no write-blocked flag: the receiver sees the full
+ * RMBE (smcx_wwi_rx_blocked()).
  */
-static inline bool smcx_wwi_tx_ok(bool on, bool cdc_news, u64 n, u64 pending,
+static inline bool smcx_wwi_tx_ok(bool on, bool cdc_news, u64 n,
 				  bool stated_here, u64 stated, u64 sent,
 				  u32 ssz, u32 psz)
 {
-	if (!on || cdc_news || !n || n != pending)
+	if (!on || cdc_news || !n)
 		return false;
 	if (!stated_here || stated != sent)
 		return false;
@@ -150,6 +151,22 @@ smcx_wwi_rx_judge(bool on, bool taken, u8 last_link, u8 link, u32 len,
 		return SMCX_WWI_RX_BAD;
 	*n = stated + len;
 	return SMCX_WWI_RX_OK;
+}
+
+/*
+ * Receive: does the sender of a WRITE WITH IMMEDIATE that brought the
+ * producer count to @stated wait for our consumer cursor (what a CDC's
+ * write-blocked flag says)?  It filled our RMBE of @size up to the last
+ * consumer count we sent it, @cons_sent: its space was 0 after it, and
+ * whatever it still has waits.  (A sender with nothing left waits for
+ * nothing, and our cursor then costs one CDC, as after a CDC that asked
+ * for it.)  The sender cannot know more than @cons_sent, so it never
+ * passes that line; one of our updates still in flight makes it look not
+ * blocked, and that update frees it.
+ */
+static inline bool smcx_wwi_rx_blocked(u64 stated, u64 cons_sent, u32 size)
+{
+	return stated - cons_sent >= size;
 }
 
 #endif /* SMCX_WWI_H */

@@ -28,7 +28,6 @@ struct Push {
     bool on = true;
     bool news = false;
     std::uint64_t n = 100;
-    std::uint64_t pending = 100;
     bool here = true;
     std::uint64_t stated = 1000;
     std::uint64_t sent = 1000;
@@ -36,7 +35,7 @@ struct Push {
     std::uint32_t psz = K64;
 
     bool ok() const {
-        return smcx_wwi_tx_ok(on, news, n, pending, here, stated, sent, ssz, psz);
+        return smcx_wwi_tx_ok(on, news, n, here, stated, sent, ssz, psz);
     }
 };
 
@@ -109,7 +108,7 @@ TEST(WwiNegotiation, ConfirmMustRepeatTheAccept) {
     EXPECT_FALSE(smcx_wwi_confirm_ok(false, 0x53580001u));
 }
 
-TEST(WwiSend, AllPendingInOnePieceAfterAStatedCount) {
+TEST(WwiSend, InOnePieceAfterAStatedCount) {
     EXPECT_TRUE(Push{}.ok());
     Push p;
     p.on = false; // group without it (a stock peer)
@@ -119,10 +118,6 @@ TEST(WwiSend, AllPendingInOnePieceAfterAStatedCount) {
     EXPECT_FALSE(p.ok());
     p = Push{};
     p.n = 0;
-    p.pending = 0;
-    EXPECT_FALSE(p.ok());
-    p = Push{};
-    p.pending = 101; // the peer's RMBE is full: write-blocked goes by CDC
     EXPECT_FALSE(p.ok());
     p = Push{};
     p.here = false; // first message on this link (after a failover)
@@ -146,7 +141,7 @@ TEST(WwiSend, NoWrapInEitherRing) {
     p.sent = p.stated = K64 - 100; // ends exactly at the ring's end
     p.ssz = p.psz = K64;
     EXPECT_TRUE(p.ok());
-    p.n = p.pending = K64; // a whole ring from its start
+    p.n = K64; // a whole ring from its start
     p.sent = p.stated = 3 * std::uint64_t(K64);
     EXPECT_TRUE(p.ok());
 }
@@ -176,4 +171,13 @@ TEST(WwiReceive, ProtocolErrors) {
     EXPECT_EQ(rx(true, true, 0, 0, K64 - 999, K64, 5000, 4000).rc, SMCX_WWI_RX_BAD);
     EXPECT_EQ(rx(true, true, 0, 0, K64 + 1, K64, 0, 0).rc, SMCX_WWI_RX_BAD);
     EXPECT_EQ(rx(true, true, 0, 0, 0xffffffffu, K64, 0, 0).rc, SMCX_WWI_RX_BAD);
+}
+
+TEST(WwiReceive, AFullRmbeMeansTheSenderWaits) {
+    // it filled our RMBE up to the consumer count we sent last
+    EXPECT_TRUE(smcx_wwi_rx_blocked(4000 + K64, 4000, K64));
+    EXPECT_FALSE(smcx_wwi_rx_blocked(4000 + K64 - 1, 4000, K64));
+    EXPECT_FALSE(smcx_wwi_rx_blocked(4000, 4000, K64));
+    // our newer update in flight: it could not use it yet, and it frees it
+    EXPECT_FALSE(smcx_wwi_rx_blocked(4000 + K64, 5000, K64));
 }
