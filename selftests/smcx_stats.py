@@ -19,6 +19,14 @@ RBUF-byte buffer until EOF.  Expected deltas of `smcr -a -j stats`:
 Then `smcr -a -d stats` text must show the same numbers as the JSON, and the
 buffer usage gauges are back to 0 once the connection is gone.
 
+RDMA WRITE WITH IMMEDIATE (issue 16, docs/wire.md; debugfs stats wwi_*):
+between the two smcx hosts the link group negotiated it (wwi_groups +1 on
+both), and a 1 MiB duplex xfer (verified byte for byte) sends data that way
+in both directions: each host's wwi_tx > 0 and equal to the other's wwi_rx
+(none stale, none lost).  With net.smc.smcx_write_imm=0 on the server, and
+then on the client, a new link group uses the RFC form: every wwi counter
+stays 0 on both hosts, and the data is verified the same.
+
 Receive busy polling (smcx's rx_busy_poll_hit/_miss in debugfs): a 1-byte
 ping-pong over SMC-R (pingpong verifies every echo) with SO_BUSY_POLL on
 both ends' sockets, then with net.core.busy_read as the default, must make
@@ -34,6 +42,9 @@ import stacks
 
 TIMEOUT = 600
 PORT = 6480
+WWI_PORT = 6490
+WWI_BYTES = 1 << 20
+WWI = scenarios.WWI
 NBYTES = 100000		# one send call: bucket 128K (64K < n <= 128K)
 RBUF = 300000		# receive buffer: bucket 512K
 # the server's first read is a splice (it once oopsed: smcx passed it to the
@@ -146,6 +157,34 @@ def text_matches_json(t, h):
         t.log(text)
 
 
+def wwi_xfer(t, port):
+    """One duplex xfer connection alpha -> beta, verified byte for byte;
+    the wwi counter deltas of both hosts by name."""
+    a, b = t.alpha, t.beta
+    before = {h.name: scenarios.smcx_wwi(h) for h in t.hosts}
+    sres, cres = scenarios.xfer(b, a, family="smc", port=port, nbytes=WWI_BYTES,
+                                mode="duplex", timeout=120)
+    t.eq(scenarios.verified(cres), {("0", "tx"), ("0", "rx")}, "client moved and verified")
+    t.eq(scenarios.verified(sres), {("0", "tx"), ("0", "rx")}, "server moved and verified")
+    after = {h.name: scenarios.smcx_wwi(h) for h in t.hosts}
+    d = {n: {k: after[n][k] - before[n][k] for k in WWI} for n in after}
+    t.log("wwi deltas %s" % d)
+    return d
+
+
+def wwi_off(t, host):
+    """Both stacks reloaded (a new link group) with the extension off on
+    @host: the RFC form, nothing counted."""
+    for h in t.hosts:
+        stacks.clear(h)
+        h.insmod_smcx("smcr=1")
+    host.run("echo 0 > /proc/sys/net/smc/smcx_write_imm")
+    d = wwi_xfer(t, WWI_PORT + (1 if host is t.beta else 2))
+    for n in d:
+        t.eq(d[n], {k: 0 for k in WWI}, "%s: no WRITE WITH IMMEDIATE (off on %s)"
+             % (n, host.name))
+
+
 def run(t):
     a, b = t.alpha, t.beta
     for h in t.hosts:
@@ -153,6 +192,7 @@ def run(t):
         h.insmod_smcx("smcr=1")
     tool = "python3 %s" % os.path.join(t.repo, "selftests", "tools", "statsxfer.py")
     before = {h.name: jstats(h) for h in t.hosts}
+    wwi_base = {h.name: scenarios.smcx_wwi(h) for h in t.hosts}
 
     with t.subtest("one SMC-R connection with known socket calls"):
         srv = b.bg("%s server %d %d%s" % (tool, PORT, RBUF, " splice" if SPLICE else ""))
@@ -209,6 +249,21 @@ def run(t):
     with t.subtest("smcr stats text equals --json"):
         for h in t.hosts:
             text_matches_json(t, h)
+    with t.subtest("WRITE WITH IMMEDIATE between smcx hosts"):
+        now = {h.name: scenarios.smcx_wwi(h) for h in t.hosts}
+        for n in now:
+            t.eq(now[n]["wwi_groups"] - wwi_base[n]["wwi_groups"], 1,
+                 "%s: the link group negotiated it" % n)
+        d = wwi_xfer(t, WWI_PORT)
+        for x, y in (("alpha", "beta"), ("beta", "alpha")):
+            t.check(d[x]["wwi_tx"] > 0, "%s sent data as WRITE WITH IMMEDIATE (%d)"
+                    % (x, d[x]["wwi_tx"]))
+            t.eq(d[y]["wwi_rx"], d[x]["wwi_tx"], "%s took every one %s sent" % (y, x))
+            t.eq(d[y]["wwi_stale"], 0, "%s: none stale" % y)
+    with t.subtest("WRITE WITH IMMEDIATE off on the server"):
+        wwi_off(t, b)
+    with t.subtest("WRITE WITH IMMEDIATE off on the client"):
+        wwi_off(t, a)
     with t.subtest("receive busy polling: SO_BUSY_POLL, net.core.busy_read"):
         busy_poll(t)
 

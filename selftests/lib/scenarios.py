@@ -195,6 +195,24 @@ def smcx_stats(h):
     return {k: int(v) for k, v in (ln.split() for ln in out.splitlines())}
 
 
+WWI = ("wwi_groups", "wwi_tx", "wwi_rx", "wwi_stale")
+
+
+def smcx_wwi(h):
+    """smcx's WRITE WITH IMMEDIATE counters (docs/wire.md) of the reader's
+    netns: groups that negotiated it, writes sent, taken, dropped stale."""
+    st = smcx_stats(h)
+    return {k: st[k] for k in WWI}
+
+
+def smcx_conn_flags(h):
+    """The flags of each connection line of smcx's debugfs socks, as lists
+    (the group's WRITE WITH IMMEDIATE shows as "wwi")."""
+    out = h.read("/sys/kernel/debug/smcx/socks") or ""
+    return [ln.split(" flags ", 1)[1].split() if " flags " in ln else []
+            for ln in out.splitlines() if ln.startswith("  conn token ")]
+
+
 def app_iperf3(server, client, wrap="", port=5201, nbytes=2 << 20):
     """iperf3 -n NBYTES; ok when both ends report the test done.  (No checksum:
     iperf3 -F stops writing when the sender ends, so the file is short even

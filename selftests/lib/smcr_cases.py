@@ -328,8 +328,33 @@ def sizes(rmb):
     return [0, 1, 4 * KIB, rmb, rmb + 1, 4 * MIB]
 
 
+def wwi_cell_check(t, cs, ss, base):
+    """RDMA WRITE WITH IMMEDIATE (docs/wire.md) after a cell: between two
+    smcx hosts the link group negotiated it and both sent data that way,
+    every write taken by the other side; an smcx host with a stock peer
+    (either role) counted nothing: the RFC form.  @base: the counters of
+    each smcx host at the cell's start."""
+    both = cs == ss == stacks.SMCX
+    now = {h.name: scenarios.smcx_wwi(h) for h in (t.alpha, t.beta) if h.name in base}
+    d = {n: {k: now[n][k] - base[n][k] for k in scenarios.WWI} for n in now}
+    t.log("WRITE WITH IMMEDIATE counters: %s" % d)
+    for n in d:
+        if not both:
+            t.eq(d[n], {k: 0 for k in scenarios.WWI},
+                 "%s: no WRITE WITH IMMEDIATE with a stock peer" % n)
+            continue
+        other = "beta" if n == "alpha" else "alpha"
+        t.eq(d[n]["wwi_groups"], 1, "%s: the link group negotiated WRITE WITH IMMEDIATE" % n)
+        t.check(d[n]["wwi_tx"] > 0, "%s sent data as WRITE WITH IMMEDIATE (%d)"
+                % (n, d[n]["wwi_tx"]))
+        t.eq(d[other]["wwi_rx"] + d[other]["wwi_stale"], d[n]["wwi_tx"],
+             "%s took every WRITE WITH IMMEDIATE %s sent" % (other, n))
+        t.eq(d[other]["wwi_stale"], 0, "%s: none stale" % other)
+
+
 def matrix_cell(t, cs, ss, port, eids):
     a, b = t.alpha, t.beta
+    wwi0 = {h.name: scenarios.smcx_wwi(h) for h, st in ((a, cs), (b, ss)) if st == stacks.SMCX}
     # 1. one held connection: SMC-R on both ends; the server's RMB size.
     #    Statistics first (they say why a connection fell back), then the
     #    link group dump, then sock_diag.
@@ -349,6 +374,13 @@ def matrix_cell(t, cs, ss, port, eids):
         t.check(rmb and rmb >= 16 * KIB, "server RMB size from sock_diag: %s" % rmb)
         t.eq((cli.get("conninfo") or {}).get("peer_rmbe_size"), rmb,
              "client's view of the server's RMB (peer_rmbe_size)")
+        for h, st in ((a, cs), (b, ss)):
+            if st == stacks.SMCX:
+                flags = scenarios.smcx_conn_flags(h)
+                t.check(flags and all(("wwi" in f) == (cs == ss) for f in flags),
+                        "%s: the held connection's group %s WRITE WITH IMMEDIATE "
+                        "(debugfs socks flags %s)"
+                        % (h.name, "uses" if cs == ss else "does not use", flags))
         t.log("link group: SMC %s.%s, negotiated EID %s, peer %s/%s; server RMB %d"
               % (lga["v2"]["version"], lga["v2"]["release"], lga["v2"]["negotiated_eid"],
                  lga["v2"]["peer_os"], lga["v2"]["peer_host"], rmb))
@@ -410,6 +442,7 @@ def matrix_cell(t, cs, ss, port, eids):
     for h, p in ((a, port - 1), (b, port - 1), (a, port), (b, port)):
         left = stacks.wait_quiet(h, p, timeout=60)
         t.check(not active(left), "%s: no connection of port %d left open" % (h.name, p))
+    wwi_cell_check(t, cs, ss, wwi0)
 
 
 def run_matrix(t, cells, base_port):
