@@ -950,8 +950,8 @@ TEST(ClcWwi, ProposalVendorAreaRoundTrip)
     std::copy(mark.begin(), mark.end(), wire.begin() + 52);
     smcx_clc_proposal d = check_prop(wire);
     EXPECT_TRUE(smcx_wwi_prop_offers(d.vendor_oui, d.vendor_exp));
-    EXPECT_FALSE(smcx_wwi_prop_offers(check_prop(PROP_V2_RR).vendor_oui,
-                                      check_prop(PROP_V2_RR).vendor_exp));
+    EXPECT_FALSE(
+        smcx_wwi_prop_offers(check_prop(PROP_V2_RR).vendor_oui, check_prop(PROP_V2_RR).vendor_exp));
 
     smcx_clc_proposal m = check_prop(PROP_V2_RR);
     smcx_wwi_prop_mark(m.vendor_oui, m.vendor_exp, true);

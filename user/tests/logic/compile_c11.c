@@ -66,8 +66,7 @@ int smcx_logic_c11_check(void) {
     if (!smcx_wwi_srv(true, oui, exp) || !smcx_wwi_clnt(true, smcx_wwi_opts(true)) ||
         !smcx_wwi_tx_ok(true, false, 10, true, 100, 100, 16384, 16384) ||
         !smcx_wwi_rx_blocked(16484, 100, 16384) ||
-        smcx_wwi_rx_judge(true, true, 1, 1, 10, 16384, 100, 50, &v) != SMCX_WWI_RX_OK ||
-        v != 110)
+        smcx_wwi_rx_judge(true, true, 1, 1, 10, 16384, 100, 50, &v) != SMCX_WWI_RX_OK || v != 110)
         return 11;
     return 0;
 }

@@ -34,9 +34,7 @@ struct Push {
     std::uint32_t ssz = K64;
     std::uint32_t psz = K64;
 
-    bool ok() const {
-        return smcx_wwi_tx_ok(on, news, n, here, stated, sent, ssz, psz);
-    }
+    bool ok() const { return smcx_wwi_tx_ok(on, news, n, here, stated, sent, ssz, psz); }
 };
 
 struct Rx {
@@ -86,7 +84,7 @@ TEST(WwiNegotiation, OtherVendorBytesOfferNothing) {
 TEST(WwiNegotiation, ServerSaysYesOnlyToAnOfferWhenOn) {
     Prop on = prop(true), off = prop(false);
     EXPECT_TRUE(smcx_wwi_srv(true, on.oui, on.exp));
-    EXPECT_FALSE(smcx_wwi_srv(false, on.oui, on.exp)); // sysctl off
+    EXPECT_FALSE(smcx_wwi_srv(false, on.oui, on.exp));  // sysctl off
     EXPECT_FALSE(smcx_wwi_srv(true, off.oui, off.exp)); // stock client
     EXPECT_EQ(smcx_wwi_opts(true), 0x53580001u);
     EXPECT_EQ(smcx_wwi_opts(false), 0u);
@@ -94,11 +92,11 @@ TEST(WwiNegotiation, ServerSaysYesOnlyToAnOfferWhenOn) {
 
 TEST(WwiNegotiation, ClientTakesOnlyAYesItAskedFor) {
     EXPECT_TRUE(smcx_wwi_clnt(true, 0x53580001u));
-    EXPECT_FALSE(smcx_wwi_clnt(true, 0)); // stock server
+    EXPECT_FALSE(smcx_wwi_clnt(true, 0));            // stock server
     EXPECT_FALSE(smcx_wwi_clnt(false, 0x53580001u)); // not offered
-    EXPECT_FALSE(smcx_wwi_clnt(true, 0x00000001u)); // someone else's bit
-    EXPECT_FALSE(smcx_wwi_clnt(true, 0x53580002u)); // our marker, no imm
-    EXPECT_TRUE(smcx_wwi_clnt(true, 0x53580003u)); // more features later
+    EXPECT_FALSE(smcx_wwi_clnt(true, 0x00000001u));  // someone else's bit
+    EXPECT_FALSE(smcx_wwi_clnt(true, 0x53580002u));  // our marker, no imm
+    EXPECT_TRUE(smcx_wwi_clnt(true, 0x53580003u));   // more features later
 }
 
 TEST(WwiNegotiation, ConfirmMustRepeatTheAccept) {
