@@ -21,8 +21,9 @@ rewritten, as in smcx_fallback), its SYN-ACKs from the server-role port too.
     honest first contact with a real QP on rxe, then per case a connection
     on that link group attacked with mutated CDCs, cursors beyond the RMB,
     bogus tokens, flag combinations, duplicates, unsolicited, malformed,
-    unknown and flooding LLC messages, RDMA WRITEs outside the RMB and
-    DELETE_LINK; an echo through the victim shows whether the connection
+    unknown and flooding LLC messages, RDMA WRITEs outside the RMB,
+    DELETE_LINK and RDMA WRITE WITH IMMEDIATE on a group that never
+    negotiated it (naming the connection: it must end); an echo through the victim shows whether the connection
     still carries data (smcr), was reset, or its link group ended (the
     victim's DELETE_LINK, our QP in error, or no TEST_LINK answer with the
     connection closed: the tool then makes a new first contact); the

@@ -231,8 +231,11 @@ static int hib_send(const uint8_t *p, size_t len)
 	return rc ? -rc : 0;
 }
 
-/* RDMA WRITE @len bytes of the source area to the victim */
-static int hib_write(uint32_t rkey, uint64_t addr, size_t len)
+/*
+ * RDMA WRITE @len bytes of the source area to the victim; with @imm, an
+ * RDMA WRITE WITH IMMEDIATE of @imm_data (smcx's extension, docs/wire.md)
+ */
+static int hib_write_op(uint32_t rkey, uint64_t addr, size_t len, int imm, uint32_t imm_data)
 {
 	struct ibv_sge sge = { (uintptr_t)src_area(), (uint32_t)len, ib.mr->lkey };
 	struct ibv_send_wr wr = { 0 }, *bad;
@@ -242,7 +245,8 @@ static int hib_write(uint32_t rkey, uint64_t addr, size_t len)
 	wr.wr_id = 2000;
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
-	wr.opcode = IBV_WR_RDMA_WRITE;
+	wr.opcode = imm ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
+	wr.imm_data = htonl(imm_data);
 	wr.send_flags = IBV_SEND_SIGNALED;
 	wr.wr.rdma.remote_addr = addr;
 	wr.wr.rdma.rkey = rkey;
@@ -251,6 +255,11 @@ static int hib_write(uint32_t rkey, uint64_t addr, size_t len)
 		return -EIO;
 	}
 	return 0;
+}
+
+static int hib_write(uint32_t rkey, uint64_t addr, size_t len)
+{
+	return hib_write_op(rkey, addr, len, 0, 0);
 }
 
 static int llc_send(struct smcx_llc_msg *m)
@@ -909,7 +918,7 @@ static void conn_forget(struct hconn *k)
 enum {
 	RK_CDC_VALID, RK_CDC_FIELD, RK_CDC_CURSOR, RK_CDC_TOKEN, RK_CDC_FLAGS, RK_CDC_DUP,
 	RK_LLC_UNSOLICITED, RK_LLC_REQUEST, RK_LLC_FIELD, RK_LLC_FLOOD, RK_LLC_UNKNOWN,
-	RK_RDMA_OOB, RK_DELETE_LINK, RK_LLC_FIRST_UNSOL, RK_MAX
+	RK_RDMA_OOB, RK_DELETE_LINK, RK_LLC_FIRST_UNSOL, RK_IMM_UNNEG, RK_MAX
 };
 
 static const struct {
@@ -930,6 +939,8 @@ static const struct {
 	[RK_LLC_UNKNOWN] = { "llc-unknown", 30, "unknown LLC types and versions" },
 	[RK_RDMA_OOB] = { "rdma-oob", 10, "RDMA WRITE outside the RMB or with a bogus rkey" },
 	[RK_DELETE_LINK] = { "delete-link", 10, "DELETE_LINK for our link" },
+	[RK_IMM_UNNEG] = { "imm-unneg", 20,
+			   "RDMA WRITE WITH IMMEDIATE on a group that never negotiated it" },
 	[RK_LLC_FIRST_UNSOL] = { "llc-first-unsol", 20,
 				 "a first contact; an unsolicited response right behind our CONFIRM_LINK response" },
 };
@@ -945,6 +956,7 @@ struct rcase {
 	int beyond;		/* we claimed bytes beyond the RMB */
 	int claimed;		/* a CDC of ours may have moved the cursors */
 	int we_closed;		/* ... or carried abort, closed or done flags */
+	int imm_own;		/* an unnegotiated imm write named the connection */
 };
 
 static void rnote(struct rcase *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1353,6 +1365,19 @@ static void attack(struct rcase *c, struct hconn *k)
 			hib_write((uint32_t)hr_next(r), k->peer_addr, 64);
 		}
 		break;
+	case RK_IMM_UNNEG:
+		/*
+		 * our Proposal did not offer smcx's WRITE WITH IMMEDIATE, so
+		 * one that names the connection (the immediate is the
+		 * victim's token) is a protocol error that ends it; a bogus
+		 * token names nothing
+		 */
+		c->imm_own = hr_chance(r, 50);
+		n = c->imm_own ? k->peer_token : (uint32_t)hr_next(r);
+		rnote(c, "imm write token=%#x", n);
+		c->claimed = 1;
+		hib_write_op(k->peer_rkey, k->peer_addr + c->valid % k->peer_size, 64, 1, n);
+		break;
 	case RK_DELETE_LINK:
 		memset(&l, 0, sizeof(l));
 		l.version = SMCX_LLC_V2;
@@ -1533,6 +1558,13 @@ int hostile_rdma(const char *addr, int port, uint64_t seed, uint64_t first, uint
 			close_conn(&conn, &c);
 			if (c.outcome == HO_LGR_TERM || ib.dead)
 				link_down();
+			/* a connection that took an unnegotiated imm write: a finding */
+			if (c.cls == RK_IMM_UNNEG && c.imm_own && c.outcome == HO_SMCR) {
+				c.outcome = HO_UNEXPECTED;
+				snprintf(c.msg, sizeof(c.msg),
+					 "the connection lives after a WRITE WITH IMMEDIATE "
+					 "the group never negotiated");
+			}
 			/* an unsolicited response is dropped: the group lives */
 			if (c.cls == RK_LLC_FIRST_UNSOL && c.outcome != HO_SMCR &&
 			    c.outcome != HO_UNEXPECTED) {
