@@ -13,6 +13,8 @@ wire, both ways to pull it and both directions of the data:
     pulled link moved (debugfs link_failovers grows by at least their
     number, on the side that sends) and made progress again (the time to
     that is logged);
+  - the sender sent the data as RDMA WRITE WITH IMMEDIATE (debugfs
+    wwi_tx grows; the receiver's taken and stale counts are logged);
   - the wire comes back and the second link is added again: at once on the
     port event after "down", by the server's retry (SMCX_ADD_RETRY, 10 s)
     after "drop"; a new connection then has both links to use.
@@ -72,7 +74,9 @@ CASES = (
 def pulled_stream(t, a, b, wire, how, side, mode, port):
     hosts = {"alpha": a, "beta": b}
     sender = b if mode == "send" else a
+    receiver = a if sender is b else b
     before = stats(sender).get("link_failovers", 0)
+    wwi0 = {h.name: scenarios.smcx_wwi(h) for h in (a, b)}
     res = failover.cycle(t, a, b, wire, how, port, NBYTES, CONNS,
                          side=hosts.get(side), mode=mode, recover_timeout=40)
     if res["moved"]:
@@ -99,6 +103,13 @@ def pulled_stream(t, a, b, wire, how, side, mode, port):
             % ("%.1f" % res["recovery"] if res["recovery"] is not None else "-",
                res["after_restore"]))
     t.log(link_stats(a, b))
+    # the data went as WRITE WITH IMMEDIATE (docs/wire.md), through the pull
+    wwi = {h.name: {k: v - wwi0[h.name][k] for k, v in scenarios.smcx_wwi(h).items()}
+           for h in (a, b)}
+    t.check(wwi[sender.name]["wwi_tx"] > 0,
+            "%s sent the streams as WRITE WITH IMMEDIATE (+%d; %s took +%d, dropped +%d"
+            " stale)" % (sender.name, wwi[sender.name]["wwi_tx"], receiver.name,
+                         wwi[receiver.name]["wwi_rx"], wwi[receiver.name]["wwi_stale"]))
 
 
 def idle_failover(t, a, b):
