@@ -202,10 +202,12 @@ void smcx_conn_destruct(struct smcx_sock *smc)
 void smcx_conn_show(struct seq_file *m, struct smcx_conn *conn)
 {
 	spin_lock_bh(&conn->lock);
-	seq_printf(m, "  conn token %08x peer %08x tx prep %llu sent %llu fin %llu peer_cons %llu rx prod %llu cons %llu cons_sent %llu seq %u flags %s%s%s%s%s%s%s%s%s%s%s%s\n",
+	seq_printf(m, "  conn token %08x peer %08x tx prep %llu sent %llu fin %llu peer_cons %llu rx prod %llu cons %llu cons_sent %llu seq %u inline %u flags %s%s%s%s%s%s%s%s%s%s%s%s\n",
 		   conn->token, conn->peer_token, conn->tx_prep, conn->tx_sent,
 		   conn->tx_fin, conn->peer_cons, conn->rx_prod, conn->rx_cons,
 		   conn->rx_cons_sent, conn->tx_seq,
+		   /* the link's inline limit (wr.c); the link lives with lgr */
+		   conn->lgr && conn->lnk ? conn->lnk->max_inline : 0,
 		   conn->peer_write_blocked ? "Pwb " : "",
 		   conn->peer_done_writing ? "Pdw " : "",
 		   conn->peer_closed ? "Pcl " : "",

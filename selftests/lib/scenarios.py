@@ -205,6 +205,14 @@ def smcx_wwi(h):
     return {k: st[k] for k in WWI}
 
 
+def smcx_conn_inline(h):
+    """The inline limit (bytes a send may carry in its work request) of each
+    connection's link, from smcx's debugfs socks."""
+    out = h.read("/sys/kernel/debug/smcx/socks") or ""
+    return [int(ln.split(" inline ", 1)[1].split()[0]) for ln in out.splitlines()
+            if ln.startswith("  conn token ") and " inline " in ln]
+
+
 def smcx_conn_flags(h):
     """The flags of each connection line of smcx's debugfs socks, as lists
     (the group's WRITE WITH IMMEDIATE shows as "wwi")."""

@@ -381,6 +381,10 @@ def matrix_cell(t, cs, ss, port, eids):
                         "%s: the held connection's group %s WRITE WITH IMMEDIATE "
                         "(debugfs socks flags %s)"
                         % (h.name, "uses" if cs == ss else "does not use", flags))
+                # inline sends (wr.c): a CDC (44 bytes) fits, with either peer
+                inl = scenarios.smcx_conn_inline(h)
+                t.check(inl and min(inl) >= 44, "%s: the held connection's link sends "
+                        "CDCs inline (inline limits %s)" % (h.name, inl))
         t.log("link group: SMC %s.%s, negotiated EID %s, peer %s/%s; server RMB %d"
               % (lga["v2"]["version"], lga["v2"]["release"], lga["v2"]["negotiated_eid"],
                  lga["v2"]["peer_os"], lga["v2"]["peer_host"], rmb))
