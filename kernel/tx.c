@@ -98,6 +98,24 @@ static void smcx_tx_slot_own(struct smcx_sock *smc, struct smcx_tx_slot *slot,
 }
 
 /*
+ * A push of @n bytes on @lnk is about to be posted, as a CDC or a WRITE
+ * WITH IMMEDIATE: the stream position moves, the producer count it states
+ * is where an imm write on this link goes on from, and its completion
+ * (smcx_cdc_tx_done()) will count it off the CDCs in flight that
+ * autocorking waits for.  Under conn->lock.
+ */
+static void smcx_tx_posting(struct smcx_conn *conn, struct smcx_link *lnk,
+			    u64 n)
+{
+	conn->tx_sent += n;
+	if (conn->tx_sent > conn->tx_hi)
+		conn->tx_hi = conn->tx_sent;
+	conn->tx_stated = conn->tx_sent;
+	conn->tx_stated_lnk = lnk;
+	conn->cdc_pend++;
+}
+
+/*
  * A slot that was not posted after smcx_tx_slot_own(): give it back; no
  * completion will count it off conn->cdc_pend.
  */
@@ -131,12 +149,7 @@ static int smcx_tx_imm(struct smcx_sock *smc, struct smcx_tx_slot *slot,
 	smcx_tx_writes(conn, lnk, conn->tx_sent, n, ssz, psz, &wr, &sge);
 	wr.wr.ex.imm_data = cpu_to_be32(conn->peer_token);
 	spin_lock_bh(&conn->lock);
-	conn->tx_sent += n;
-	if (conn->tx_sent > conn->tx_hi)
-		conn->tx_hi = conn->tx_sent;
-	conn->tx_stated = conn->tx_sent;
-	conn->tx_stated_lnk = lnk;
-	conn->cdc_pend++;	/* smcx_cdc_tx_done() counts it off */
+	smcx_tx_posting(conn, lnk, n);
 	spin_unlock_bh(&conn->lock);
 	smcx_tx_slot_own(smc, slot, false);
 	if (smcx_wr_send_imm(slot, &wr, smcx_buf_dma(conn->sndbuf, lnk), ssz)) {
@@ -167,13 +180,8 @@ static int smcx_tx_cdc(struct smcx_sock *smc, struct smcx_tx_slot *slot,
 	nwr = smcx_tx_writes(conn, lnk, conn->tx_sent, n, ssz, psz, wr, sge);
 	memset(&m, 0, sizeof(m));
 	spin_lock_bh(&conn->lock);
-	conn->tx_sent += n;
-	if (conn->tx_sent > conn->tx_hi)
-		conn->tx_hi = conn->tx_sent;
-	conn->tx_stated = conn->tx_sent;
-	conn->tx_stated_lnk = lnk;
+	smcx_tx_posting(conn, lnk, n);
 	m.seqno = ++conn->tx_seq;
-	conn->cdc_pend++;	/* smcx_cdc_tx_done() counts it off */
 	m.token = conn->peer_token;
 	m.prod_flags |= urg_flags;
 	/* a newer MSG_OOB meanwhile moved the byte: that one waits */
