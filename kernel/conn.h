@@ -271,8 +271,10 @@ int smcx_tx_push(struct smcx_sock *smc, bool force);
 int smcx_tx_failover(struct smcx_sock *smc, struct smcx_link *from,
 		     struct smcx_link *to);
 void smcx_tx_work(struct work_struct *work);
-u64 smcx_tx_space(struct smcx_conn *conn);
-/* as smcx_tx_space(), and a full buffer asks for a wakeup (tx_nospace) */
+/*
+ * Room in the send buffer; a full buffer asks for a wakeup (tx_nospace)
+ * from the completion that frees some
+ */
 u64 smcx_tx_space_or_wait(struct smcx_conn *conn);
 int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len);
 /* TCP_CORK / TCP_NODELAY set to @val (TCP took it); under the sock lock */

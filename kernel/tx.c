@@ -453,17 +453,6 @@ void smcx_tx_sockopt(struct smcx_sock *smc, int optname, int val)
 	mutex_unlock(&conn->tx_mutex);
 }
 
-u64 smcx_tx_space(struct smcx_conn *conn)
-{
-	u64 v;
-
-	spin_lock_bh(&conn->lock);
-	v = conn->sndbuf ? smcx_curs_space(conn->sndbuf->size, conn->tx_prep,
-					   conn->tx_fin) : 0;
-	spin_unlock_bh(&conn->lock);
-	return v;
-}
-
 u64 smcx_tx_space_or_wait(struct smcx_conn *conn)
 {
 	u64 v;
