@@ -20,6 +20,18 @@
 /* cursor arithmetic (wire pair <-> byte count): include/smcx/cursor.h */
 
 /*
+ * A send from softirq goes to tx_work (smcx_tx_push() sleeps); the queued
+ * work holds a sock reference, which smcx_tx_work() drops; work already
+ * queued takes this event along.
+ */
+static void smcx_cdc_tx_work(struct smcx_sock *smc)
+{
+	sock_hold(&smc->sk);
+	if (!queue_work(smcx_wq, &smc->conn->tx_work))
+		sock_put(&smc->sk);
+}
+
+/*
  * SIGURG to the socket's owner, from softirq.  TCP sends it with the
  * socket locked against its close; here release runs sock_orphan() with
  * the smcx sock owned, which a softirq cannot wait for, so the callback
@@ -189,11 +201,8 @@ out:
 	work = push || (conn->peer_write_blocked && (ev & EPOLLIN) == 0);
 unlock:
 	spin_unlock_bh(&conn->lock);
-	if (work) {
-		sock_hold(&smc->sk);
-		if (!queue_work(smcx_wq, &conn->tx_work))
-			sock_put(&smc->sk);
-	}
+	if (work)
+		smcx_cdc_tx_work(smc);
 	if (finish)
 		smcx_close_kick(smc, 0);
 	if (ev & EPOLLPRI)
@@ -260,11 +269,8 @@ unlock:
 	spin_unlock_bh(&conn->lock);
 	if (counted != SMCX_WWI_EVS)
 		smcx_stats_wwi(sock_net(sk), counted);
-	if (work) {
-		sock_hold(sk);
-		if (!queue_work(smcx_wq, &conn->tx_work))
-			sock_put(sk);
-	}
+	if (work)
+		smcx_cdc_tx_work(smc);
 	if (finish)
 		smcx_close_kick(smc, 0);
 	if (ev)
@@ -317,11 +323,8 @@ void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
 	push = !conn->cdc_pend && conn->lgr &&
 	       conn->tx_prep > conn->tx_sent;
 	spin_unlock_bh(&conn->lock);
-	if (push) {
-		sock_hold(&smc->sk);
-		if (!queue_work(smcx_wq, &conn->tx_work))
-			sock_put(&smc->sk);
-	}
+	if (push)
+		smcx_cdc_tx_work(smc);
 	if (wake)
 		smcx_conn_wake(smc, EPOLLOUT | EPOLLWRNORM);
 	slot->owner = NULL;
