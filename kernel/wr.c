@@ -162,6 +162,35 @@ void smcx_wr_unquiesce(struct smcx_link *lnk)
 }
 
 /*
+ * Post the chain @first on @lnk's QP, inside the link's POST section (the
+ * device is there until it is left); first the device's view of the send
+ * buffer range the chain's WRITEs read (@sync_len bytes at @sync_dma) and
+ * of a slot's message (@slot_len bytes at @slot_dma; 0 when inline or
+ * none).  A post that fails takes the link down.
+ */
+static int smcx_wr_post(struct smcx_link *lnk, struct ib_send_wr *first,
+			u64 sync_dma, u32 sync_len, u64 slot_dma, u32 slot_len)
+{
+	int rc;
+
+	if (!smcx_link_enter(lnk, SMCX_LNK_POST))
+		return -ENOLINK;
+	if (sync_len)
+		ib_dma_sync_single_for_device(lnk->ibdev, sync_dma, sync_len,
+					      DMA_TO_DEVICE);
+	if (slot_len)
+		ib_dma_sync_single_for_device(lnk->ibdev, slot_dma, slot_len,
+					      DMA_TO_DEVICE);
+	rc = ib_post_send(lnk->qp, first, NULL);
+	smcx_link_leave(lnk);
+	if (rc) {
+		pr_info("ib_post_send: %d\n", rc);
+		smcx_lgr_link_down(lnk, "ib_post_send failed");
+	}
+	return rc;
+}
+
+/*
  * Post @first (may be NULL: RDMA WRITEs) followed by the slot's SEND, after
  * syncing the slot and @sync_len bytes at @sync_dma (the data the WRITEs
  * read) for the device.  All of it inside one SMCX_LNK_POST section: a
@@ -180,7 +209,6 @@ int smcx_wr_send_data(struct smcx_tx_slot *slot, u32 len,
 		.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
 	};
 	struct ib_send_wr *w;
-	int rc;
 
 	smcx_wr_inline(lnk, &wr, slot->buf);
 	if (first) {
@@ -190,21 +218,8 @@ int smcx_wr_send_data(struct smcx_tx_slot *slot, u32 len,
 	} else {
 		first = &wr;
 	}
-	if (!smcx_link_enter(lnk, SMCX_LNK_POST))
-		return -ENOLINK;
-	if (sync_len)
-		ib_dma_sync_single_for_device(lnk->ibdev, sync_dma, sync_len,
-					      DMA_TO_DEVICE);
-	if (!(wr.send_flags & IB_SEND_INLINE))
-		ib_dma_sync_single_for_device(lnk->ibdev, slot->dma, len,
-					      DMA_TO_DEVICE);
-	rc = ib_post_send(lnk->qp, first, NULL);
-	smcx_link_leave(lnk);
-	if (rc) {
-		pr_info("ib_post_send: %d\n", rc);
-		smcx_lgr_link_down(lnk, "ib_post_send failed");
-	}
-	return rc;
+	return smcx_wr_post(lnk, first, sync_dma, sync_len, slot->dma,
+			    wr.send_flags & IB_SEND_INLINE ? 0 : len);
 }
 
 /*
@@ -226,24 +241,11 @@ void smcx_wr_inline(struct smcx_link *lnk, struct ib_send_wr *wr, void *va)
 int smcx_wr_send_imm(struct smcx_tx_slot *slot, struct ib_rdma_wr *wr,
 		     u64 sync_dma, u32 sync_len)
 {
-	struct smcx_link *lnk = slot->lnk;
-	int rc;
-
 	wr->wr.next = NULL;
 	wr->wr.wr_cqe = &slot->cqe;
 	wr->wr.opcode = IB_WR_RDMA_WRITE_WITH_IMM;
 	wr->wr.send_flags |= IB_SEND_SIGNALED;	/* and inline, if it is */
-	if (!smcx_link_enter(lnk, SMCX_LNK_POST))
-		return -ENOLINK;
-	ib_dma_sync_single_for_device(lnk->ibdev, sync_dma, sync_len,
-				      DMA_TO_DEVICE);
-	rc = ib_post_send(lnk->qp, &wr->wr, NULL);
-	smcx_link_leave(lnk);
-	if (rc) {
-		pr_info("ib_post_send: %d\n", rc);
-		smcx_lgr_link_down(lnk, "ib_post_send failed");
-	}
-	return rc;
+	return smcx_wr_post(slot->lnk, &wr->wr, sync_dma, sync_len, 0, 0);
 }
 
 int smcx_wr_send(struct smcx_tx_slot *slot, u32 len, struct ib_send_wr *first)
@@ -261,21 +263,10 @@ int smcx_wr_send_long(struct smcx_tx_slot *slot, u32 len)
 		.wr_cqe = &slot->cqe, .sg_list = &sge, .num_sge = 1,
 		.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
 	};
-	int rc;
 
 	if (len > SMCX_WR_LONG_LEN)
 		return -EINVAL;
-	if (!smcx_link_enter(lnk, SMCX_LNK_POST))
-		return -ENOLINK;
-	ib_dma_sync_single_for_device(lnk->ibdev, lnk->tx_long_dma, len,
-				      DMA_TO_DEVICE);
-	rc = ib_post_send(lnk->qp, &wr, NULL);
-	smcx_link_leave(lnk);
-	if (rc) {
-		pr_info("ib_post_send: %d\n", rc);
-		smcx_lgr_link_down(lnk, "ib_post_send failed");
-	}
-	return rc;
+	return smcx_wr_post(lnk, &wr, 0, 0, lnk->tx_long_dma, len);
 }
 
 static int smcx_wr_rx_post(struct smcx_rx_slot *rs)
