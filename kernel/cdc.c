@@ -3,8 +3,9 @@
  * CDC receive and send completion.  A received CDC moves the peer's
  * cursors (turned back into byte counts, include/smcx/cursor.h) and flags
  * into the connection; a completed CDC send frees its part of the send
- * buffer.  Both run in softirq: they only update under conn->lock and
- * wake; anything that sends is deferred to tx_work or close_work.
+ * buffer.  Both run in softirq: they update under conn->lock, wake, and
+ * push what is owed through smcx_tx_kick() (tx.c) once the lock is
+ * dropped; closing is deferred to close_work.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -18,18 +19,6 @@
 #include "stats.h"
 
 /* cursor arithmetic (wire pair <-> byte count): include/smcx/cursor.h */
-
-/*
- * A send from softirq goes to tx_work (smcx_tx_push() sleeps); the queued
- * work holds a sock reference, which smcx_tx_work() drops; work already
- * queued takes this event along.
- */
-static void smcx_cdc_tx_work(struct smcx_sock *smc)
-{
-	sock_hold(&smc->sk);
-	if (!queue_work(smcx_wq, &smc->conn->tx_work))
-		sock_put(&smc->sk);
-}
 
 /*
  * SIGURG to the socket's owner, from softirq.  TCP sends it with the
@@ -51,7 +40,7 @@ static void smcx_cdc_sigurg(struct sock *sk)
  * A cursor no correct peer sends (include/smcx/cursor.h, smcx/wwi.h): the
  * stream is out of step, so the connection ends as mainline ends one on a
  * protocol error, with our abort; the application sees TCP's reset.
- * tx_work sends the abort (the caller queues it; no data goes out after
+ * The caller's kick sends the abort (no data goes out after
  * it) and every later message of the peer is ignored.  Under conn->lock;
  * the events to wake.
  */
@@ -202,7 +191,7 @@ out:
 unlock:
 	spin_unlock_bh(&conn->lock);
 	if (work)
-		smcx_cdc_tx_work(smc);
+		smcx_tx_kick(smc);
 	if (finish)
 		smcx_close_kick(smc, 0);
 	if (ev & EPOLLPRI)
@@ -270,7 +259,7 @@ unlock:
 	if (counted != SMCX_WWI_EVS)
 		smcx_stats_wwi(sock_net(sk), counted);
 	if (work)
-		smcx_cdc_tx_work(smc);
+		smcx_tx_kick(smc);
 	if (finish)
 		smcx_close_kick(smc, 0);
 	if (ev)
@@ -324,7 +313,7 @@ void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
 	       conn->tx_prep > conn->tx_sent;
 	spin_unlock_bh(&conn->lock);
 	if (push)
-		smcx_cdc_tx_work(smc);
+		smcx_tx_kick(smc);
 	if (wake)
 		smcx_conn_wake(smc, EPOLLOUT | EPOLLWRNORM);
 	slot->owner = NULL;

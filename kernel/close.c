@@ -72,8 +72,8 @@ void smcx_conn_abort(struct smcx_sock *smc)
 /*
  * lgr.c's upcall: the link group of @sk's connection is going (@lnk NULL),
  * or the link @lnk of it, cleared; a connection that sends on that link
- * moves to @to (tx.c, failover) or fails.  conn->lnk changes only under
- * tx_mutex, here and in a client's join.
+ * moves to @to (tx.c, failover) or fails.  conn->lnk changes only with
+ * the send side owned (smcx_tx_lock()), here and in a client's join.
  */
 static void smcx_close_lgr_gone(struct sock *sk, struct smcx_link *lnk,
 				struct smcx_link *to)
@@ -111,9 +111,7 @@ int smcx_conn_shutdown(struct smcx_sock *smc, int how)
 		sk->sk_shutdown |= SEND_SHUTDOWN;
 		conn->local_done_writing = true;
 		smcx_close_event_bh(conn, SMCX_CLOSE_EV_SHUT_WR);
-		mutex_lock(&conn->tx_mutex);
-		smcx_tx_push(smc, true);
-		mutex_unlock(&conn->tx_mutex);
+		smcx_tx_push_locked(smc, true);
 	}
 	smcx_conn_wake(smc, EPOLLIN | EPOLLOUT | EPOLLHUP);
 	return 0;
@@ -168,12 +166,10 @@ void smcx_conn_release(struct smcx_sock *smc)
 		smcx_close_event_bh(conn, conn->local_abort ?
 					  SMCX_CLOSE_EV_ABORT :
 					  SMCX_CLOSE_EV_CLOSE);
-		mutex_lock(&conn->tx_mutex);
-		smcx_tx_push(smc, true);
-		mutex_unlock(&conn->tx_mutex);
+		smcx_tx_push_locked(smc, true);
 		/*
 		 * The rest of the data goes as the peer's consumer cursor
-		 * moves (cdc.c queues tx_work), our close in its last CDC.
+		 * moves (cdc.c kicks a push), our close in its last CDC.
 		 * Every CDC completion wakes us: a push here sends nothing
 		 * new unless the close itself is still owed, else each CDC
 		 * would send the next (a storm until the wait ends).
@@ -181,10 +177,9 @@ void smcx_conn_release(struct smcx_sock *smc)
 		while (!smcx_flushed(smc) && timeo) {
 			if (smcx_conn_wait(smc, &timeo, smcx_flushed))
 				break;
-			mutex_lock(&conn->tx_mutex);
-			smcx_tx_push(smc, conn->tx_sent == conn->tx_prep &&
-				     !conn->closed_sent);
-			mutex_unlock(&conn->tx_mutex);
+			smcx_tx_push_locked(smc,
+					    conn->tx_sent == conn->tx_prep &&
+					    !conn->closed_sent);
 		}
 		/*
 		 * Data that did not get out (the peer closed, or did not
@@ -196,9 +191,7 @@ void smcx_conn_release(struct smcx_sock *smc)
 		    !conn->local_abort) {
 			conn->local_abort = true;
 			smcx_close_event_bh(conn, SMCX_CLOSE_EV_ABORT);
-			mutex_lock(&conn->tx_mutex);
-			smcx_tx_push(smc, true);
-			mutex_unlock(&conn->tx_mutex);
+			smcx_tx_push_locked(smc, true);
 		}
 	}
 	spin_lock_bh(&conn->lock);
@@ -226,14 +219,10 @@ void smcx_close_work(struct work_struct *work)
 		/* the peer never closed: abort it */
 		conn->local_abort = true;
 		smcx_close_event_bh(conn, SMCX_CLOSE_EV_ABORT);
-		mutex_lock(&conn->tx_mutex);
-		smcx_tx_push(smc, true);
-		mutex_unlock(&conn->tx_mutex);
+		smcx_tx_push_locked(smc, true);
 	} else if (conn->lgr && READ_ONCE(conn->abort_owed)) {
-		/* an abort tx_work has not sent yet: the free cancels it */
-		mutex_lock(&conn->tx_mutex);
-		smcx_tx_push(smc, true);
-		mutex_unlock(&conn->tx_mutex);
+		/* an abort no push has sent yet: the free cancels tx_work */
+		smcx_tx_push_locked(smc, true);
 	}
 	if (!conn->close_by)
 		conn->close_by = jiffies + SMCX_CLOSE_LAND_WAIT;

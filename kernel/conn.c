@@ -127,8 +127,9 @@ void smcx_conn_use_link(struct smcx_conn *conn, struct smcx_link *lnk)
  * A CDC receive (softirq) may have looked the connection up just before
  * it left the token table and still run: it reads rmb under conn->lock,
  * so the pointers are cleared under that lock before the buffers go back
- * to the pool (where another connection may take them); tx_work and the
- * pushes read them under tx_mutex, held around the same stores.
+ * to the pool (where another connection may take them); the pushes
+ * (process context, tx_work and completions) read them with the send side
+ * owned (tx.c smcx_tx_lock()), which is held around the same stores.
  */
 void smcx_conn_free(struct smcx_sock *smc)
 {
@@ -143,7 +144,7 @@ void smcx_conn_free(struct smcx_sock *smc)
 	/* each queueing holds a sock reference that the run would drop */
 	if (cancel_work_sync(&conn->tx_work))
 		sock_put(&smc->sk);
-	mutex_lock(&conn->tx_mutex);
+	smcx_tx_lock(conn);
 	spin_lock_bh(&conn->lock);
 	sndbuf = conn->sndbuf;
 	rmb = conn->rmb;
@@ -153,7 +154,7 @@ void smcx_conn_free(struct smcx_sock *smc)
 	atomic_dec(&conn->lnk->conn_cnt);
 	WRITE_ONCE(conn->lnk, NULL);
 	spin_unlock_bh(&conn->lock);
-	mutex_unlock(&conn->tx_mutex);
+	smcx_tx_unlock(smc);
 	if (sndbuf)
 		smcx_buf_put(lgr, sndbuf);
 	if (rmb)

@@ -17,8 +17,11 @@
  * the last known one, which is never more than one RMBE
  * (include/smcx/cursor.h).
  *
- * Softirq (completions) only updates cursors under conn->lock and wakes;
- * anything that sends from there is deferred to tx_work or close_work.
+ * Softirq (completions) updates cursors under conn->lock and wakes; the
+ * pushes it asks for run there too (smcx_tx_kick(), tx.c), unless a push
+ * owns the connection's send side or no send slot is free: then the owner
+ * or tx_work pushes.  Closing and anything else that sleeps goes to
+ * close_work.
  */
 #ifndef SMCX_CONN_H
 #define SMCX_CONN_H
@@ -136,8 +139,9 @@ static inline bool smcx_hs_busy(const struct smcx_sock *smc)
 /* per connection, allocated with the smcx sock's SMC-R state */
 struct smcx_conn {
 	/*
-	 * lgr, sndbuf, rmb: set at create; cleared by smcx_conn_free() under
-	 * tx_mutex and lock, so softirq reads them under lock.
+	 * lgr, sndbuf, rmb: set at create; cleared by smcx_conn_free() with
+	 * the send side owned and under lock, so softirq reads them under
+	 * lock or while it owns the send side (a push).
 	 */
 	struct smcx_lgr *lgr;		/* reference held */
 	/*
@@ -230,8 +234,17 @@ struct smcx_conn {
 	bool urg_tx_pend;		/* MSG_OOB byte not yet announced */
 	bool urg_tx_set;		/* one was sent: urg_tx_pos is valid */
 	u64 urg_tx_pos;			/* its position in the send stream */
+	/*
+	 * Who pushes (tx.c): one at a time.  Process context takes tx_mutex
+	 * and then tx_busy (smcx_tx_lock()); a completion (softirq) takes
+	 * tx_busy only, or, finding it taken, sets tx_again for the owner,
+	 * who pushes again before it lets go (smcx_tx_unlock()).  Both bools
+	 * under lock.
+	 */
+	bool tx_busy;
+	bool tx_again;
 	struct smcx_sock *owner;
-	struct mutex tx_mutex;		/* serialises pushes */
+	struct mutex tx_mutex;		/* serialises process-context pushes */
 	struct work_struct tx_work;
 	struct delayed_work close_work;
 	unsigned long close_by;		/* close_work: free by then at the latest */
@@ -262,7 +275,22 @@ int smcx_cdc_init(void);
 void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok);
 
 /* tx.c */
+/*
+ * Own the send side (process context; excludes every other push) and let
+ * it go, pushing first what completions asked for meanwhile
+ */
+void smcx_tx_lock(struct smcx_conn *conn);
+void smcx_tx_unlock(struct smcx_sock *smc);
+/* push, the send side owned (smcx_tx_lock()) */
 int smcx_tx_push(struct smcx_sock *smc, bool force);
+/* smcx_tx_lock(), smcx_tx_push(), smcx_tx_unlock() */
+int smcx_tx_push_locked(struct smcx_sock *smc, bool force);
+/*
+ * From a completion (softirq), the caller holding a sock reference: push
+ * what is owed (data the peer has room for, a cursor update it waits for,
+ * an abort), here if the send side is free, else through its owner
+ */
+void smcx_tx_kick(struct smcx_sock *smc);
 /*
  * Failover: move @smc's connection from its cleared link @from to the
  * ACTIVE @to and send again what may not have landed; 0, or -errno: it

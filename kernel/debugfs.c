@@ -138,6 +138,9 @@ static int smcx_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "wwi_tx %llu\n", s->wwi_ev[SMCX_WWI_TX]);
 	seq_printf(m, "wwi_rx %llu\n", s->wwi_ev[SMCX_WWI_RX]);
 	seq_printf(m, "wwi_stale %llu\n", s->wwi_ev[SMCX_WWI_STALE]);
+	seq_printf(m, "tx_kick_bh %llu\n", s->kick_ev[SMCX_KICK_BH]);
+	seq_printf(m, "tx_kick_owner %llu\n", s->kick_ev[SMCX_KICK_OWNER]);
+	seq_printf(m, "tx_kick_work %llu\n", s->kick_ev[SMCX_KICK_WORK]);
 	kfree(s);
 	return 0;
 }

@@ -25,7 +25,7 @@
  * connection's spinlock, under which smcx_conn_free() clears conn->lgr
  * and the buffers, and the group is referenced there for the link part,
  * read under the group's mutex (which keeps the device while the group
- * is alive).  Not under tx_mutex: a push holds that while it waits for a
+ * is alive).  Not with the send side owned: a push owns it while it waits for a
  * send slot (up to SMCX_TX_STALL on a dead link), and ss or smcss must
  * not wait that long for one socket's cursors.
  * The dump position is (hash, socks of this netns already sent), like

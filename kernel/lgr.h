@@ -27,10 +27,12 @@
  * teardown (smcx_lgr_terminate) runs once in process context: QP to error,
  * drain, destroy verbs objects, drop the device; memory of the buffers goes
  * with the last reference.  Completions run in softirq (IB_POLL_SOFTIRQ);
- * they never sleep: LLC requests and CDC sends they cause go to work items.
+ * they never sleep: LLC requests they cause go to work items, and the CDC
+ * sends either post at once (conn.h, smcx_tx_kick()) or go to tx_work.
  *
  * Locks: smcx sock lock -> conn->tx_mutex -> lgr->mutex (process context);
- * conn->lock, link->tx_lock, lgr->conns_lock are leaf spinlocks (BH).
+ * conn->lock, link->tx_lock, lgr->conns_lock are leaf spinlocks (BH);
+ * a post from softirq holds link->tx_lock around ib_post_send() (wr.c).
  */
 #ifndef SMCX_LGR_H
 #define SMCX_LGR_H

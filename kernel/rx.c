@@ -219,11 +219,8 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 					      conn->rmbe_update_limit) ||
 			 conn->peer_write_blocked;
 		spin_unlock_bh(&conn->lock);
-		if (update && !smcx_conn_dead(conn)) {
-			mutex_lock(&conn->tx_mutex);
-			smcx_tx_push(smc, true);
-			mutex_unlock(&conn->tx_mutex);
-		}
+		if (update && !smcx_conn_dead(conn))
+			smcx_tx_push_locked(smc, true);
 		if (rc)
 			break;
 	}

@@ -87,6 +87,13 @@ void smcx_stats_wwi(struct net *net, enum smcx_wwi_ev ev)
 	this_cpu_inc(smcx_net_stats(net)->wwi_ev[ev]);
 }
 
+void smcx_stats_tx_kick(struct net *net, enum smcx_kick_ev ev)
+{
+	BUILD_BUG_ON(sizeof_field(struct smcx_stats, kick_ev) <
+		     SMCX_KICK_EVS * sizeof(u64));
+	this_cpu_inc(smcx_net_stats(net)->kick_ev[ev]);
+}
+
 void smcx_stats_success(struct net *net, enum smcx_role role, u8 version)
 {
 	if (version >= SMCX_CLC_V2)

@@ -88,6 +88,8 @@ struct smcx_stats {
 	u64 busy_poll_miss;
 	/* RDMA WRITE WITH IMMEDIATE (smcx/wwi.h), see enum smcx_wwi_ev */
 	u64 wwi_ev[4];
+	/* pushes a completion asked for (smcx_tx_kick), see smcx_kick_ev */
+	u64 kick_ev[3];
 };
 
 /* what happened to a link, counted per namespace (debugfs "stats") */
@@ -110,6 +112,14 @@ enum smcx_wwi_ev {
 	SMCX_WWI_EVS
 };
 
+/* where a push that a completion asked for ran (tx.c smcx_tx_kick()) */
+enum smcx_kick_ev {
+	SMCX_KICK_BH,		/* in the completion (softirq) */
+	SMCX_KICK_OWNER,	/* left to the task owning the send side */
+	SMCX_KICK_WORK,		/* in tx_work: no send slot was free */
+	SMCX_KICK_EVS
+};
+
 void smcx_stats_hs_started(struct net *net, enum smcx_role role);
 void smcx_stats_hs_error(struct net *net, enum smcx_role role);
 void smcx_stats_success(struct net *net, enum smcx_role role, u8 version);
@@ -118,6 +128,7 @@ void smcx_stats_reuse_failed(struct net *net);
 void smcx_stats_reuse_refused(struct net *net);
 void smcx_stats_link(struct net *net, enum smcx_link_ev ev);
 void smcx_stats_wwi(struct net *net, enum smcx_wwi_ev ev);
+void smcx_stats_tx_kick(struct net *net, enum smcx_kick_ev ev);
 /*
  * Data path hooks, each one line at its call site.
  *

@@ -3,8 +3,11 @@
  * Send: sendmsg copies into the send buffer; the push RDMA-writes what
  * the peer's RMB can take and sends a CDC with the new producer cursor
  * (and our consumer cursor and close flags), or between two smcx hosts
- * one RDMA WRITE WITH IMMEDIATE in place of both (smcx/wwi.h).  Pushes are serialised by
- * conn->tx_mutex; tx_work pushes for softirq.
+ * one RDMA WRITE WITH IMMEDIATE in place of both (smcx/wwi.h).  One push
+ * at a time (conn.h, tx_busy): process context owns the send side through
+ * smcx_tx_lock(); a completion pushes in softirq (smcx_tx_kick()) when
+ * nobody owns it, and leaves the push to the owner when someone does, or
+ * to tx_work when no send slot is free.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -224,10 +227,11 @@ static int smcx_tx_cdc(struct smcx_sock *smc, struct smcx_tx_slot *slot,
  * and one CDC carrying the new producer cursor, our consumer cursor and
  * the flags, or, where the group negotiated it and the CDC would say
  * nothing else, one RDMA WRITE WITH IMMEDIATE (smcx/wwi.h).  @force sends
- * a CDC even without data (cursor update, close flags).  conn->tx_mutex
- * held.
+ * a CDC even without data (cursor update, close flags).  The send side
+ * owned (tx_busy).  @wait: for a send slot (process context); without it
+ * (softirq) -EAGAIN when none is free.
  */
-int smcx_tx_push(struct smcx_sock *smc, bool force)
+static int __smcx_tx_push(struct smcx_sock *smc, bool force, bool wait)
 {
 	struct smcx_conn *conn = smc->conn;
 	struct smcx_lgr *lgr = conn->lgr;
@@ -285,7 +289,9 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 		smcx_stats_tx_push(sock_net(&smc->sk), pending, space, n);
 		if (!n && !force)
 			return 0;
-		slot = smcx_wr_slot_get(lnk, true);
+		slot = smcx_wr_slot_get(lnk, wait);
+		if (!slot && !wait && smcx_link_usable(lnk))
+			return -EAGAIN;
 		if (!slot)
 			return smcx_tx_lost(conn, lnk);
 		spin_lock_bh(&conn->lock);
@@ -306,8 +312,60 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 	return 0;
 }
 
+int smcx_tx_push(struct smcx_sock *smc, bool force)
+{
+	return __smcx_tx_push(smc, force, true);
+}
+
 /*
- * Failover (see conn.h).  Under tx_mutex, so no push runs on either link
+ * Process context: own the send side.  tx_mutex orders the tasks; a
+ * completion that holds tx_busy is pushing on another CPU, in softirq,
+ * without sleeping or waiting for anything (it cannot run on this CPU
+ * while this task runs here): wait that little out.
+ */
+void smcx_tx_lock(struct smcx_conn *conn)
+{
+	mutex_lock(&conn->tx_mutex);
+	spin_lock_bh(&conn->lock);
+	while (conn->tx_busy) {
+		spin_unlock_bh(&conn->lock);
+		cpu_relax();
+		spin_lock_bh(&conn->lock);
+	}
+	conn->tx_busy = true;
+	spin_unlock_bh(&conn->lock);
+}
+
+/*
+ * Let go of the send side; a completion that found it owned meanwhile
+ * (tx_again) left its push to us.  Under lock, so a completion either sees
+ * tx_busy and sets tx_again before we look, or finds the side free.
+ */
+static bool smcx_tx_release(struct smcx_conn *conn)
+{
+	bool again;
+
+	spin_lock_bh(&conn->lock);
+	again = conn->tx_again;
+	conn->tx_again = false;
+	if (!again)
+		conn->tx_busy = false;
+	spin_unlock_bh(&conn->lock);
+	return again;
+}
+
+int smcx_tx_push_locked(struct smcx_sock *smc, bool force)
+{
+	int rc;
+
+	smcx_tx_lock(smc->conn);
+	rc = smcx_tx_push(smc, force);
+	smcx_tx_unlock(smc);
+	return rc;
+}
+
+/*
+ * Failover (see conn.h).  The send side owned, so no push runs on either link
  * meanwhile.  What may not have landed is what was written after the
  * last completed CDC (RC completes in order: a completed CDC's WRITEs
  * landed before it): tx_sent goes back to tx_fin, or to the peer's
@@ -331,7 +389,7 @@ int smcx_tx_failover(struct smcx_sock *smc, struct smcx_link *from,
 	u32 rkey;
 	int rc = 0;
 
-	mutex_lock(&conn->tx_mutex);
+	smcx_tx_lock(conn);
 	if (!conn->lgr || conn->lnk != from)
 		goto out;		/* freed, or moved already */
 	rc = smcx_lgr_rtok_key(conn->lgr, conn->peer_rtok, to, &rkey, &addr);
@@ -363,12 +421,12 @@ int smcx_tx_failover(struct smcx_sock *smc, struct smcx_link *from,
 		rc = smcx_tx_push(smc, true);
 	}
 out:
-	mutex_unlock(&conn->tx_mutex);
+	smcx_tx_unlock(smc);
 	return rc;
 }
 
 /*
- * TCP_CORK holds data against the pushes nobody asked for (tx_work: a CDC
+ * TCP_CORK holds data against the pushes nobody asked for (a CDC
  * completion, room in the peer's RMB) while the send buffer has room and
  * the socket still sends.  A full buffer goes out: a sender waits for
  * room, which only the push's completion makes.
@@ -388,23 +446,77 @@ static bool smcx_tx_held(struct smcx_sock *smc)
 	return held;
 }
 
+/*
+ * What a completion asks for: the data the peer has room for now (unless
+ * TCP_CORK holds it), our consumer cursor to a peer that waits for it, the
+ * abort we owe.  The send side owned; -EAGAIN: no slot and !@wait.
+ */
+static int smcx_tx_owed(struct smcx_sock *smc, bool wait)
+{
+	struct smcx_conn *conn = smc->conn;
+	bool force;
+
+	if (!conn->lgr)
+		return 0;
+	force = READ_ONCE(conn->abort_owed) ||
+		(conn->peer_write_blocked && conn->rx_cons > conn->rx_cons_sent);
+	if (!force && smcx_tx_held(smc))
+		return 0;
+	return __smcx_tx_push(smc, force, wait);
+}
+
+void smcx_tx_unlock(struct smcx_sock *smc)
+{
+	while (smcx_tx_release(smc->conn))
+		smcx_tx_owed(smc, true);
+	mutex_unlock(&smc->conn->tx_mutex);
+}
+
+/* the fallback of smcx_tx_kick(): no send slot was free */
 void smcx_tx_work(struct work_struct *work)
 {
 	struct smcx_conn *conn = container_of(work, struct smcx_conn, tx_work);
 	struct smcx_sock *smc = conn->owner;
-	bool force;
 
 	/* the sock is alive: the queueing holds a reference */
-	mutex_lock(&conn->tx_mutex);
-	if (conn->lgr) {
-		force = READ_ONCE(conn->abort_owed) ||
-			(conn->peer_write_blocked &&
-			 conn->rx_cons > conn->rx_cons_sent);
-		if (force || !smcx_tx_held(smc))
-			smcx_tx_push(smc, force);
-	}
-	mutex_unlock(&conn->tx_mutex);
+	smcx_tx_lock(conn);
+	smcx_tx_owed(smc, true);
+	smcx_tx_unlock(smc);
 	sock_put(&smc->sk);
+}
+
+/*
+ * Softirq: a receive or send completion of any link.  The post goes to
+ * the QP under the link's tx_lock (wr.c), as the sleeping POST section
+ * cannot be entered here.  When all send slots are taken the push waits
+ * in tx_work for one; the queued work holds a sock reference, which
+ * smcx_tx_work() drops; work already queued takes this event along.
+ */
+void smcx_tx_kick(struct smcx_sock *smc)
+{
+	struct smcx_conn *conn = smc->conn;
+	bool slotless = false;
+
+	spin_lock_bh(&conn->lock);
+	if (conn->tx_busy) {
+		conn->tx_again = true;
+		spin_unlock_bh(&conn->lock);
+		smcx_stats_tx_kick(sock_net(&smc->sk), SMCX_KICK_OWNER);
+		return;
+	}
+	conn->tx_busy = true;
+	spin_unlock_bh(&conn->lock);
+	do {
+		if (!slotless)
+			slotless = smcx_tx_owed(smc, false) == -EAGAIN;
+	} while (smcx_tx_release(conn));
+	smcx_stats_tx_kick(sock_net(&smc->sk),
+			   slotless ? SMCX_KICK_WORK : SMCX_KICK_BH);
+	if (slotless) {
+		sock_hold(&smc->sk);
+		if (!queue_work(smcx_wq, &conn->tx_work))
+			sock_put(&smc->sk);
+	}
 }
 
 /*
@@ -447,10 +559,10 @@ void smcx_tx_sockopt(struct smcx_sock *smc, int optname, int val)
 		return;
 	if (!smc->smcr || !conn || smcx_hs_busy(smc))
 		return;
-	mutex_lock(&conn->tx_mutex);
+	smcx_tx_lock(conn);
 	if (conn->lgr)
 		smcx_tx_push(smc, false);
-	mutex_unlock(&conn->tx_mutex);
+	smcx_tx_unlock(smc);
 }
 
 u64 smcx_tx_space_or_wait(struct smcx_conn *conn)
@@ -555,13 +667,10 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 		}
 		cork = smcx_tx_cork(smc, msg->msg_flags);
 		spin_unlock_bh(&conn->lock);
-		if (cork) {
+		if (cork)
 			smcx_stats_tx_corked(sock_net(sk));
-		} else {
-			mutex_lock(&conn->tx_mutex);
-			smcx_tx_push(smc, false);
-			mutex_unlock(&conn->tx_mutex);
-		}
+		else
+			smcx_tx_push_locked(smc, false);
 		if (rc)
 			break;
 	}

@@ -171,10 +171,26 @@ void smcx_wr_unquiesce(struct smcx_link *lnk)
 static int smcx_wr_post(struct smcx_link *lnk, struct ib_send_wr *first,
 			u64 sync_dma, u32 sync_len, u64 slot_dma, u32 slot_len)
 {
+	unsigned long flags = 0;
+	bool bh = !in_task();
 	int rc;
 
-	if (!smcx_link_enter(lnk, SMCX_LNK_POST))
+	/*
+	 * A push from a completion (softirq, tx.c smcx_tx_kick()) cannot
+	 * enter the POST section (an rwsem): it posts under tx_lock, under
+	 * which link clear sets SMCX_LNK_DEAD.  A post that found the link
+	 * usable there is on the QP before the drain starts (the drain
+	 * flushes it), and the buffers stay mapped until after the drain.
+	 */
+	if (bh) {
+		spin_lock_irqsave(&lnk->tx_lock, flags);
+		if (!smcx_link_usable(lnk) || !lnk->qp) {
+			spin_unlock_irqrestore(&lnk->tx_lock, flags);
+			return -ENOLINK;
+		}
+	} else if (!smcx_link_enter(lnk, SMCX_LNK_POST)) {
 		return -ENOLINK;
+	}
 	if (sync_len)
 		ib_dma_sync_single_for_device(lnk->ibdev, sync_dma, sync_len,
 					      DMA_TO_DEVICE);
@@ -182,7 +198,10 @@ static int smcx_wr_post(struct smcx_link *lnk, struct ib_send_wr *first,
 		ib_dma_sync_single_for_device(lnk->ibdev, slot_dma, slot_len,
 					      DMA_TO_DEVICE);
 	rc = ib_post_send(lnk->qp, first, NULL);
-	smcx_link_leave(lnk);
+	if (bh)
+		spin_unlock_irqrestore(&lnk->tx_lock, flags);
+	else
+		smcx_link_leave(lnk);
 	if (rc) {
 		pr_info("ib_post_send: %d\n", rc);
 		smcx_lgr_link_down(lnk, "ib_post_send failed");

@@ -27,6 +27,13 @@ in both directions: each host's wwi_tx > 0 and equal to the other's wwi_rx
 then on the client, a new link group uses the RFC form: every wwi counter
 stays 0 on both hosts, and the data is verified the same.
 
+Pushes from the completion path (issue 16, debugfs stats tx_kick_*): in
+that duplex xfer (64 KiB buffers, so each side waits for the other's
+consumer cursor all the time) each host pushed in the completion that
+moved the peer's cursor (tx_kick_bh > 0), and handed a push to its
+workqueue (tx_kick_work, only when no send slot was free) less often than
+that.  Before, every such push was a tx_work run.
+
 Receive busy polling (smcx's rx_busy_poll_hit/_miss in debugfs): a 1-byte
 ping-pong over SMC-R (pingpong verifies every echo) with SO_BUSY_POLL on
 both ends' sockets, then with net.core.busy_read as the default, must make
@@ -45,6 +52,7 @@ PORT = 6480
 WWI_PORT = 6490
 WWI_BYTES = 1 << 20
 WWI = scenarios.WWI
+KICKS = ("tx_kick_bh", "tx_kick_owner", "tx_kick_work")
 NBYTES = 100000		# one send call: bucket 128K (64K < n <= 128K)
 RBUF = 300000		# receive buffer: bucket 512K
 # the server's first read is a splice (it once oopsed: smcx passed it to the
@@ -161,14 +169,14 @@ def wwi_xfer(t, port):
     """One duplex xfer connection alpha -> beta, verified byte for byte;
     the wwi counter deltas of both hosts by name."""
     a, b = t.alpha, t.beta
-    before = {h.name: scenarios.smcx_wwi(h) for h in t.hosts}
+    before = {h.name: scenarios.smcx_stats(h) for h in t.hosts}
     sres, cres = scenarios.xfer(b, a, family="smc", port=port, nbytes=WWI_BYTES,
                                 mode="duplex", timeout=120)
     t.eq(scenarios.verified(cres), {("0", "tx"), ("0", "rx")}, "client moved and verified")
     t.eq(scenarios.verified(sres), {("0", "tx"), ("0", "rx")}, "server moved and verified")
-    after = {h.name: scenarios.smcx_wwi(h) for h in t.hosts}
-    d = {n: {k: after[n][k] - before[n][k] for k in WWI} for n in after}
-    t.log("wwi deltas %s" % d)
+    after = {h.name: scenarios.smcx_stats(h) for h in t.hosts}
+    d = {n: {k: after[n][k] - before[n][k] for k in WWI + KICKS} for n in after}
+    t.log("wwi and kick deltas %s" % d)
     return d
 
 
@@ -181,7 +189,8 @@ def wwi_off(t, host):
     host.run("echo 0 > /proc/sys/net/smc/smcx_write_imm")
     d = wwi_xfer(t, WWI_PORT + (1 if host is t.beta else 2))
     for n in d:
-        t.eq(d[n], {k: 0 for k in WWI}, "%s: no WRITE WITH IMMEDIATE (off on %s)"
+        t.eq({k: d[n][k] for k in WWI}, {k: 0 for k in WWI},
+             "%s: no WRITE WITH IMMEDIATE (off on %s)"
              % (n, host.name))
 
 
@@ -260,6 +269,13 @@ def run(t):
                     % (x, d[x]["wwi_tx"]))
             t.eq(d[y]["wwi_rx"], d[x]["wwi_tx"], "%s took every one %s sent" % (y, x))
             t.eq(d[y]["wwi_stale"], 0, "%s: none stale" % y)
+    with t.subtest("pushes from the completion path"):
+        for n in d:
+            t.check(d[n]["tx_kick_bh"] > 0, "%s pushed from completions (%d)"
+                    % (n, d[n]["tx_kick_bh"]))
+            t.check(d[n]["tx_kick_work"] < d[n]["tx_kick_bh"],
+                    "%s: fewer pushes through tx_work (%d) than in softirq (%d)"
+                    % (n, d[n]["tx_kick_work"], d[n]["tx_kick_bh"]))
     with t.subtest("WRITE WITH IMMEDIATE off on the server"):
         wwi_off(t, b)
     with t.subtest("WRITE WITH IMMEDIATE off on the client"):
