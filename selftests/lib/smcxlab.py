@@ -58,7 +58,7 @@ LAB_CPU = os.environ.get("LAB_CPU", "qemu64,-cx16")
 # owners' stack traces, for the report, detects nothing more) made the
 # suite 2.2x slower under TCG (smcr_smoke 136 s against 76 s with FZP, 60 s
 # with no checks): LAB_SLUB_DEBUG=FZPU when a report needs its owners.
-# LAB_MEMCHECK=0 boots without any (experiments only); LAB_APPEND adds
+# LAB_MEMCHECK=0 boots without any (experiments, scripts/bench); LAB_APPEND adds
 # further parameters.
 LAB_SLUB_DEBUG = os.environ.get("LAB_SLUB_DEBUG", "FZP")
 MEMCHECK_ARGS = ("page_poison=1", "init_on_free=1", "slub_debug=" + LAB_SLUB_DEBUG,
