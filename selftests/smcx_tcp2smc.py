@@ -5,6 +5,10 @@
   256, listed in debugfs socks as inet/inet6);
 - net.smc.tcp2smc=1: user TCP sockets become IPPROTO_SMC, UDP does not,
   another netns does not, kernel sockets (smcx's own CLC sockets) do not;
+- io_uring's IORING_OP_SOCKET sockets likewise (a kprobe on
+  __sys_socket_file): with tcp2smc=1 on both hosts an io_uring client and
+  an io_uring server are IPPROTO_SMC and connect over SMC-R; with
+  tcp2smc=0 they are TCP;
 - turning it off restores TCP for new sockets; a listener made while it was
   on keeps working (and keeps doing the CLC handshake);
 - smc_run makes SMC sockets (AF_SMC or IPPROTO_SMC) and applies its
@@ -13,6 +17,10 @@
 - toward a host without SMC: PEERNOSMC, and no slower than TCP;
 - unload with tcp2smc=1 leaves plain TCP and no smc.ko behind.
 """
+
+import os
+import re
+import shlex
 
 import scenarios
 
@@ -37,6 +45,75 @@ def probe(h, ns=None):
     h.run("cat > /tmp/t2s_probe.py", input=PROBE)
     pre = "ip netns exec %s " % ns if ns else ""
     return h.out(pre + "python3 /tmp/t2s_probe.py").split()
+
+
+URING = os.path.join(os.path.dirname(scenarios.XFER), "uring_socket")
+# the same five sockets as PROBE, made by IORING_OP_SOCKET
+URING_ARGS = ("-f inet", "-f inet6", "-P 6", "-t dgram", "-N")
+TCP = ["6", "6", "6", "17", "6"]
+SMC = ["256", "256", "256", "17", "256"]
+
+
+def uring_probe(t, h, ns=None, skip=True):
+    """SO_PROTOCOL of io_uring-made sockets (URING_ARGS), in @ns if given;
+    without io_uring in the guest the subtest skips (None if not @skip)."""
+    loop = "for a in %s; do %s probe $a || exit $?; done" % (
+        " ".join(shlex.quote(x) for x in URING_ARGS), URING)
+    if ns:
+        loop = "ip netns exec %s bash -c %s" % (ns, shlex.quote(loop))
+    r = h.run(loop, check=False)
+    if r.rc == 4 and not skip:
+        return None
+    if r.rc == 4:
+        t.skip("%s: io_uring unavailable: %s" % (h.name, r.out.strip()))
+    t.check(r.rc == 0, "uring_socket probe: " + r.describe())
+    return re.findall(r"^uring_socket: socket so_protocol=(\d+)", r.out, re.M)
+
+
+def uring_case(t, a, b):
+    """io_uring sockets: TCP with tcp2smc=0, smcx (and SMC-R) with it on."""
+    t.eq(uring_probe(t, a), TCP, "tcp2smc=0: SO_PROTOCOL of io_uring stream/v6/tcp/udp/nonblock")
+    port = 5410
+    tcp2smc(a, 1)
+    tcp2smc(b, 1)
+    try:
+        t.eq(uring_probe(t, a), SMC, "tcp2smc=1: SO_PROTOCOL of io_uring sockets")
+        a.run("ip netns add %s" % NS)
+        try:
+            t.eq(uring_probe(t, a, NS), TCP, "other netns: io_uring sockets stay TCP")
+        finally:
+            a.run("ip netns del %s" % NS)
+        sa, sb = scenarios.smcx_stats(a), scenarios.smcx_stats(b)
+        rx = scenarios.rxe_snapshot((a, b))
+        srv = b.bg("exec %s server -p %d" % (URING, port))
+        b.wait_port(port, job=srv)
+        cli = a.run("%s client -a %s -p %d -n %d" % (URING, b.ip, port, 1 << 20),
+                    check=False, timeout=120)
+        sr = srv.wait(timeout=60, check=False)
+    finally:
+        tcp2smc(a, 0)
+        tcp2smc(b, 0)
+    na, nb = scenarios.smcx_stats(a), scenarios.smcx_stats(b)
+    drx = scenarios.rxe_delta((a, b), rx)
+    t.check(cli.rc == 0 and "uring_socket: verified %d" % (1 << 20) in cli.out,
+            "io_uring client: 1 MiB echoed and verified: " + cli.describe())
+    t.check(sr.rc == 0 and "conn 0 verified %d" % (1 << 20) in sr.out,
+            "io_uring server: 1 MiB verified and echoed: " + sr.describe())
+    t.check("socket so_protocol=256 " in cli.out, "client socket is IPPROTO_SMC: " + cli.out)
+    t.check("socket so_protocol=256 " in sr.out, "listener is IPPROTO_SMC: " + sr.out)
+    hs_delta(t, sa, na, "clnt_success_v2", 1, "alpha SMC-R client")
+    hs_delta(t, sb, nb, "srv_success_v2", 1, "beta SMC-R server")
+    t.eq((na["clnt_fallback"] - sa["clnt_fallback"], nb["srv_fallback"] - sb["srv_fallback"]),
+         (0, 0), "no fallback")
+    # 1 MiB each way is 256 packets or more at the largest RoCE MTU
+    for h in (a, b):
+        for c in scenarios.RXE_COUNTERS:
+            t.check(drx[(h.name, c)] >= 256, "%s rxe0 %s +%d: data went over RDMA"
+                    % (h.name, c, drx[(h.name, c)]))
+    t.eq(uring_probe(t, a), TCP, "tcp2smc=0 again: io_uring sockets are TCP")
+    for h in (a, b):
+        t.check("__sys_socket_file" in (h.read("/sys/kernel/debug/kprobes/list") or ""),
+                "%s: the io_uring hook is registered (kprobes/list)" % h.name)
 
 
 def tcp2smc(h, on):
@@ -148,6 +225,9 @@ def run(t):
                 "one user socket = one smcx sock + one kernel CLC socket:\n" + r.out)
         tcp2smc(a, 0)
 
+    with t.subtest("io_uring sockets (IORING_OP_SOCKET) are converted too"):
+        uring_case(t, a, b)
+
     for mode in ("afsmc", "ipproto"):
         with t.subtest("smc_run -m %s makes SMC sockets" % mode):
             wa = scenarios.install_smc_run(a) + " -m %s" % mode
@@ -191,6 +271,8 @@ def run(t):
         tcp2smc(a, 1)
         a.rmmod("smcx")
         t.eq(probe(a), ["6", "6", "6", "17", "6"], "after unload: plain TCP")
+        t.check(uring_probe(t, a, skip=False) in (TCP, None),
+                "after unload: io_uring sockets are TCP")
         t.check(not a.loaded("smc"), "smc.ko was not pulled in")
         r = a.run("curl -sS -o /dev/null -w '%%{http_code}' http://127.0.0.1:1/ ; true", check=False)
         a.insmod_smcx()
