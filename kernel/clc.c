@@ -43,6 +43,7 @@
 #include <linux/uio.h>
 #include <net/dst.h>
 #include <net/inet_sock.h>
+#include <net/ipv6.h>
 #include <net/sock.h>
 #include <net/tcp.h>
 
@@ -256,11 +257,24 @@ int smcx_clc_decline(struct socket *cs, u32 reason, u8 version)
 	return rc ? rc : reason;
 }
 
+__be32 smcx_clc_ipv4_saddr(const struct sock *tcpsk)
+{
+	if (tcpsk->sk_family == AF_INET)
+		return READ_ONCE(inet_sk(tcpsk)->inet_saddr);
+#if IS_ENABLED(CONFIG_IPV6)
+	if (tcpsk->sk_family == AF_INET6 &&
+	    ipv6_addr_v4mapped(&tcpsk->sk_v6_daddr))
+		return READ_ONCE(inet_sk(tcpsk)->inet_saddr);
+#endif
+	return 0;
+}
+
 /*
  * What we can offer on this connection, as mainline decides it: SMC-R v2
- * needs an IPv4 CLC connection, at least one user EID, and a RoCE v2 GID on
- * the CLC socket's egress device (the device layer picks it).  Returns 0 with
- * @p filled, or the reason for not proposing at all.
+ * needs an IPv4 CLC connection (an AF_INET6 socket's v4-mapped one too),
+ * at least one user EID, and a RoCE v2 GID on the CLC socket's egress
+ * device (the device layer picks it).  Returns 0 with @p filled, or the
+ * reason for not proposing at all.
  */
 static u32 smcx_clc_fill_proposal(struct smcx_sock *smc,
 				  struct smcx_clc_proposal *p)
@@ -269,10 +283,12 @@ static u32 smcx_clc_fill_proposal(struct smcx_sock *smc,
 	struct sock *tcpsk = smc->clcsock->sk;
 	struct smcx_ib_choice choice;
 	struct dst_entry *dst;
+	__be32 saddr;
 	int n, rc;
 
 	memset(p, 0, sizeof(*p));
-	if (tcpsk->sk_family != AF_INET)
+	saddr = smcx_clc_ipv4_saddr(tcpsk);
+	if (!saddr)
 		return SMCX_DECL_NOSMCDEV;
 	n = smcx_ueid_get(p->user_eid);
 	if (n <= 0)
@@ -280,8 +296,8 @@ static u32 smcx_clc_fill_proposal(struct smcx_sock *smc,
 	dst = sk_dst_get(tcpsk);
 	if (!dst)
 		return SMCX_DECL_NOSMCDEV;
-	rc = dst->dev ? smcx_ib_choose(dst->dev, inet_sk(tcpsk)->inet_saddr,
-				       SMCX_ROCE_V2, NULL, &choice) : -ENODEV;
+	rc = dst->dev ? smcx_ib_choose(dst->dev, saddr, SMCX_ROCE_V2, NULL,
+				       &choice) : -ENODEV;
 	dst_release(dst);
 	if (rc)
 		return SMCX_DECL_NOSMCDEV;

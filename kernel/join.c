@@ -311,20 +311,21 @@ static int smcx_join_reg_rmb(struct smcx_conn *conn, bool confirm)
 	return rc;
 }
 
-/* the RoCE v2 device port for the CLC socket's egress route */
+/* the RoCE v2 device port for the CLC socket's egress route (IPv4) */
 static int smcx_join_choose(struct smcx_sock *smc, struct smcx_ib_choice *c)
 {
 	struct sock *tcpsk = smc->clcsock->sk;
+	__be32 saddr = smcx_clc_ipv4_saddr(tcpsk);
 	struct dst_entry *dst;
 	int rc;
 
-	if (tcpsk->sk_family != AF_INET)
+	if (!saddr)
 		return -ENODEV;
 	dst = sk_dst_get(tcpsk);
 	if (!dst)
 		return -ENODEV;
-	rc = dst->dev ? smcx_ib_choose(dst->dev, inet_sk(tcpsk)->inet_saddr,
-				       SMCX_ROCE_V2, NULL, c) : -ENODEV;
+	rc = dst->dev ? smcx_ib_choose(dst->dev, saddr, SMCX_ROCE_V2, NULL,
+				       c) : -ENODEV;
 	dst_release(dst);
 	return rc;
 }

@@ -17,6 +17,13 @@ kernel's half of the address space (0xffff800000000000), and the four smcx
 sent (two link groups of the smcx pair, one in each mixed cell, each a new
 module load) must all differ.  smc.ko's addresses are only logged: mainline
 sends the DMA address, on rxe a kernel address.
+
+Dual-stack listeners (issue 17): in every cell beta also listens on [::]
+with SMCPROTO_SMC6, and alpha connects to it over IPv4 from an AF_INET
+socket and from an AF_INET6 one (v4-mapped address), 64 KiB duplex each,
+verified; the outcome of each (SMC-R with its rxe evidence, or the
+fallback and its reason) must be smcr_cases.DUAL_EXPECT's, and the table
+of outcomes is logged.
 """
 import scenarios
 import smcr_cases
@@ -62,10 +69,13 @@ def run(t):
     a, b = t.alpha, t.beta
     cells = smcr_cases.SMCX_CELLS
     held = {}		# held connection's port -> (client stack, server stack)
+    dual = {}		# (client stack, server stack) -> dual-stack outcomes
 
     def cell(t, cs, ss, port, eids):
         held[port] = (cs, ss)
         smcr_cases.matrix_cell(t, cs, ss, port, eids)
+        dual[(cs, ss)] = smcr_cases.dualstack_cell(t, cs, ss,
+                                                   port + smcr_cases.DUAL_OFFSET)
 
     cap = scenarios.Capture(a, [BASE_PORT + 100 * i for i in range(len(cells))], PCAP)
     t.check(cap.started, "dumpcap runs on %s" % a.name)
@@ -74,6 +84,10 @@ def run(t):
     finally:
         cap.stop(complete=False)	# the handshakes are long over
 
+    for (cs, ss), got in sorted(dual.items()):
+        t.log("dual-stack outcomes, %s: %s" % (stacks.describe(cs, ss),
+                                              ", ".join("%s client %s" % kv
+                                                        for kv in sorted(got.items()))))
     streams = first_streams(cap)
     smcx_addrs = []
     for port, (cs, ss) in sorted(held.items()):

@@ -11,7 +11,9 @@ known-different).  No exemptions beyond those: this is the product's promise.
              ends in a fallback to TCP (the TCP socket is grafted under the
              file);
   smc6/      the same with SMCPROTO_SMC6 against tcp6 (v4-mapped addresses).
-sockapi_smcr runs smc/ (AF_SMC over the SMC-R data path) and smc6/, and
+sockapi_smcr runs smc/ (AF_SMC over the SMC-R data path) and smc6/
+(SMCPROTO_SMC6 with v4-mapped addresses: IPv4 on the wire, so SMC-R v2 as
+well), each checked to have ended every handshake in SMC-R v2, and
 cork/: each corking case again alone, with smcx's pushes that wrote data
 counted on the sending host around it (debugfs stats tx_data_pushes): the
 16 small sends that TCP_CORK or MSG_MORE held leave in one push; 256 small
@@ -47,16 +49,29 @@ def stats(h):
             if len(p) == 2 and p[1].isdigit()}
 
 
-def smcx_pass(t, oracle, family, port, prefix):
+def smcx_pass(t, oracle, family, port, prefix, smcr=False):
+    """One pass of the suite over @family; with @smcr every handshake of it
+    must end in SMC-R v2 (alpha serves, beta connects), none in a fallback."""
     a, b = t.alpha, t.beta
     smcx_family(t, family)
     before = {h.name: stats(h) for h in (a, b)}
     run = L.run_suite(t, family, port)
+    delta = {}
     for h in (a, b):
         after = stats(h)
         d = {k: after.get(k, 0) - before[h.name].get(k, 0) for k in after}
+        delta[h.name] = d
         t.log("%s smcx handshakes in this pass: %s" % (
             h.name, " ".join("%s=%d" % (k, v) for k, v in sorted(d.items()) if v)))
+    if smcr:
+        with t.subtest(prefix + "over SMC-R"):
+            da, db = delta[a.name], delta[b.name]
+            t.check(da.get("srv_success_v2", 0) > 0 and db.get("clnt_success_v2", 0) > 0,
+                    "%s handshakes ended in SMC-R v2 (server %d, client %d)"
+                    % (family, da.get("srv_success_v2", 0), db.get("clnt_success_v2", 0)))
+            fb = {"%s.%s" % (n, k): v for n, d in delta.items() for k, v in d.items()
+                  if "fallback" in k and v}
+            t.eq(fb, {}, "%s: no handshake fell back to TCP" % family)
     L.compare(t, oracle, run, prefix=prefix)
 
 
@@ -136,9 +151,10 @@ def run_passes(t, smcr):
         # reason, so it only cost time; sockapi_smcr is the configured pass)
         smcx_pass(t, tcp, "smc", port + 10, "fallback/")
     else:
-        smcx_pass(t, tcp, "smc", port + 20, "smc/")
+        smcx_pass(t, tcp, "smc", port + 20, "smc/", smcr=True)
         cork_pass(t, port + 46)
 
     tcp6 = L.oracle(t, "tcp6", port + 30)
-    smcx_pass(t, tcp6, "smc6", port + 40, "smc6/")
+    # v4-mapped addresses: IPv4 on the wire, so SMC-R as AF_INET (issue 17)
+    smcx_pass(t, tcp6, "smc6", port + 40, "smc6/", smcr=smcr)
     t.check(not a.loaded("smc") and not b.loaded("smc"), "in-kernel smc.ko never loaded")

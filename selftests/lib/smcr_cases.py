@@ -449,6 +449,80 @@ def matrix_cell(t, cs, ss, port, eids):
     wwi_cell_check(t, cs, ss, wwi0)
 
 
+# -- dual-stack listeners (issue 17) -------------------------------------
+
+DUAL_BYTES = 64 * KIB
+DUAL_OFFSET = 50	# its port: the cell's base port + this
+
+# (client stack, server stack, client family) -> what the connection to a
+# [::] listener of SMCPROTO_SMC6 on beta becomes: "SMCR", or the fallback
+# reason on the server.  smc is an AF_INET client to beta's IPv4 address,
+# smc6 an AF_INET6 one to its v4-mapped address: IPv4 on the wire both.
+DUAL_EXPECT = {
+    (stacks.SMCX, stacks.SMCX, "smc"): "SMCR",
+    (stacks.SMCX, stacks.SMCX, "smc6"): "SMCR",
+    (stacks.SMCX, stacks.INKERNEL, "smc"): "SMCR",
+    (stacks.SMCX, stacks.INKERNEL, "smc6"): "SMCR",
+    (stacks.INKERNEL, stacks.SMCX, "smc"): "SMCR",
+    # mainline proposes SMC-R v2 only from an AF_INET socket: its AF_INET6
+    # client sends a Decline in place of a Proposal (lab: 6.12 smc.ko)
+    (stacks.INKERNEL, stacks.SMCX, "smc6"): "TCP:srv_PEERDECL",
+}
+
+
+def conn_outcome(d, role):
+    """What one handshake in a snapshot delta ended in: SMCR, TCP:REASON."""
+    if d[role + "_v2"] == 1 and not d[role + "_fallback"]:
+        return "SMCR"
+    if d[role + "_fallback"] == 1 and not d[role + "_v2"]:
+        return "TCP:%s" % (fallback_reason_name(d) or "?")
+    return "v2=%s fallback=%s errors=%s" % (d[role + "_v2"], d[role + "_fallback"],
+                                           d[role + "_hs_errors"])
+
+
+def fallback_reason_name(d):
+    r = d.get("fallback_reasons") or {}
+    return ",".join(sorted(r))
+
+
+def dualstack_cell(t, cs, ss, port):
+    """A dual-stack listener: beta listens on [::] with SMCPROTO_SMC6 (the
+    default of Go, Java and Node servers under tcp2smc); alpha connects
+    with SMCPROTO_SMC to beta's IPv4 address and with SMCPROTO_SMC6 to its
+    v4-mapped address, 64 KiB duplex each, verified.  Each connection's
+    outcome must be DUAL_EXPECT's; over SMC-R the rxe counters cover the
+    payload (check_smcr_run).  Returns {client family: outcome}."""
+    a, b = t.alpha, t.beta
+    got = {}
+    srv = b.bg("%s server -f smc6 -p %d -c 2" % (XFER, port))
+    try:
+        b.wait_port(port)
+        for fam, addr in (("smc", b.ip), ("smc6", "::ffff:" + b.ip)):
+            what = "[::] listener, %s client" % fam
+            ca, cb = stacks.snapshot(a), stacks.snapshot(b)
+            res, after = stacks.run_then_snapshot(
+                a, "%s client -f %s -a %s -p %d -n %d -m duplex"
+                % (XFER, fam, addr, port, DUAL_BYTES), timeout=XFER_WAIT)
+            t.eq(scenarios.verified(res), {("0", "tx"), ("0", "rx")},
+                 "%s: client moved and verified (%s)" % (what, res.describe()[-300:]
+                                                          if res.rc else "rc 0"))
+            da, db = stacks.delta(ca, after), stacks.delta(cb, stacks.snapshot(b))
+            got[fam] = conn_outcome(db, "srv")
+            t.log("%s: client %s, server %s" % (what, conn_outcome(da, "clnt"), got[fam]))
+            t.eq(got[fam], DUAL_EXPECT.get((cs, ss, fam)), "%s: the connection's outcome"
+                 % what)
+            if got[fam] == "SMCR":
+                check_smcr_run(t, what + " (client)", da, 1, "clnt", DUAL_BYTES, DUAL_BYTES)
+    except BaseException:
+        finish(srv, kill=True)
+        raise
+    rs = finish(srv, timeout=60)
+    t.check(rs is not None and "server 2/2 connections ok" in rs.out,
+            "[::] listener verified both connections: %s"
+            % (rs.out.strip().splitlines()[-1:] if rs else "lost"))
+    return got
+
+
 def run_matrix(t, cells, base_port):
     need_tools(t, XFER, HOLD)
     run_cells(t, cells, matrix_cell, base_port)
