@@ -403,7 +403,6 @@ def matrix_cell(t, cs, ss, port, eids):
         for i, (n, mode) in enumerate(runs):
             what = "%s %s" % (human(n), mode)
             try:
-                # the client and the snapshot after it in one lab round trip
                 res, after = stacks.run_then_snapshot(
                     a, "%s client -f smc -a %s -p %d -n %d -m %s -s %d"
                     % (XFER, b.ip, port, n, mode, 100 + 2 * i), timeout=XFER_WAIT)
