@@ -270,8 +270,8 @@ class Held:
                                self.nbytes, self.ready, self.release, self.timeout,
                                " -s" if self.serial else "", self.copts))
             got = scenarios.wait_for(
-                lambda: c.run("cat %s 2>/dev/null" % self.ready, check=False).out.strip(),
-                timeout=self.timeout, step=1)
+                lambda: (c.read(self.ready) or "").strip(),
+                timeout=self.timeout, step=0.25)
             if not got:
                 raise smcxlab.LabError("hold: connections not open after %ds" % self.timeout)
             self.open1 = int(got.split()[0])

@@ -95,7 +95,7 @@ def running(h):
 
 def smcx_ueid(h):
     """The user EID smcx on @h was loaded with (its module parameter)."""
-    v = h.out("cat /sys/module/smcx/parameters/ueid").strip()
+    v = (h.read("/sys/module/smcx/parameters/ueid") or "").strip()
     return v.upper() or None
 
 
