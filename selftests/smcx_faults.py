@@ -121,7 +121,7 @@ def conn_objects_zero(t, h, timeout=30):
     def left():
         o = objects(h)
         return {k: o.get(k, 0) for k in stacks.CONN_OBJECTS if k != "listeners" and o.get(k)}
-    got = scenarios.wait_for(lambda: not left(), timeout=timeout, step=1)
+    got = scenarios.wait_for(lambda: not left(), timeout=timeout, step=0.25)
     t.check(got, "%s: socket and connection objects back at zero (left: %s)" % (h.name, left()))
 
 

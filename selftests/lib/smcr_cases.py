@@ -139,7 +139,7 @@ def settle_objects(t, h):
         return {k: o.get(k, 0) for k in stacks.CONN_OBJECTS}
     objs = scenarios.wait_for(
         lambda: (lambda o: o if not any(o.values()) else None)(conn_objects()),
-        timeout=OBJECTS_SETTLE, step=1) or conn_objects()
+        timeout=OBJECTS_SETTLE, step=0.25) or conn_objects()
     left = {k: v for k, v in objs.items() if v}
     t.check(not left, "%s: smcx socket objects back at zero after the cell (left: %s)"
             % (h.name, left))
