@@ -62,7 +62,7 @@ def stock_checks(t, a, b, peer_smc):
         rws = rows(out)
         t.check(all(r[0] == "LISTEN" for r in rws), "only listeners")
         t.check(find_row(rws, "0.0.0.0:%d" % LISTEN4) is not None, "IPv4 wildcard listener")
-        t.check(find_row(rws, "[::]:%d" % LISTEN6) is not None, "IPv6 wildcard listener")
+        t.check(find_row(rws, ":::%d" % LISTEN6) is not None, "IPv6 wildcard listener")
         t.check(find_row(socket_rows(b, ""), "0.0.0.0:%d" % LISTEN4) is None,
                 "listeners are not in the default listing")
 

@@ -96,8 +96,8 @@ std::string smc_version(const LinkGroup& g) {
     return "1";
 }
 
-std::string endpoint(const std::string& addr, std::uint16_t port, int ipv) {
-    return endpoint_text(addr, port, ipv, true);
+std::string endpoint(const std::string& addr, std::uint16_t port) {
+    return endpoint_text(addr, port, true);
 }
 
 // The AF_SMC sock_diag entry of the socket with inode `ino`.
@@ -247,8 +247,8 @@ std::string to_text(const Report& r, bool details) {
         o << "Connection from " << s.peer_addr << " port " << s.peer_port;
     o << ": " << mode_word(s) << '\n';
     if (details) {
-        o << "  Local: " << endpoint(s.local_addr, s.local_port, s.ip_version)
-          << "  Peer: " << endpoint(s.peer_addr, s.peer_port, s.ip_version) << '\n';
+        o << "  Local: " << endpoint(s.local_addr, s.local_port)
+          << "  Peer: " << endpoint(s.peer_addr, s.peer_port) << '\n';
         if (s.link)
             o << "  Link: " << s.link->ibdev << " port " << unsigned(s.link->ibport) << ", link id "
               << unsigned(s.link->link_id) << ", GID " << s.link->gid << ", peer GID "

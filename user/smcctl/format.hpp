@@ -61,8 +61,9 @@ std::string smc_state_name(std::uint8_t state);
 std::string mode_text(const SmcSocket& s);
 // Names of the fallback codes: "PEER_NO_SMC", "PEERDECL/NOSMCDEV"; empty when not a fallback.
 std::string fallback_names(const SmcSocket& s);
-// "198.18.0.1:5000", "[fe80::1]:5000"; truncated to 23 characters with ".." unless wide.
-std::string endpoint_text(const std::string& addr, std::uint16_t port, int ip_version, bool wide);
+// "198.18.0.1:5000", "fe80::1:5000", "::ffff:198.18.0.1:5000" (smc-tools' form: no
+// brackets); truncated to 23 characters with ".." before the port unless wide.
+std::string endpoint_text(const std::string& addr, std::uint16_t port, bool wide);
 
 // ---- link groups and devices (smcr linkgroup / device) ------------------------------------
 

@@ -179,17 +179,17 @@ std::string fallback_names(const SmcSocket& s) {
     return r;
 }
 
-std::string endpoint_text(const std::string& addr, std::uint16_t port, int ip_version, bool wide) {
+std::string endpoint_text(const std::string& addr, std::uint16_t port, bool wide) {
+    // As smc-tools prints it: the address as inet_ntop() gives it, IPv6
+    // ones too (no brackets: "::ffff:198.18.0.2:5000"), then ":port".
     const std::string p = std::to_string(port);
-    const bool v6 = ip_version == 6;
-    std::string full = v6 ? "[" + addr + "]:" + p : addr + ":" + p;
+    std::string full = addr + ":" + p;
     if (wide || full.size() <= endpoint_short)
         return full;
     // Keep the port; cut the address and mark the cut with "..".
-    const std::size_t frame = p.size() + 1 + 2 + (v6 ? 2 : 0);
+    const std::size_t frame = p.size() + 1 + 2;
     const std::size_t keep = endpoint_short > frame ? endpoint_short - frame : 0;
-    std::string a = addr.substr(0, keep) + "..";
-    return v6 ? "[" + a + "]:" + p : a + ":" + p;
+    return addr.substr(0, keep) + "..:" + p;
 }
 
 SocketTable select_sockets(const SocketTable& t, const SsView& v) {
@@ -243,11 +243,11 @@ std::string to_text(const SocketTable& t, const SsView& v) {
                                      std::to_string(s.inode)};
         // An initializing socket has no addresses yet; a listener has no peer.
         if (s.state != st_init) {
-            row.push_back(endpoint_text(s.local_addr, s.local_port, s.ip_version, v.wide));
+            row.push_back(endpoint_text(s.local_addr, s.local_port, v.wide));
             if (s.state == st_listen) {
                 row.insert(row.end(), {"", s.ifname.empty() ? "-" : s.ifname, ""});
             } else {
-                row.push_back(endpoint_text(s.peer_addr, s.peer_port, s.ip_version, v.wide));
+                row.push_back(endpoint_text(s.peer_addr, s.peer_port, v.wide));
                 row.push_back(s.ifname.empty() ? "-" : s.ifname);
                 std::string mode = mode_text(s);
                 if (const auto names = fallback_names(s); !names.empty())
