@@ -221,59 +221,81 @@ def smcx_conn_flags(h):
             for ln in out.splitlines() if ln.startswith("  conn token ")]
 
 
-def app_iperf3(server, client, wrap="", port=5201, nbytes=2 << 20):
+# The apps' listening address: bind=BIND_HOST gives each server the
+# option that binds it to the server's IPv4 address; bind=BIND_DEFAULT
+# gives each the form that listens on every address, as its users run it:
+# iperf3 -s and redis-server with no bind option (iperf3 on [::],
+# dual-stack: IPv4 clients arrive v4-mapped; redis on 0.0.0.0 and [::],
+# its built-in "bind * -::*"), python3 -m http.server with --bind :: (its
+# dual-stack form; with no option it takes getaddrinfo()'s first wildcard,
+# 0.0.0.0 on Debian).  The result's "listen" is what listened
+# (Host.listeners()).
+BIND_HOST, BIND_DEFAULT = "host", "default"
+
+
+def _bind(server, bind, opt, default=""):
+    return "%s %s" % (opt, server.ip) if bind == BIND_HOST else default
+
+
+def app_iperf3(server, client, wrap="", port=5201, nbytes=2 << 20, bind=BIND_HOST):
     """iperf3 -n NBYTES; ok when both ends report the test done.  (No checksum:
     iperf3 -F stops writing when the sender ends, so the file is short even
     over TCP; the other applications carry the checksummed data.)"""
-    srv = server.bg("%s iperf3 -s -1 -p %d -B %s" % (wrap, port, server.ip))
+    srv = server.bg("%s iperf3 -s -1 -p %d %s" % (wrap, port, _bind(server, bind, "-B")))
     try:
         server.wait_port(port, job=srv)
+        listen = server.listeners(port)
         cli = client.run("%s iperf3 -c %s -p %d -n %d" % (wrap, server.ip, port, nbytes),
                          timeout=240, check=False)
         res = srv.wait(timeout=60, check=False)
     finally:
         _stop(srv)
     ok = cli.ok and "iperf Done." in cli.out and res.ok
-    return {"ok": ok, "client": cli.out[-600:] + cli.err[-600:]}
+    return {"ok": ok, "listen": listen, "client": cli.out[-600:] + cli.err[-600:]}
 
 
-def app_sockperf(server, client, wrap="", port=11111, seconds=2):
-    """sockperf ping-pong over TCP; ok when it reports a latency."""
+def app_sockperf(server, client, wrap="", port=11111, seconds=2, bind=BIND_HOST):
+    """sockperf ping-pong over TCP; ok when it reports a latency.  (Its server
+    needs an address: -i, whatever @bind says.)"""
     srv = server.bg("%s sockperf sr --tcp -i %s -p %d" % (wrap, server.ip, port))
     try:
         server.wait_port(port, job=srv)
+        listen = server.listeners(port)
         cli = client.run("%s sockperf pp --tcp -i %s -p %d -t %d -m 64"
                          % (wrap, server.ip, port, seconds), timeout=120, check=False)
     finally:
         _stop(srv)
     m = re.search(r"Summary: Latency is ([\d.]+) usec", cli.out)
     return {"ok": cli.ok and m is not None, "latency_us": float(m.group(1)) if m else None,
-            "client": cli.out[-600:] + cli.err[-600:]}
+            "listen": listen, "client": cli.out[-600:] + cli.err[-600:]}
 
 
-def app_http(server, client, wrap="", port=8080, nbytes=3 << 20):
+def app_http(server, client, wrap="", port=8080, nbytes=3 << 20, bind=BIND_HOST):
     """curl fetching a file from python3 -m http.server; checksums compared."""
     server.run("mkdir -p /tmp/app_www")
     want = _payload(server, "/tmp/app_www/blob", nbytes)
-    srv = server.bg("cd /tmp/app_www && exec %s python3 -m http.server %d --bind %s"
-                    % (wrap, port, server.ip))
+    srv = server.bg("cd /tmp/app_www && exec %s python3 -m http.server %d %s"
+                    % (wrap, port, _bind(server, bind, "--bind", "--bind ::")))
     try:
         server.wait_port(port, job=srv)
+        listen = server.listeners(port)
         client.run("rm -f /tmp/app_http.dl")
         cli = client.run("%s curl -sS --max-time 120 -o /tmp/app_http.dl http://%s:%d/blob"
                          % (wrap, server.ip, port), timeout=180, check=False)
     finally:
         _stop(srv)
     got = client.run("sha256sum /tmp/app_http.dl", check=False).out.split()[:1]
-    return {"ok": cli.ok and got == [want], "client": cli.err[-600:], "sha": want, "got": got}
+    return {"ok": cli.ok and got == [want], "listen": listen, "client": cli.err[-600:],
+            "sha": want, "got": got}
 
 
-def app_redis(server, client, wrap="", port=6400, requests=2000):
+def app_redis(server, client, wrap="", port=6400, requests=2000, bind=BIND_HOST):
     """redis-benchmark -n REQUESTS, and a 192 KiB value stored and read back."""
-    srv = server.bg("%s redis-server --port %d --bind %s --save '' --appendonly no "
-                    "--protected-mode no" % (wrap, port, server.ip))
+    srv = server.bg("%s redis-server --port %d %s --save '' --appendonly no "
+                    "--protected-mode no" % (wrap, port, _bind(server, bind, "--bind")))
     try:
         server.wait_port(port, job=srv)
+        listen = server.listeners(port)
         bench = client.run("%s redis-benchmark -h %s -p %d -n %d -q -t set,get"
                            % (wrap, server.ip, port, requests), timeout=240, check=False)
         client.run("head -c 147456 /dev/urandom | base64 -w0 > /tmp/app_redis.val")
@@ -286,8 +308,8 @@ def app_redis(server, client, wrap="", port=6400, requests=2000):
     finally:
         _stop(srv)
     ok = bench.ok and "requests per second" in bench.out and put.ok and got == [want]
-    return {"ok": ok, "bench": bench.out.strip()[-300:] + bench.err[-300:], "got": got,
-            "sha": want}
+    return {"ok": ok, "listen": listen, "bench": bench.out.strip()[-300:] + bench.err[-300:],
+            "got": got, "sha": want}
 
 
 def app_port(fn, n):

@@ -20,6 +20,7 @@ Addresses: wire i is 198.18.i.0/24 (RFC 2544 benchmark range), alpha .1, beta
 """
 import glob
 import hashlib
+import ipaddress
 import json
 import os
 import re
@@ -454,6 +455,26 @@ class Host:
                 if len(f) > 3 and f[3] == want and int(f[1].rsplit(":", 1)[1], 16) == port:
                     return True
         return False
+
+    def listeners(self, port):
+        """The local addresses of the TCP sockets listening on @port here,
+        as ss shows them ("0.0.0.0", "[::]", "198.18.0.2", "[fd00::1]"),
+        read off /proc/net/tcp and tcp6."""
+        got = []
+        for v6, text in enumerate(self.read_many(["/proc/net/tcp", "/proc/net/tcp6"])):
+            for ln in (text or "").splitlines()[1:]:
+                f = ln.split()
+                if len(f) < 4 or f[3] != "0A":
+                    continue
+                addr, hport = f[1].rsplit(":", 1)
+                if int(hport, 16) != port:
+                    continue
+                # the address is printed as 32-bit words in host (little
+                # endian) order
+                raw = b"".join(bytes.fromhex(addr[i:i + 8])[::-1] for i in range(0, len(addr), 8))
+                got.append("[%s]" % ipaddress.IPv6Address(raw) if v6
+                           else str(ipaddress.IPv4Address(raw)))
+        return sorted(got)
 
     def modprobe(self, *mods):
         self.run("modprobe -a " + " ".join(mods))
