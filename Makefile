@@ -80,8 +80,11 @@ style:
 $(STYLE_TARGETS):
 	KDIR=$(KDIR) BUILD=$(BUILD) JOBS=$(JOBS) scripts/style $(@:style-%=%)
 
+# make check runs the lab tests in 2 shards side by side, each with its
+# own lab (selftests/run --jobs); SELFTEST_JOBS=1 runs them one by one.
+SELFTEST_JOBS ?= 2
 selftest: all
-	LAB_KERNEL=$(LAB_KERNEL) selftests/run --tier $(TIER) $(T)
+	LAB_KERNEL=$(LAB_KERNEL) selftests/run --jobs $(if $(T),1,$(SELFTEST_JOBS)) --tier $(TIER) $(T)
 
 # The layer rule of kernel/ (docs/architecture.md): the check, then its
 # self-test (copies of the tree with an upward include, a file in no layer,

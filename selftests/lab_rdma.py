@@ -19,6 +19,7 @@ import scenarios
 
 WIRES = 1
 TIMEOUT = 240
+COST = 33
 
 
 def run(t):

@@ -9,6 +9,7 @@ import time
 
 WIRES = 2
 TIMEOUT = 240
+COST = 23
 
 
 def rping(t, a, b, wire):

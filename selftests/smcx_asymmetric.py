@@ -37,6 +37,7 @@ import stacks
 
 WIRES = 2
 TIMEOUT = 900
+COST = 128
 
 PORT = 7950
 CONNS = 4

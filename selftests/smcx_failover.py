@@ -39,6 +39,7 @@ import smcr_cases
 import stacks
 
 TIMEOUT = 900
+COST = 192
 WIRES = 2
 NBYTES = 32 << 20
 CONNS = 4

@@ -34,6 +34,7 @@ import re
 import scenarios
 
 TIMEOUT = 300
+COST = 50
 PORT = 5300
 SMC_OPT = "fe06e2d4c3d9"		# kind 254, len 6, SMC magic (EBCDIC "SMCR")
 EYECATCHER = "e2d4c3d9"

@@ -68,6 +68,7 @@ import smcxlab
 import stacks
 
 TIMEOUT = 900
+COST = 270
 TIER = "main"
 
 XFER = scenarios.XFER

@@ -41,6 +41,7 @@ import scenarios
 import stacks
 
 TIMEOUT = 300
+COST = 53
 PORT_F1 = 7100
 PORT_R = 7101
 STOP = "/tmp/hs_hostile.stop"

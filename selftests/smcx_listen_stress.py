@@ -23,6 +23,7 @@ import scenarios
 import smcxlab
 
 TIMEOUT = 600
+COST = 92
 PORT = 5400
 NSILENT = 20
 NCONNS = 200

@@ -8,6 +8,7 @@ import os
 import re
 
 TIMEOUT = 120
+COST = 10
 
 
 def version_h(repo):

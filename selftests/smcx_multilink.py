@@ -39,6 +39,7 @@ import stacks
 
 WIRES = 2
 TIMEOUT = 600
+COST = 71
 
 PORT = 7800
 CONNS = 8

@@ -31,6 +31,7 @@ import stacks
 
 WIRES = 2
 TIMEOUT = 900
+COST = 173
 
 STREAMS = 4
 STREAM_BYTES = 32 << 20

@@ -16,6 +16,7 @@ import shlex
 import time
 
 TIMEOUT = 600
+COST = 77
 
 NOBODY = "setpriv --reuid=nobody --regid=nogroup --clear-groups "
 DBG = "/sys/kernel/debug/smcx"

@@ -29,6 +29,7 @@ import json
 import os
 
 TIMEOUT = 300
+COST = 16
 
 NOBODY = "setpriv --reuid=65534 --regid=65534 --clear-groups "
 

@@ -33,6 +33,7 @@ import smcr_cases
 import stacks
 
 TIMEOUT = 600
+COST = 37
 NS = "smcx_sysctl_ns"
 PORT = 7300
 # silent clients of the handshake-limitation check: source ports 41000-41001

@@ -25,6 +25,7 @@ import shlex
 import scenarios
 
 TIMEOUT = 1200
+COST = 81
 NS = "smcx_t2s_ns"
 
 PROBE = r'''

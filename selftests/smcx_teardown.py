@@ -22,6 +22,7 @@ import time
 import scenarios
 
 TIMEOUT = 120
+COST = 21
 PORT = 7300
 RECV_TIMEOUT = 60	# a recv() that sees nothing in this long counts as hung
 

@@ -31,6 +31,7 @@ import os
 import sockapi_lib as L
 
 TIMEOUT = 1500
+COST = 119
 STATS = "/sys/kernel/debug/smcx/stats"
 
 

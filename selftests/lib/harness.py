@@ -9,6 +9,8 @@ A test is a file selftests/<name>.py with
     PENDING = "..."    # the test checks work not landed yet (names the issue);
                        # reported as SKIP unless the runner gets --pending
     TIER = "main"      # which suite runs it, optional (TIERS below)
+    COST = 60          # seconds it takes in make check, roughly: the runner
+                       # balances its shards (--jobs) by it, optional
 
     def run(t):        # t is a Ctx; raise (or t.check) to fail, t.skip() to skip
         ...
@@ -177,8 +179,9 @@ def load_test(name):
 
 
 class Runner:
-    def __init__(self, rundir, reuse=False, keep=False, verbose=False, pending=False):
+    def __init__(self, rundir, reuse=False, keep=False, verbose=False, pending=False, tag=""):
         self.pending = pending
+        self.tag = tag + " " if tag else ""
         self.rundir = rundir
         self.reuse = reuse
         self.keep = keep
@@ -192,7 +195,7 @@ class Runner:
         self.t0 = time.time()
 
     def progress(self, msg):
-        print("[%5.0fs] %s" % (time.time() - self.t0, msg), file=sys.stderr)
+        print("[%5.0fs] %s%s" % (time.time() - self.t0, self.tag, msg), file=sys.stderr)
         sys.stderr.flush()
 
     # -- lab lifecycle -------------------------------------------------
