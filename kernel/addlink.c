@@ -262,6 +262,19 @@ static __be32 smcx_addlink_gid_v4(const u8 *gid)
 	return ipv6_addr_v4mapped(&a) ? a.s6_addr32[3] : 0;
 }
 
+/*
+ * A native IPv6 group (its links' GIDs are IPv6 addresses, not v4-mapped:
+ * smcx <-> smcx only, docs/wire.md) stays single-link: the alternate and
+ * same-port choices below and the client's route are IPv4 ones, and a
+ * group never mixes the families.  Its server offers no second link (a
+ * client of it gets the "no link" ADD_LINK after first contact), its
+ * client asks for none and rejects any ADD_LINK.
+ */
+static bool smcx_addlink_native6(const struct smcx_link *old)
+{
+	return !smcx_addlink_gid_v4(old->gid);
+}
+
 /* an IPv4 address of @ndev whose prefix holds @daddr (on link), or 0 */
 static __be32 smcx_addlink_onlink(struct net_device *ndev, __be32 daddr)
 {
@@ -378,9 +391,10 @@ static void smcx_addlink_srv(struct smcx_lgr *lgr)
 	WRITE_ONCE(lgr->add_backoff, clamp(lgr->add_backoff * 2, SMCX_ADD_RETRY,
 					   SMCX_ADD_RETRY_MAX));
 	WRITE_ONCE(lgr->add_retry_at, jiffies + lgr->add_backoff);
-	alt = !smcx_addlink_alt(lgr, old, 0, &c);
+	alt = !smcx_addlink_native6(old) && !smcx_addlink_alt(lgr, old, 0, &c);
 	if (!alt) {
-		same = smcx_addlink_same_wanted(lgr) &&
+		same = !smcx_addlink_native6(old) &&
+		       smcx_addlink_same_wanted(lgr) &&
 		       !smcx_addlink_same(lgr, old, &c);
 		/* nothing after first contact: a stock client waits for one */
 		if (!same && !lgr->add_offered)
@@ -471,7 +485,7 @@ static void smcx_addlink_clnt(struct smcx_lgr *lgr)
 	rc = -EINVAL;
 	if (!smcx_link_active(old) || !smcx_addlink_wanted(lgr) ||
 	    !a->has_ext || !a->qp_mtu || !a->link_num ||
-	    smcx_lgr_link_by_id(lgr, a->link_num))
+	    smcx_lgr_link_by_id(lgr, a->link_num) || smcx_addlink_native6(old))
 		goto out;
 	rc = smcx_addlink_route(lgr, a->gid, &c);
 	if (rc)
@@ -537,7 +551,7 @@ static void smcx_addlink_ask(struct smcx_lgr *lgr)
 	struct smcx_ib_choice c;
 	struct smcx_llc_msg m;
 
-	if (!old || !smcx_addlink_wanted(lgr) ||
+	if (!old || !smcx_addlink_wanted(lgr) || smcx_addlink_native6(old) ||
 	    smcx_addlink_alt(lgr, old, 0, &c))
 		return;
 	smcx_llc_init_msg(old, &m, SMCX_LLC_REQ_ADD_LINK);

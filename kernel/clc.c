@@ -16,9 +16,10 @@
  *   client  sends a v2 Proposal offering SMC-R v2 only (release 1, the
  *           max conns/links of net.smc.smcr_max_{conns,links}_per_lgr, its
  *           user EIDs and the RoCE v2 GID of the CLC socket's egress
- *           device, as mainline 6.12 does); no SMC-R v1
- *           (rxe has no RoCE v1 GIDs), no SMC-D.  Without an EID or such a
- *           device (or on an IPv6 CLC socket) it has nothing to offer and
+ *           device, as mainline 6.12 does; on a native IPv6 CLC socket
+ *           its IPv6 GID and our marker's IPv6 bit, smcx/wwi.h); no SMC-R
+ *           v1 (rxe has no RoCE v1 GIDs), no SMC-D.  Without an EID or such
+ *           a device (or a link-local IPv6 source) it has nothing to offer and
  *           sends a v1 Decline NOSMCDEV instead, as mainline does.  A
  *           Decline makes it fall back with PEERDECL and the peer's
  *           diagnosis; an Accept it can serve is answered with a Confirm.
@@ -269,12 +270,40 @@ __be32 smcx_clc_ipv4_saddr(const struct sock *tcpsk)
 	return 0;
 }
 
+bool smcx_clc_src_gid(const struct sock *tcpsk, struct in6_addr *gid,
+		      bool *native6)
+{
+	__be32 saddr = smcx_clc_ipv4_saddr(tcpsk);
+
+	*native6 = false;
+	if (saddr) {
+		ipv6_addr_set_v4mapped(saddr, gid);
+		return true;
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	if (tcpsk->sk_family == AF_INET6) {
+		int t;
+
+		*gid = tcpsk->sk_v6_rcv_saddr;
+		t = ipv6_addr_type(gid);
+		*native6 = (t & IPV6_ADDR_UNICAST) &&
+			   !(t & (IPV6_ADDR_LINKLOCAL | IPV6_ADDR_SITELOCAL |
+				  IPV6_ADDR_LOOPBACK | IPV6_ADDR_MAPPED));
+		return *native6;
+	}
+#endif
+	return false;
+}
+
 /*
- * What we can offer on this connection, as mainline decides it: SMC-R v2
- * needs an IPv4 CLC connection (an AF_INET6 socket's v4-mapped one too),
- * at least one user EID, and a RoCE v2 GID on the CLC socket's egress
- * device (the device layer picks it).  Returns 0 with @p filled, or the
- * reason for not proposing at all.
+ * What we can offer on this connection: SMC-R v2 needs at least one user
+ * EID and a RoCE v2 GID on the CLC socket's egress device (the device
+ * layer picks it) equal to the connection's source address
+ * (smcx_clc_src_gid()).  An IPv4 CLC connection (an AF_INET6 socket's
+ * v4-mapped one too) is what mainline offers; a native IPv6 one is
+ * offered with its IPv6 GID and feature bit 1 of our marker
+ * (smcx/wwi.h): only an smcx server serves it, mainline declines it.
+ * Returns 0 with @p filled, or the reason for not proposing at all.
  */
 static u32 smcx_clc_fill_proposal(struct smcx_sock *smc,
 				  struct smcx_clc_proposal *p)
@@ -283,12 +312,13 @@ static u32 smcx_clc_fill_proposal(struct smcx_sock *smc,
 	struct sock *tcpsk = smc->clcsock->sk;
 	struct smcx_ib_choice choice;
 	struct dst_entry *dst;
-	__be32 saddr;
+	struct in6_addr gid;
+	bool native6;
+	u32 feats;
 	int n, rc;
 
 	memset(p, 0, sizeof(*p));
-	saddr = smcx_clc_ipv4_saddr(tcpsk);
-	if (!saddr)
+	if (!smcx_clc_src_gid(tcpsk, &gid, &native6))
 		return SMCX_DECL_NOSMCDEV;
 	n = smcx_ueid_get(p->user_eid);
 	if (n <= 0)
@@ -296,8 +326,8 @@ static u32 smcx_clc_fill_proposal(struct smcx_sock *smc,
 	dst = sk_dst_get(tcpsk);
 	if (!dst)
 		return SMCX_DECL_NOSMCDEV;
-	rc = dst->dev ? smcx_ib_choose(dst->dev, saddr, SMCX_ROCE_V2, NULL,
-				       &choice) : -ENODEV;
+	rc = dst->dev ? smcx_ib_choose_gid(dst->dev, &gid, SMCX_ROCE_V2, NULL,
+					   &choice) : -ENODEV;
 	dst_release(dst);
 	if (rc)
 		return SMCX_DECL_NOSMCDEV;
@@ -315,9 +345,11 @@ static u32 smcx_clc_fill_proposal(struct smcx_sock *smc,
 	/* what we want, for the server to negotiate (sysctls in range) */
 	p->max_conns = READ_ONCE(v->smcr_max_conns_per_lgr);
 	p->max_links = READ_ONCE(v->smcr_max_links_per_lgr);
-	/* smcx's extension, in bytes mainline ignores (smcx/wwi.h) */
-	smcx_wwi_prop_mark(p->vendor_oui, p->vendor_exp,
-			   READ_ONCE(v->smcx_write_imm));
+	/* smcx's extensions, in bytes mainline ignores (smcx/wwi.h) */
+	feats = READ_ONCE(v->smcx_write_imm) ? SMCX_WWI_F_IMM : 0;
+	if (native6)
+		feats |= SMCX_WWI_F_IP6;
+	smcx_vx_prop_mark(p->vendor_oui, p->vendor_exp, feats);
 	return 0;
 }
 
@@ -407,7 +439,10 @@ static int smcx_clc_fill_acc(struct smcx_sock *smc, struct smcx_clc_accept *a,
 	smcx_clc_hostname(a->hostname);
 	a->max_conns = smcx_v2x_fce_conns(&lgr->v2x);
 	a->max_links = smcx_v2x_fce_links(&lgr->v2x);
-	a->vendor_exp_options = smcx_wwi_opts(lgr->v2x.write_imm);
+	/* a group is native IPv6 when its links' GIDs are (smcx/wwi.h) */
+	a->vendor_exp_options =
+		smcx_vx_opts((lgr->v2x.write_imm ? SMCX_WWI_F_IMM : 0) |
+			     (smcx_ip6_gid_v4(lnk->gid) ? 0 : SMCX_WWI_F_IP6));
 	return 0;
 }
 
@@ -437,6 +472,12 @@ static int smcx_clc_clnt_judge(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		goto decline;
 	}
 	memcpy(ctx->eid, a->eid, SMCX_EID_LEN);
+	/* our native IPv6 Proposal: an IPv6 GID, and the server's yes */
+	if (!smcx_ip6_clnt_ok(ctx->ip6_offered, first, a->vendor_exp_options,
+			      a->gid)) {
+		reason = SMCX_DECL_MODEUNSUPP;
+		goto decline;
+	}
 	/* a new link group takes the release and counts the server chose */
 	reason = first ? smcx_v2x_clnt(&ctx->neg, a->release, a->max_conns,
 				       a->max_links) : 0;
@@ -473,9 +514,21 @@ static int smcx_clc_srv_judge(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 {
 	const struct smcx_sysctl *v = smcx_sysctl(sock_net(&smc->sk));
 	struct smcx_clc_proposal *p = &ctx->m.prop;
+	struct in6_addr gid;
 	unsigned int i;
+	bool native6;
 	u32 reason;
 
+	/*
+	 * A native IPv6 connection is served only with our marker's bit 1
+	 * and an IPv6 GID; otherwise it is declined as mainline declines it
+	 * (ctx->reason, NOSMCRDEV: no IPv4 source address, no IPv4 route to
+	 * the GID).  An IPv4 one passes (smcx_ip6_srv_ok()).
+	 */
+	if (!smcx_clc_src_gid(smc->clcsock->sk, &gid, &native6) ||
+	    !smcx_ip6_srv_ok(native6, p->vendor_oui, p->vendor_exp,
+			     p->roce_gid))
+		return -ENODEV;
 	for (i = 0; i < p->eid_cnt; i++)
 		if (smcx_ueid_has(p->user_eid[i]))
 			break;
@@ -527,8 +580,11 @@ int smcx_clc_srv_accept(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 						  ctx->m.acc.max_links) : 0;
 	/* a Confirm that does not repeat our Accept's extension answer */
 	if (first && !*decline &&
-	    !smcx_wwi_confirm_ok(smc->conn->lgr->v2x.write_imm,
-				 ctx->m.acc.vendor_exp_options))
+	    (!smcx_wwi_confirm_ok(smc->conn->lgr->v2x.write_imm,
+				  ctx->m.acc.vendor_exp_options) ||
+	     !smcx_ip6_confirm_ok(!smcx_ip6_gid_v4(smc->conn->lnk->gid),
+				  ctx->m.acc.vendor_exp_options,
+				  ctx->m.acc.gid)))
 		*decline = SMCX_DECL_MODEUNSUPP;
 	return 0;
 }
@@ -560,6 +616,9 @@ int smcx_clc_client(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		goto decline_first;
 	ctx->write_imm_offered = smcx_wwi_prop_offers(ctx->m.prop.vendor_oui,
 						      ctx->m.prop.vendor_exp);
+	ctx->ip6_offered = smcx_vx_prop_feats(ctx->m.prop.vendor_oui,
+					      ctx->m.prop.vendor_exp) &
+			   SMCX_WWI_F_IP6;
 	len = smcx_clc_encode_proposal(&ctx->m.prop, ctx->buf, sizeof(ctx->buf));
 	if (len < 0) {
 		reason = SMCX_DECL_INTERR;

@@ -16,6 +16,7 @@
 #include <smcx/v2x.h>
 #include <smcx/wire.h>
 
+struct in6_addr;
 struct sock;
 struct socket;
 struct smcx_sock;
@@ -34,6 +35,7 @@ struct smcx_clc_ctx {
 	u8 peer_gid[SMCX_GID_LEN];	/* server: the proposal's RoCE GID */
 	u32 reason;			/* server: the decline if not served */
 	bool write_imm_offered;		/* client: our Proposal offered it */
+	bool ip6_offered;		/* client: ... native IPv6 GIDs */
 };
 
 /*
@@ -74,6 +76,16 @@ int smcx_clc_srv_unserved(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
  * mapped ones.
  */
 __be32 smcx_clc_ipv4_saddr(const struct sock *tcpsk);
+
+/*
+ * The RoCE v2 GID of the CLC socket @tcpsk's source address: the
+ * v4-mapped form of an IPv4 connection's (smcx_clc_ipv4_saddr()), or for
+ * a native IPv6 connection (*@native6) the IPv6 source address itself,
+ * if it is global or unique local (a link-local address is not routed,
+ * so it makes no RoCE v2 path: false).  False: no GID to use.
+ */
+bool smcx_clc_src_gid(const struct sock *tcpsk, struct in6_addr *gid,
+		      bool *native6);
 
 /* send a Decline: its write error, else @reason */
 int smcx_clc_decline(struct socket *cs, u32 reason, u8 version);

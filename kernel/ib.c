@@ -181,11 +181,13 @@ void smcx_ibdev_link_del(struct smcx_ibdev *d, u32 port)
 /* -- route choice -------------------------------------------------------- */
 
 /*
- * Scan one port's GID table for an entry of @type on @ndev (and, for v2, the
- * mapped form of @saddr).  Fills gid/index of @out on success.
+ * Scan one port's GID table for an entry of @type on @ndev (and, for v2,
+ * equal to @want, or any v4-mapped one when @want is NULL).  Fills
+ * gid/index of @out on success.
  */
 static bool smcx_ib_find_gid(struct smcx_ibdev *d, struct smcx_ibport *p,
-			     struct net_device *ndev, __be32 saddr,
+			     struct net_device *ndev,
+			     const struct in6_addr *want,
 			     enum ib_gid_type type, struct smcx_ib_choice *out)
 {
 	const struct ib_gid_attr *attr;
@@ -201,8 +203,8 @@ static bool smcx_ib_find_gid(struct smcx_ibdev *d, struct smcx_ibport *p,
 		if (match && type == IB_GID_TYPE_ROCE_UDP_ENCAP) {
 			const struct in6_addr *a = (const void *)attr->gid.raw;
 
-			match = ipv6_addr_v4mapped(a) &&
-				(!saddr || a->s6_addr32[3] == saddr);
+			match = want ? ipv6_addr_equal(a, want) :
+				ipv6_addr_v4mapped(a);
 		}
 		if (match) {
 			rcu_read_lock();
@@ -222,9 +224,9 @@ static bool smcx_ib_find_gid(struct smcx_ibdev *d, struct smcx_ibport *p,
 	return false;
 }
 
-int smcx_ib_choose(struct net_device *ndev, __be32 saddr,
-		   enum smcx_roce_ver ver, const struct smcx_ibdev *skip,
-		   struct smcx_ib_choice *out)
+int smcx_ib_choose_gid(struct net_device *ndev, const struct in6_addr *gid,
+		       enum smcx_roce_ver ver, const struct smcx_ibdev *skip,
+		       struct smcx_ib_choice *out)
 {
 	enum ib_gid_type type = ver == SMCX_ROCE_V2 ?
 		IB_GID_TYPE_ROCE_UDP_ENCAP : IB_GID_TYPE_ROCE;
@@ -253,7 +255,7 @@ int smcx_ib_choose(struct net_device *ndev, __be32 saddr,
 			    (smcx_pnet_ib_pnetid(d->ibdev, p->num, port_pnetid) ||
 			     strcmp(port_pnetid, out->pnetid)))
 				continue;
-			if (!smcx_ib_find_gid(d, p, ndev, saddr, type, out))
+			if (!smcx_ib_find_gid(d, p, ndev, gid, type, out))
 				continue;
 			out->dev = smcx_ibdev_get(d);
 			out->port = p->num;
@@ -263,6 +265,16 @@ int smcx_ib_choose(struct net_device *ndev, __be32 saddr,
 	}
 	mutex_unlock(&smcx_ib_mutex);
 	return -ENODEV;
+}
+
+int smcx_ib_choose(struct net_device *ndev, __be32 saddr,
+		   enum smcx_roce_ver ver, const struct smcx_ibdev *skip,
+		   struct smcx_ib_choice *out)
+{
+	struct in6_addr gid;
+
+	ipv6_addr_set_v4mapped(saddr, &gid);
+	return smcx_ib_choose_gid(ndev, saddr ? &gid : NULL, ver, skip, out);
 }
 
 void smcx_ib_choice_release(struct smcx_ib_choice *c)

@@ -44,6 +44,8 @@
 
 #define SMCX_IB_MAX_PORTS	2
 
+struct in6_addr;
+
 struct smcx_ibport {
 	u32 num;			/* 1-based port number */
 	bool roce;			/* Ethernet link layer: has a RoCE GID table */
@@ -90,7 +92,9 @@ int smcx_ibport_ifindex(struct smcx_ibdev *d, u32 port);
  * A port qualifies when it is ACTIVE, its device is not going away, its
  * GID table holds a GID of the requested RoCE version whose netdev is
  * @ndev itself (so VLAN devices match their own GIDs), and for v2 the GID
- * is the IPv4-mapped form of @saddr (any IPv4-mapped GID when @saddr is 0).
+ * is the IPv4-mapped form of @saddr (any IPv4-mapped GID when @saddr is 0);
+ * smcx_ib_choose_gid() takes the GID itself instead (a native IPv6 address
+ * for a native IPv6 connection; NULL: any IPv4-mapped one).
  * No configuration is needed.  The pnet table only narrows the choice: when
  * @ndev has a PNET ID, only ports with the same PNET ID qualify.  @skip
  * (may be NULL) excludes one device, for finding an alternate link.
@@ -116,6 +120,9 @@ struct smcx_ib_choice {
 int smcx_ib_choose(struct net_device *ndev, __be32 saddr,
 		   enum smcx_roce_ver ver, const struct smcx_ibdev *skip,
 		   struct smcx_ib_choice *out);
+int smcx_ib_choose_gid(struct net_device *ndev, const struct in6_addr *gid,
+		       enum smcx_roce_ver ver, const struct smcx_ibdev *skip,
+		       struct smcx_ib_choice *out);
 void smcx_ib_choice_release(struct smcx_ib_choice *c);
 
 /*

@@ -311,21 +311,26 @@ static int smcx_join_reg_rmb(struct smcx_conn *conn, bool confirm)
 	return rc;
 }
 
-/* the RoCE v2 device port for the CLC socket's egress route (IPv4) */
+/*
+ * The RoCE v2 device port for the CLC socket's egress route, with the GID
+ * of the connection's source address (IPv4 v4-mapped, or native IPv6:
+ * clc.c judged the family against the peer's before)
+ */
 static int smcx_join_choose(struct smcx_sock *smc, struct smcx_ib_choice *c)
 {
 	struct sock *tcpsk = smc->clcsock->sk;
-	__be32 saddr = smcx_clc_ipv4_saddr(tcpsk);
 	struct dst_entry *dst;
+	struct in6_addr gid;
+	bool native6;
 	int rc;
 
-	if (!saddr)
+	if (!smcx_clc_src_gid(tcpsk, &gid, &native6))
 		return -ENODEV;
 	dst = sk_dst_get(tcpsk);
 	if (!dst)
 		return -ENODEV;
-	rc = dst->dev ? smcx_ib_choose(dst->dev, saddr, SMCX_ROCE_V2, NULL,
-				       c) : -ENODEV;
+	rc = dst->dev ? smcx_ib_choose_gid(dst->dev, &gid, SMCX_ROCE_V2, NULL,
+					   c) : -ENODEV;
 	dst_release(dst);
 	return rc;
 }

@@ -11,13 +11,16 @@
  * (6.12) zero-fills and never reads:
  * - Proposal, SMC-D area: vendor OUI (3 bytes) = 02 53 58, a locally
  *   administered value ('S' 'X' behind the AAI quadrant 0x02, which the
- *   IEEE assigns to nobody), vendor options (5 bytes) = 01 00 00 00 01:
- *   marker version 1, then a big-endian feature word, bit 0 = WRITE WITH
- *   IMMEDIATE.  Sent only when net.smc.smcx_write_imm is 1.
+ *   IEEE assigns to nobody), vendor options (5 bytes) = 01 then a
+ *   big-endian feature word: marker version 1, bit 0 = WRITE WITH
+ *   IMMEDIATE (sent when net.smc.smcx_write_imm is 1), bit 1 = native
+ *   IPv6 (the Proposal's RoCE GID is an IPv6 address, not v4-mapped).
+ *   No feature: no marker (mainline's zeros).
  * - Accept and Confirm with first contact, v2.1 first-contact extension:
- *   vendor options (4 bytes, big endian) = 0x53580001 ('S' 'X', feature
- *   bit 0): the server says yes in the Accept, the client repeats it in
- *   its Confirm.  Anything else (mainline's 0) means no.
+ *   vendor options (4 bytes, big endian) = 0x5358 in the high half ('S'
+ *   'X'), the feature bits in the low half: the server says yes in the
+ *   Accept, the client repeats it in its Confirm.  Anything else
+ *   (mainline's 0) means no.
  *
  * Header-only C for the kernel (SMCX_KERNEL), C11 and C++20.
  */
@@ -32,43 +35,78 @@
 #define SMCX_WWI_OUI2		0x58u	/* 'X' */
 #define SMCX_WWI_EXP_VER	0x01u	/* vendor_exp[0]: marker version */
 #define SMCX_WWI_F_IMM		0x01u	/* feature bit 0 */
+#define SMCX_WWI_F_IP6		0x02u	/* feature bit 1: native IPv6 GIDs */
 /* the Accept's and Confirm's vendor options: high half marker, low features */
 #define SMCX_WWI_OPT_MARK	0x53580000u
 #define SMCX_WWI_OPT_MARK_MASK	0xffff0000u
 
-/* mark a Proposal's vendor fields (@on: we can; else mainline's zeros) */
-static inline void smcx_wwi_prop_mark(u8 oui[3], u8 exp[5], bool on)
+/*
+ * Mark a Proposal's vendor fields with the feature word @feats (0:
+ * mainline's zeros, no marker).
+ */
+static inline void smcx_vx_prop_mark(u8 oui[3], u8 exp[5], u32 feats)
 {
 	memset(oui, 0, 3);
 	memset(exp, 0, 5);
-	if (!on)
+	if (!feats)
 		return;
 	oui[0] = SMCX_WWI_OUI0;
 	oui[1] = SMCX_WWI_OUI1;
 	oui[2] = SMCX_WWI_OUI2;
 	exp[0] = SMCX_WWI_EXP_VER;
-	exp[4] = SMCX_WWI_F_IMM;
+	exp[1] = (u8)(feats >> 24);
+	exp[2] = (u8)(feats >> 16);
+	exp[3] = (u8)(feats >> 8);
+	exp[4] = (u8)feats;
+}
+
+/* mark a Proposal's vendor fields (@on: we can; else mainline's zeros) */
+static inline void smcx_wwi_prop_mark(u8 oui[3], u8 exp[5], bool on)
+{
+	smcx_vx_prop_mark(oui, exp, on ? SMCX_WWI_F_IMM : 0);
+}
+
+/* a Proposal's feature word: 0 without our marker (a stock client) */
+static inline u32 smcx_vx_prop_feats(const u8 oui[3], const u8 exp[5])
+{
+	if (oui[0] != SMCX_WWI_OUI0 || oui[1] != SMCX_WWI_OUI1 ||
+	    oui[2] != SMCX_WWI_OUI2 || exp[0] != SMCX_WWI_EXP_VER)
+		return 0;
+	return (u32)exp[1] << 24 | (u32)exp[2] << 16 | (u32)exp[3] << 8 |
+	       exp[4];
 }
 
 /* does a Proposal's vendor area offer WRITE WITH IMMEDIATE? */
 static inline bool smcx_wwi_prop_offers(const u8 oui[3], const u8 exp[5])
 {
-	return oui[0] == SMCX_WWI_OUI0 && oui[1] == SMCX_WWI_OUI1 &&
-	       oui[2] == SMCX_WWI_OUI2 && exp[0] == SMCX_WWI_EXP_VER &&
-	       (exp[4] & SMCX_WWI_F_IMM);
+	return smcx_vx_prop_feats(oui, exp) & SMCX_WWI_F_IMM;
+}
+
+/* the vendor options of an Accept or Confirm saying yes to @feats */
+static inline u32 smcx_vx_opts(u32 feats)
+{
+	feats &= ~SMCX_WWI_OPT_MARK_MASK;
+	return feats ? SMCX_WWI_OPT_MARK | feats : 0;
 }
 
 /* the vendor options of our Accept or Confirm for a group that uses it (@on) */
 static inline u32 smcx_wwi_opts(bool on)
 {
-	return on ? SMCX_WWI_OPT_MARK | SMCX_WWI_F_IMM : 0;
+	return smcx_vx_opts(on ? SMCX_WWI_F_IMM : 0);
+}
+
+/* the features an Accept's or Confirm's vendor options say yes to */
+static inline u32 smcx_vx_opts_feats(u32 opts)
+{
+	if ((opts & SMCX_WWI_OPT_MARK_MASK) != SMCX_WWI_OPT_MARK)
+		return 0;
+	return opts & ~SMCX_WWI_OPT_MARK_MASK;
 }
 
 /* do an Accept's or Confirm's vendor options say yes? */
 static inline bool smcx_wwi_opts_say(u32 opts)
 {
-	return (opts & SMCX_WWI_OPT_MARK_MASK) == SMCX_WWI_OPT_MARK &&
-	       (opts & SMCX_WWI_F_IMM);
+	return smcx_vx_opts_feats(opts) & SMCX_WWI_F_IMM;
 }
 
 /*
@@ -94,6 +132,68 @@ static inline bool smcx_wwi_clnt(bool offered, u32 acc_opts)
 static inline bool smcx_wwi_confirm_ok(bool neg, u32 conf_opts)
 {
 	return smcx_wwi_opts_say(conf_opts) == neg;
+}
+
+/*
+ * Native IPv6 (feature bit 1).  A RoCE v2 GID is an IPv6 address: an
+ * IPv4 one is v4-mapped (::ffff:a.b.c.d, mainline's only form), a native
+ * IPv6 one is the address itself.  Mainline proposes and accepts only the
+ * v4-mapped form; smcx carries a native IPv6 connection over native IPv6
+ * GIDs when both ends say so with bit 1, and a link group never mixes the
+ * two families.
+ */
+static inline bool smcx_ip6_gid_v4(const u8 gid[16])
+{
+	static const u8 pfx[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	return !memcmp(gid, pfx, sizeof(pfx));
+}
+
+/*
+ * Server: may a Proposal with @oui/@exp and RoCE GID @gid be served on a
+ * CLC connection that is native IPv6 (@native6)?  Only with bit 1 and a
+ * native GID; otherwise the decline is the one mainline gives (NOSMCRDEV:
+ * it finds no IPv4 route to such a GID, nor an IPv4 source address).  An
+ * IPv4 connection (v4-mapped included) is judged as it always was: the
+ * GID is not looked at here.
+ */
+static inline bool smcx_ip6_srv_ok(bool native6, const u8 oui[3],
+				   const u8 exp[5], const u8 gid[16])
+{
+	if (!native6)
+		return true;
+	return (smcx_vx_prop_feats(oui, exp) & SMCX_WWI_F_IP6) &&
+	       !smcx_ip6_gid_v4(gid);
+}
+
+/*
+ * Client: does an Accept fit our native IPv6 Proposal (@offered)?  Its
+ * GID is an IPv6 one, and a first contact's (@first) vendor options say
+ * bit 1.  A reuse's Accept has no options; its GID names a group whose
+ * first contact agreed.  An Accept to an IPv4 Proposal is judged as it
+ * always was.
+ */
+static inline bool smcx_ip6_clnt_ok(bool offered, bool first, u32 acc_opts,
+				    const u8 gid[16])
+{
+	if (!offered)
+		return true;
+	if (smcx_ip6_gid_v4(gid))
+		return false;
+	return !first || (smcx_vx_opts_feats(acc_opts) & SMCX_WWI_F_IP6);
+}
+
+/*
+ * Server: does the Confirm of a native IPv6 first contact (@native6: the
+ * group's GIDs are IPv6) repeat bit 1 of our Accept, with an IPv6 GID?
+ */
+static inline bool smcx_ip6_confirm_ok(bool native6, u32 conf_opts,
+				       const u8 gid[16])
+{
+	if (!native6)
+		return true;
+	return !smcx_ip6_gid_v4(gid) &&
+	       (smcx_vx_opts_feats(conf_opts) & SMCX_WWI_F_IP6);
 }
 
 /*

@@ -960,6 +960,32 @@ TEST(ClcWwi, ProposalVendorAreaRoundTrip)
     EXPECT_EQ(hex(enc_prop(m)), hex(PROP_V2_RR));
 }
 
+// feature bit 1 (native IPv6) in the same bytes: options 01 00 00 00 03
+// with WRITE WITH IMMEDIATE, 53 58 00 03 in the Accept and the Confirm
+TEST(ClcWwi, Ip6BitRoundTrip)
+{
+    Bytes wire = PROP_V2_RR;
+    const Bytes mark = {0x02, 0x53, 0x58, 0x01, 0x00, 0x00, 0x00, 0x03};
+    std::copy(mark.begin(), mark.end(), wire.begin() + 52);
+    smcx_clc_proposal d = check_prop(wire);
+    EXPECT_EQ(smcx_vx_prop_feats(d.vendor_oui, d.vendor_exp), SMCX_WWI_F_IMM | SMCX_WWI_F_IP6);
+    smcx_clc_proposal m = check_prop(PROP_V2_RR);
+    smcx_vx_prop_mark(m.vendor_oui, m.vendor_exp, SMCX_WWI_F_IMM | SMCX_WWI_F_IP6);
+    EXPECT_EQ(hex(enc_prop(m)), hex(wire));
+
+    const Bytes opts = {0x53, 0x58, 0x00, 0x03};
+    for (const auto &[plain, type] : {std::pair{ACC_V2_FC, uint8_t(SMCX_CLC_ACCEPT)},
+                                      std::pair{CONF_V2_FC, uint8_t(SMCX_CLC_CONFIRM)}}) {
+        Bytes w = plain;
+        std::copy(opts.begin(), opts.end(), w.begin() + 144);
+        smcx_clc_accept a = check_acc(w, type);
+        EXPECT_EQ(smcx_vx_opts_feats(a.vendor_exp_options), SMCX_WWI_F_IMM | SMCX_WWI_F_IP6);
+        smcx_clc_accept e = check_acc(plain, type);
+        e.vendor_exp_options = smcx_vx_opts(SMCX_WWI_F_IMM | SMCX_WWI_F_IP6);
+        EXPECT_EQ(hex(enc_acc(e, type)), hex(w));
+    }
+}
+
 TEST(ClcWwi, AcceptVendorOptionsRoundTrip)
 {
     // the Accept's and the Confirm's first contact extension with

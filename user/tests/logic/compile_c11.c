@@ -68,5 +68,9 @@ int smcx_logic_c11_check(void) {
         !smcx_wwi_rx_blocked(16484, 100, 16384) ||
         smcx_wwi_rx_judge(true, true, 1, 1, 10, 16384, 100, 50, &v) != SMCX_WWI_RX_OK || v != 110)
         return 11;
+    smcx_vx_prop_mark(oui, exp, SMCX_WWI_F_IP6);
+    if (smcx_vx_prop_feats(oui, exp) != SMCX_WWI_F_IP6 ||
+        smcx_vx_opts_feats(smcx_vx_opts(SMCX_WWI_F_IP6)) != SMCX_WWI_F_IP6)
+        return 12;
     return 0;
 }

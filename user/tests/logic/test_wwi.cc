@@ -179,3 +179,112 @@ TEST(WwiReceive, AFullRmbeMeansTheSenderWaits) {
     // our newer update in flight: it could not use it yet, and it frees it
     EXPECT_FALSE(smcx_wwi_rx_blocked(4000 + K64, 5000, K64));
 }
+
+// feature bit 1: native IPv6 GIDs between smcx hosts (docs/wire.md)
+namespace {
+
+constexpr std::uint8_t GID6[16] = {0xfd, 0x53, 0x4d, 0x43, 0x58, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
+constexpr std::uint8_t GID4[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 198, 18, 0, 2};
+
+Prop mark(std::uint32_t feats) {
+    Prop p{};
+    smcx_vx_prop_mark(p.oui, p.exp, feats);
+    return p;
+}
+
+} // namespace
+
+TEST(Ip6Negotiation, ProposalMarkCarriesBitOne) {
+    Prop p = mark(SMCX_WWI_F_IP6);
+    const std::uint8_t want[5] = {0x01, 0, 0, 0, 0x02};
+    for (int i = 0; i < 5; i++)
+        EXPECT_EQ(p.exp[i], want[i]) << i;
+    EXPECT_EQ(p.oui[0], 0x02);
+    EXPECT_EQ(smcx_vx_prop_feats(p.oui, p.exp), SMCX_WWI_F_IP6);
+    EXPECT_FALSE(smcx_wwi_prop_offers(p.oui, p.exp)); // IPv6 without imm
+    p = mark(SMCX_WWI_F_IP6 | SMCX_WWI_F_IMM);
+    EXPECT_EQ(p.exp[4], 0x03);
+    EXPECT_TRUE(smcx_wwi_prop_offers(p.oui, p.exp));
+    // the whole word is big endian in exp[1..4]
+    p = mark(0x01020304u);
+    const std::uint8_t word[5] = {0x01, 0x01, 0x02, 0x03, 0x04};
+    for (int i = 0; i < 5; i++)
+        EXPECT_EQ(p.exp[i], word[i]) << i;
+    EXPECT_EQ(smcx_vx_prop_feats(p.oui, p.exp), 0x01020304u);
+    // no feature: mainline's zeros, which say nothing
+    Prop z = mark(0);
+    for (auto b : z.oui)
+        EXPECT_EQ(b, 0);
+    for (auto b : z.exp)
+        EXPECT_EQ(b, 0);
+    EXPECT_EQ(smcx_vx_prop_feats(z.oui, z.exp), 0u);
+    // another OUI or marker version: no features
+    p = mark(SMCX_WWI_F_IP6);
+    p.oui[2] = 0x59;
+    EXPECT_EQ(smcx_vx_prop_feats(p.oui, p.exp), 0u);
+    p = mark(SMCX_WWI_F_IP6);
+    p.exp[0] = 2;
+    EXPECT_EQ(smcx_vx_prop_feats(p.oui, p.exp), 0u);
+}
+
+TEST(Ip6Negotiation, OptionsCarryBitOne) {
+    EXPECT_EQ(smcx_vx_opts(SMCX_WWI_F_IP6), 0x53580002u);
+    EXPECT_EQ(smcx_vx_opts(SMCX_WWI_F_IP6 | SMCX_WWI_F_IMM), 0x53580003u);
+    EXPECT_EQ(smcx_vx_opts(0), 0u);
+    EXPECT_EQ(smcx_vx_opts(0x00010000u), 0u); // no room above the low half
+    EXPECT_EQ(smcx_vx_opts_feats(0x53580002u), SMCX_WWI_F_IP6);
+    EXPECT_EQ(smcx_vx_opts_feats(0x00000002u), 0u); // not our marker
+    EXPECT_EQ(smcx_vx_opts_feats(0), 0u);
+    // the imm rules do not read bit 1
+    EXPECT_FALSE(smcx_wwi_opts_say(0x53580002u));
+    EXPECT_TRUE(smcx_wwi_confirm_ok(false, 0x53580002u));
+    EXPECT_TRUE(smcx_wwi_confirm_ok(true, 0x53580003u));
+}
+
+TEST(Ip6Negotiation, GidFamily) {
+    EXPECT_TRUE(smcx_ip6_gid_v4(GID4));
+    EXPECT_FALSE(smcx_ip6_gid_v4(GID6));
+    std::uint8_t g[16] = {};
+    g[10] = 0xff; // half a v4-mapped prefix
+    EXPECT_FALSE(smcx_ip6_gid_v4(g));
+}
+
+TEST(Ip6Negotiation, ServerServesNativeIpv6OnlyWithBitOne) {
+    Prop on = mark(SMCX_WWI_F_IP6), imm = mark(SMCX_WWI_F_IMM), off = mark(0);
+    EXPECT_TRUE(smcx_ip6_srv_ok(true, on.oui, on.exp, GID6));
+    EXPECT_TRUE(smcx_ip6_srv_ok(true, mark(0x03).oui, mark(0x03).exp, GID6));
+    EXPECT_FALSE(smcx_ip6_srv_ok(true, imm.oui, imm.exp, GID6)); // no bit 1
+    EXPECT_FALSE(smcx_ip6_srv_ok(true, off.oui, off.exp, GID6)); // stock-like
+    EXPECT_FALSE(smcx_ip6_srv_ok(true, on.oui, on.exp, GID4));   // wrong family
+    // an IPv4 connection is judged as before: not by these rules
+    EXPECT_TRUE(smcx_ip6_srv_ok(false, off.oui, off.exp, GID4));
+    EXPECT_TRUE(smcx_ip6_srv_ok(false, on.oui, on.exp, GID4));
+    EXPECT_TRUE(smcx_ip6_srv_ok(false, off.oui, off.exp, GID6));
+}
+
+TEST(Ip6Negotiation, ClientTakesOnlyAnIpv6Yes) {
+    // native IPv6 proposed: first contact needs bit 1 and an IPv6 GID
+    EXPECT_TRUE(smcx_ip6_clnt_ok(true, true, 0x53580002u, GID6));
+    EXPECT_TRUE(smcx_ip6_clnt_ok(true, true, 0x53580003u, GID6));
+    EXPECT_FALSE(smcx_ip6_clnt_ok(true, true, 0, GID6));           // no yes
+    EXPECT_FALSE(smcx_ip6_clnt_ok(true, true, 0x00000002u, GID6)); // not ours
+    EXPECT_FALSE(smcx_ip6_clnt_ok(true, true, 0x53580001u, GID6)); // imm only
+    EXPECT_FALSE(smcx_ip6_clnt_ok(true, true, 0x53580002u, GID4)); // family
+    EXPECT_TRUE(smcx_ip6_clnt_ok(true, false, 0, GID6));           // reuse
+    EXPECT_FALSE(smcx_ip6_clnt_ok(true, false, 0, GID4));
+    // IPv4 proposed: not judged by these rules
+    EXPECT_TRUE(smcx_ip6_clnt_ok(false, true, 0, GID4));
+    EXPECT_TRUE(smcx_ip6_clnt_ok(false, true, 0x53580001u, GID4));
+    EXPECT_TRUE(smcx_ip6_clnt_ok(false, false, 0, GID6));
+}
+
+TEST(Ip6Negotiation, ConfirmMustRepeatBitOne) {
+    EXPECT_TRUE(smcx_ip6_confirm_ok(true, 0x53580002u, GID6));
+    EXPECT_TRUE(smcx_ip6_confirm_ok(true, 0x53580003u, GID6));
+    EXPECT_FALSE(smcx_ip6_confirm_ok(true, 0, GID6));
+    EXPECT_FALSE(smcx_ip6_confirm_ok(true, 0x53580001u, GID6));
+    EXPECT_FALSE(smcx_ip6_confirm_ok(true, 0x53580002u, GID4));
+    // an IPv4 group: not judged by these rules
+    EXPECT_TRUE(smcx_ip6_confirm_ok(false, 0, GID4));
+    EXPECT_TRUE(smcx_ip6_confirm_ok(false, 0x53580001u, GID4));
+}
