@@ -25,6 +25,7 @@ import smcr_cases
 import stacks
 
 TIMEOUT = 600
+COST = 60
 TIER = "main"
 WIRES = 1
 PORT = 6700
