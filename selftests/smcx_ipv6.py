@@ -15,17 +15,22 @@ twice, verified), held open while smcss and smcr look at them:
 2. smcx <-> smcx, beta the client (the other roles), an IPv4 and an IPv6
    connection at once: the same evidence for both, and two link groups
    on each host, one with v4-mapped GIDs and one with the ULAs.
-3. smcx client -> stock smc.ko server and stock client -> smcx server: the
+3. unmodified servers under tcp2smc on every address (python3 -m
+   http.server --bind ::, redis-server with its built-in "bind * -::*"),
+   clients (curl, redis-benchmark, redis-cli) over IPv4 and over IPv6:
+   each SMC-R v2 on both hosts with rxe evidence, data verified.
+4. smcx client -> stock smc.ko server and stock client -> smcx server: the
    fallback with its reason on each end (IPV6_EXPECT, as measured on 6.12
    smc.ko), smcss showing TCP and the reason, data verified over TCP.
 """
 import ipaddress
 
+import scenarios
 import smcr_cases
 import stacks
 
 TIMEOUT = 600
-COST = 60
+COST = 80
 TIER = "main"
 WIRES = 1
 PORT = 6700
@@ -216,6 +221,56 @@ def mixed_case(t, c, s, port):
     smcr_cases.check_smcr_run(t, what + " (server)", ds, 2, "srv", 2 * NBYTES, 2 * NBYTES)
 
 
+def ipv6_groups(h):
+    """@h's link groups with IPv6 GIDs, idle ones too."""
+    return [lg for lg in stacks.linkgroups(h)
+            if any((lambda g: g and g.version == 6 and g.ipv4_mapped is None)(
+                addr(ln.get("gid"))) for ln in lg.get("links", []))]
+
+
+def apps_case(t, c, s, port):
+    """Unmodified servers under tcp2smc, on every address as their users
+    run them, with clients over IPv4 and over IPv6: python3 -m
+    http.server --bind :: (dual-stack; curl fetches 1 MiB, checksummed)
+    and redis-server with no bind option (its "bind * -::*": 0.0.0.0 and
+    [::] with IPV6_V6ONLY; redis-benchmark and a 192 KiB value stored and
+    read back).  Each run: SMC-R v2 on both hosts, no fallback, rxe0
+    packets both ways; after the IPv6 runs a link group with IPv6 GIDs on
+    both hosts."""
+    apps = (("http", scenarios.app_http, dict(nbytes=1 << 20), "[%s]"),
+            ("redis", scenarios.app_redis, dict(requests=300), "%s"))
+    for h in (c, s):
+        h.run("sysctl -qw net.smc.tcp2smc=1")
+    try:
+        for n, (name, fn, kw, v6form) in enumerate(apps):
+            for fam, where in (("IPv4", s), ("IPv6", At(s, v6form % ULA[s.name]))):
+                what = "tcp2smc %s, %s client" % (name, fam)
+                sc, ss = scenarios.smcx_stats(c), scenarios.smcx_stats(s)
+                rxe = scenarios.rxe_snapshot((c, s))
+                r = fn(where, c, port=port + n, bind=scenarios.BIND_DEFAULT, **kw)
+                t.check(r["ok"], "%s: works, data verified: %r" % (what, r))
+                t.log("%s: listening on %s" % (what, " ".join(r["listen"])))
+                nc, ns = scenarios.smcx_stats(c), scenarios.smcx_stats(s)
+                t.check(nc["clnt_success_v2"] > sc["clnt_success_v2"] and
+                        ns["srv_success_v2"] > ss["srv_success_v2"],
+                        "%s: SMC-Rv2 on both hosts (client +%d, server +%d)"
+                        % (what, nc["clnt_success_v2"] - sc["clnt_success_v2"],
+                           ns["srv_success_v2"] - ss["srv_success_v2"]))
+                t.eq((nc["clnt_fallback"] - sc["clnt_fallback"],
+                      ns["srv_fallback"] - ss["srv_fallback"]), (0, 0),
+                     "%s: fallbacks (client, server)" % what)
+                d = scenarios.rxe_delta((c, s), rxe)
+                t.check(all(v > 0 for v in d.values()), "%s: rxe0 packets both ways %r"
+                        % (what, d))
+                if fam == "IPv6":
+                    for h in (c, s):
+                        t.check(ipv6_groups(h), "%s: %s has a link group with IPv6 GIDs"
+                                % (what, h.name))
+    finally:
+        for h in (c, s):
+            h.run("sysctl -qw net.smc.tcp2smc=0", check=False)
+
+
 def run(t):
     smcr_cases.need_tools(t, smcr_cases.HOLD)
     a, b = t.alpha, t.beta
@@ -228,6 +283,8 @@ def run(t):
         # roles swapped: beta is the client of both
         ("IPv4 and IPv6 at once, beta -> alpha: two link groups", SX, SX,
          lambda p: mixed_case(t, b, a, p)),
+        ("tcp2smc: http.server --bind :: and redis, clients over IPv4 and IPv6", SX, SX,
+         lambda p: apps_case(t, a, b, p)),
         ("IPv6: " + stacks.describe(SX, IK), SX, IK, lambda p: run_case(t, a, SX, b, IK, p)),
         ("IPv6: " + stacks.describe(IK, SX), IK, SX, lambda p: run_case(t, a, IK, b, SX, p)),
     ]

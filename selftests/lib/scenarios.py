@@ -280,7 +280,8 @@ def app_http(server, client, wrap="", port=8080, nbytes=3 << 20, bind=BIND_HOST)
         server.wait_port(port, job=srv)
         listen = server.listeners(port)
         client.run("rm -f /tmp/app_http.dl")
-        cli = client.run("%s curl -sS --max-time 120 -o /tmp/app_http.dl http://%s:%d/blob"
+        # -g: brackets are an IPv6 literal (server.ip "[fd00::2]"), not a glob
+        cli = client.run("%s curl -g -sS --max-time 120 -o /tmp/app_http.dl http://%s:%d/blob"
                          % (wrap, server.ip, port), timeout=180, check=False)
     finally:
         _stop(srv)
