@@ -11,9 +11,10 @@ known-different).  No exemptions beyond those: this is the product's promise.
              ends in a fallback to TCP (the TCP socket is grafted under the
              file);
   smc6/      the same with SMCPROTO_SMC6 against tcp6 (v4-mapped addresses).
-sockapi_smcr runs smc/ (AF_SMC over the SMC-R data path) and smc6/
+sockapi_smcr runs smc/ (AF_SMC over the SMC-R data path), smc6/
 (SMCPROTO_SMC6 with v4-mapped addresses: IPv4 on the wire, so SMC-R v2 as
-well), each checked to have ended every handshake in SMC-R v2, and
+well) and ipproto6/ (socket(AF_INET6, SOCK_STREAM, IPPROTO_SMC), the same
+addresses), each checked to have ended every handshake in SMC-R v2, and
 cork/: each corking case again alone, with smcx's pushes that wrote data
 counted on the sending host around it (debugfs stats tx_data_pushes): the
 16 small sends that TCP_CORK or MSG_MORE held leave in one push; 256 small
@@ -158,4 +159,7 @@ def run_passes(t, smcr):
     tcp6 = L.oracle(t, "tcp6", port + 30)
     # v4-mapped addresses: IPv4 on the wire, so SMC-R as AF_INET (issue 17)
     smcx_pass(t, tcp6, "smc6", port + 40, "smc6/", smcr=smcr)
+    if smcr:
+        # the same through socket(AF_INET6, SOCK_STREAM, IPPROTO_SMC)
+        smcx_pass(t, tcp6, "ipproto_smc6", port + 60, "ipproto6/", smcr=True)
     t.check(not a.loaded("smc") and not b.loaded("smc"), "in-kernel smc.ko never loaded")

@@ -15,7 +15,7 @@ _sockapi = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_sockapi)
 
 TIMEOUT = _sockapi.TIMEOUT
-COST = 70
+COST = 95
 
 
 def run(t):

@@ -21,7 +21,8 @@ TOOL = os.path.join(smcxlab.REPO, "build", "tools", "sockapi")
 GUEST_TOOL = "/tmp/sockapi-run"
 KNOWN_SEP = " | known-different: "
 # the oracle for each family under test
-ORACLE = {"smc": "tcp", "smc6": "tcp6", "ipproto_smc": "tcp", "tcp": "tcp", "tcp6": "tcp6"}
+ORACLE = {"smc": "tcp", "smc6": "tcp6", "ipproto_smc": "tcp", "ipproto_smc6": "tcp6",
+          "tcp": "tcp", "tcp6": "tcp6"}
 
 
 class Run:

@@ -9,7 +9,7 @@
  *   sockapi list
  *
  * FAMILY: tcp | tcp6 | smc (AF_SMC, SMCPROTO_SMC) | smc6 (AF_SMC, SMCPROTO_SMC6)
- *         | ipproto_smc (AF_INET, IPPROTO_SMC)
+ *         | ipproto_smc (AF_INET, IPPROTO_SMC) | ipproto_smc6 (AF_INET6, IPPROTO_SMC)
  *
  * The client runs each case in a child process (so a hang or a signal becomes
  * a FAIL line) and prints one line per case:
@@ -76,6 +76,7 @@ static const struct family families[] = {
 	{ "smc", AF_SMC, 0, false },
 	{ "smc6", AF_SMC, 1, true },
 	{ "ipproto_smc", AF_INET, IPPROTO_SMC, false },
+	{ "ipproto_smc6", AF_INET6, IPPROTO_SMC, true },
 };
 
 static struct family fam;
@@ -2870,7 +2871,7 @@ static void usage(void)
 		"       sockapi quit -f FAMILY -a ADDR -p PORT\n"
 		"       sockapi probe -f FAMILY\n"
 		"       sockapi list\n"
-		"FAMILY: tcp tcp6 smc smc6 ipproto_smc\n");
+		"FAMILY: tcp tcp6 smc smc6 ipproto_smc ipproto_smc6\n");
 	exit(2);
 }
 
