@@ -21,6 +21,7 @@ import smcr_cases
 # 20 of 20 storms clean afterwards, against 1 failure in 8 before.
 TIMEOUT = 1800
 COST = 57
+SOLO = True
 
 
 def run(t):

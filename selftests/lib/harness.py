@@ -11,6 +11,9 @@ A test is a file selftests/<name>.py with
     TIER = "main"      # which suite runs it, optional (TIERS below)
     COST = 60          # seconds it takes in make check, roughly: the runner
                        # balances its shards (--jobs) by it, optional
+    SOLO = False       # True: while it runs, no test of another shard runs
+                       # (a load that would starve the other lab's timing,
+                       # or timing that another lab's load would break)
 
     def run(t):        # t is a Ctx; raise (or t.check) to fail, t.skip() to skip
         ...
@@ -28,6 +31,7 @@ SMCX_PENDING=1): a test can keep single subtests whose fix has not landed
 as SKIP with the reason, as PENDING does for a whole test.
 """
 import contextlib
+import fcntl
 import importlib.util
 import os
 import re
@@ -238,7 +242,41 @@ class Runner:
             self.lab.down()
 
     # -- one test ------------------------------------------------------
+    @contextlib.contextmanager
+    def shard_turn(self, name):
+        """With shards side by side (SELFTEST_SOLO_LOCK, set by the runner
+        of the shards), a SOLO test runs alone: every test holds the lock
+        file shared, a SOLO test exclusive.  A second file is the
+        turnstile: each test passes it before it asks for the lock, and a
+        SOLO test holds it while it waits, so that the other shard's next
+        tests queue behind it instead of starving it."""
+        path = os.environ.get("SELFTEST_SOLO_LOCK")
+        if not path:
+            yield
+            return
+        try:
+            solo = bool(getattr(load_test(name), "SOLO", False))
+        except Exception:  # noqa: BLE001 - _run reports it
+            solo = False
+        with open(path + ".turnstile", "a") as ts, open(path, "a") as lk:
+            fcntl.flock(ts, fcntl.LOCK_EX)
+            if solo:
+                self.progress("%s waits for the other shards' tests (SOLO)" % name)
+                fcntl.flock(lk, fcntl.LOCK_EX)
+                fcntl.flock(ts, fcntl.LOCK_UN)
+            else:
+                fcntl.flock(ts, fcntl.LOCK_UN)
+                fcntl.flock(lk, fcntl.LOCK_SH)
+            try:
+                yield
+            finally:
+                fcntl.flock(lk, fcntl.LOCK_UN)
+
     def run_one(self, num, name, total):
+        with self.shard_turn(name):
+            self._run_one(num, name, total)
+
+    def _run_one(self, num, name, total):
         start = time.time()
         reqs = list(smcxlab.REQUESTS)
         self.progress("(%d/%d) %s ..." % (num, total, name))
