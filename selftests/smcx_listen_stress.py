@@ -24,6 +24,7 @@ import smcxlab
 
 TIMEOUT = 600
 COST = 92
+SOLO = True
 PORT = 5400
 NSILENT = 20
 NCONNS = 200
