@@ -269,6 +269,13 @@ def apps_case(t, c, s, port):
     finally:
         for h in (c, s):
             h.run("sysctl -qw net.smc.tcp2smc=0", check=False)
+    # the servers were killed with up to 100 connections open: a close
+    # that waits for its peer takes up to smcx's 30 s close wait, longer
+    # than the settle check after every case allows (smcr_cases)
+    for h in (c, s):
+        scenarios.wait_for(lambda h=h: not any(stacks.smcx_objects(h).get(k, 0)
+                                               for k in stacks.CONN_OBJECTS),
+                           timeout=60, step=0.5)
 
 
 def run(t):
