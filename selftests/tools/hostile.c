@@ -1927,6 +1927,7 @@ static void usage(void)
 		"usage: hostile client -a ADDR -p PORT [-s SEED] [-n CASES] [-c FIRST] [-j THREADS]\n"
 		"                      [-x CLASS,...] [-k CLASS,...] [-v]\n"
 		"       hostile rdma -a ADDR -p PORT [-s SEED] [-n CASES] [-c FIRST] [-x/-k CLASS,...] [-v]\n"
+		"                    [-H SECS]\n"
 		"       hostile victim -p PORT [-f smc|tcp] [-b BACKLOG]\n"
 		"       hostile dial -a ADDR -p PORT [-f smc|tcp] [-n COUNT]\n"
 		"       hostile server -p PORT [-s SEED] [-n CASES] [-c FIRST] [-v]\n"
@@ -1936,7 +1937,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	const char *cmd, *family = "smc", *skip_arg = NULL, *keep_arg = NULL;
-	int opt, backlog = 1024, k, count_given = 0;
+	int opt, backlog = 1024, k, count_given = 0, hold = 0;
 
 	if (argc < 2) {
 		usage();
@@ -1944,7 +1945,7 @@ int main(int argc, char **argv)
 	}
 	cmd = argv[1];
 	optind = 2;
-	while ((opt = getopt(argc, argv, "a:p:s:n:c:j:x:k:vf:b:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:s:n:c:j:x:k:vf:b:H:")) != -1) {
 		switch (opt) {
 		case 'a': O.addr = optarg; break;
 		case 'p': O.port = atoi(optarg); break;
@@ -1972,6 +1973,7 @@ int main(int argc, char **argv)
 		case 'v': O.verbose = 1; break;
 		case 'f': family = optarg; break;
 		case 'b': backlog = atoi(optarg); break;
+		case 'H': hold = atoi(optarg); break;
 		default:
 			usage();
 			return 2;
@@ -1986,7 +1988,7 @@ int main(int argc, char **argv)
 		}
 		signal(SIGPIPE, SIG_IGN);
 		return hostile_rdma(O.addr, O.port, O.seed, O.first, O.count, O.verbose,
-				    skip_arg, keep_arg);
+				    skip_arg, keep_arg, hold);
 	}
 	if (!strcmp(cmd, "dial"))
 		return cmd_dial(family, count_given);

@@ -68,8 +68,12 @@ void eid_set(uint8_t *eid, const char *s);
 /* append a blank and a formatted note to the case's text @what of @size */
 void note_append(char *what, size_t size, const char *fmt, va_list ap);
 
-/* hostile_ib.c: the RDMA cases (hostile rdma) */
+/*
+ * hostile_ib.c: the RDMA cases (hostile rdma); @hold: seconds to keep the
+ * connection of an unexpected case open before it is closed, to look at
+ * the victim's state (debugfs socks)
+ */
 int hostile_rdma(const char *addr, int port, uint64_t seed, uint64_t first, uint64_t count,
-		 int verbose, const char *skip, const char *keep);
+		 int verbose, const char *skip, const char *keep, int hold);
 
 #endif /* HOSTILE_H */

@@ -75,7 +75,9 @@ struct hconn {
 	uint32_t peer_token, peer_rkey, peer_size;
 	uint64_t peer_addr;
 	uint8_t *rmb;			/* ours */
-	uint16_t seq;
+	uint16_t seq;			/* the number of our last CDC */
+	uint16_t vseq;			/* the newest the victim took (seq_adopt()) */
+	int vseq_set;
 	/* from the victim's CDCs, under ib.lk */
 	int cdcs;
 	uint64_t prod;			/* its producer cursor in our RMB, a count */
@@ -780,6 +782,12 @@ static int free_rmb(void)
  */
 static int conn_open(struct hrng *r, struct hconn *k, int *first, char *err, size_t errlen)
 {
+	/*
+	 * What only a first contact draws comes from a stream of its own: a
+	 * case draws the same numbers from @r whether it made the first
+	 * contact or not, so that -c CASE -n 1 replays a case of a long run.
+	 */
+	struct hrng fr = { .s = r->s ^ 0x4643ull };
 	static uint8_t buf[1024];
 	struct smcx_clc_accept a, mine;
 	struct smcx_clc_hdr h;
@@ -798,7 +806,7 @@ static int conn_open(struct hrng *r, struct hconn *k, int *first, char *err, siz
 	if (*first) {
 		if (ib_open(fd, err, errlen))
 			goto fail;
-		ib.psn = (uint32_t)hr_next(r) & 0xffffff;
+		ib.psn = (uint32_t)hr_next(&fr) & 0xffffff;
 		ib.dead = 0;
 		ib.resp_got = 0;
 	}
@@ -881,7 +889,7 @@ static int conn_open(struct hrng *r, struct hconn *k, int *first, char *err, siz
 			goto fail;
 		}
 		ib.link_num = m.u.confirm_link.link_num;
-		hr_fill(r, ib.link_uid, 4);
+		hr_fill(&fr, ib.link_uid, 4);
 		m.flags = SMCX_LLC_FLAG_RESP | SMCX_LLC_FLAG_NO_RMBE_EYEC;
 		memcpy(m.u.confirm_link.mac, ib.mac, 6);
 		memcpy(m.u.confirm_link.gid, ib.gid, 16);
@@ -979,25 +987,45 @@ static void cdc_build(struct hconn *k, struct smcx_cdc_msg *m, uint32_t prod, ui
 }
 
 /*
- * The victim takes a CDC only if its sequence number is not older than
- * the newest it took (smcx_cdc_seq_before(), as mainline): after a case
- * sent one of ours with a number ahead (a mutated or random seqno), our
- * later CDCs go on from there, or the echo's would be dropped as stale.
+ * The victim's rule for CDC sequence numbers (cdc.c, as mainline): the
+ * first CDC it takes on a connection sets the start, and later it drops
+ * one older than the newest it took (smcx_cdc_seq_before()); a failover
+ * validation CDC does not count.  k->vseq models that newest number, and
+ * our later CDCs go on from it, or the echo's would be dropped as stale
+ * (rdma case 5400 of seed 20261203: a random first seqno was taken as the
+ * start, and the old rule, which compared with our own last number,
+ * adopted an older one).  A CDC the victim cannot decode or that names
+ * another connection changes nothing.
  */
 static void seq_adopt(struct hconn *k, const uint8_t *raw)
 {
-	uint16_t seq = smcx_get_be16(raw + 2);
+	struct smcx_cdc_msg m;
 
-	if (raw[0] == SMCX_CDC_TYPE && smcx_get_be32(raw + 4) == k->peer_token &&
-	    smcx_cdc_seq_before(k->seq, seq))
-		k->seq = seq;
+	if (smcx_cdc_decode(raw, SMCX_CDC_LEN, &m, SMCX_WIRE_LAX_RSVD) ||
+	    m.token != k->peer_token || (m.prod_flags & SMCX_CDC_PF_FAILOVER_VALID))
+		return;
+	if (k->vseq_set && smcx_cdc_seq_before(m.seqno, k->vseq))
+		return;
+	k->vseq = m.seqno;
+	k->vseq_set = 1;
+	k->seq = m.seqno;
 }
 
-static int cdc_send_raw(const struct smcx_cdc_msg *m, uint8_t *raw)
+/* a CDC of ours (maybe mutated) to the victim, and its number taken note of */
+static int cdc_send_bytes(struct hconn *k, const uint8_t *raw)
+{
+	int rc = hib_send(raw, SMCX_CDC_LEN);
+
+	if (!rc)
+		seq_adopt(k, raw);
+	return rc;
+}
+
+static int cdc_send_raw(struct hconn *k, const struct smcx_cdc_msg *m, uint8_t *raw)
 {
 	if (smcx_cdc_encode(m, raw, SMCX_CDC_LEN) < 0)
 		return -EINVAL;
-	return hib_send(raw, SMCX_CDC_LEN);
+	return cdc_send_bytes(k, raw);
 }
 
 /*
@@ -1024,7 +1052,7 @@ static int echo_check(struct rcase *c, struct hconn *k, size_t len)
 		rc = -1;
 	cdc_build(k, &m, start + (uint32_t)len, 0);
 	if (!rc)
-		rc = cdc_send_raw(&m, raw);
+		rc = cdc_send_raw(k, &m, raw);
 	if (rc) {
 		/*
 		 * No send slot: a victim that ended the group (an LLC flood
@@ -1062,7 +1090,7 @@ static int echo_check(struct rcase *c, struct hconn *k, size_t len)
 			cdc_build(k, &m, c->valid, 0);
 			m.cons.wrap = (uint16_t)(acked / RMB_SIZE);
 			m.cons.count = (uint32_t)(acked % RMB_SIZE);
-			cdc_send_raw(&m, raw);
+			cdc_send_raw(k, &m, raw);
 			pthread_mutex_lock(&ib.lk);
 			continue;
 		}
@@ -1256,8 +1284,7 @@ static void attack(struct rcase *c, struct hconn *k)
 			c->beyond = 1;
 		c->claimed = 1;
 		c->we_closed = raw[0] == SMCX_CDC_TYPE && (raw[25] & 0xe0);
-		seq_adopt(k, raw);
-		hib_send(raw, SMCX_CDC_LEN);
+		cdc_send_bytes(k, raw);
 		break;
 	case RK_CDC_CURSOR: {
 		static const uint32_t v[] = { 1, 2, 0x3fff, 0x4000, 0x4001, 0x7fffffff,
@@ -1276,7 +1303,7 @@ static void attack(struct rcase *c, struct hconn *k)
 			m.cons.wrap = (uint16_t)(hr_chance(r, 70) ? 0 : hr_next(r));
 			rnote(c, "cons=%u:%u", m.cons.wrap, m.cons.count);
 		}
-		cdc_send_raw(&m, raw);
+		cdc_send_raw(k, &m, raw);
 		break;
 	}
 	case RK_CDC_TOKEN:
@@ -1284,7 +1311,7 @@ static void attack(struct rcase *c, struct hconn *k)
 		m.token = (uint32_t)hr_next(r);
 		m.prod.count = (uint32_t)hr_next(r);
 		rnote(c, "token=%#x prod=%u", m.token, m.prod.count);
-		cdc_send_raw(&m, raw);
+		cdc_send_raw(k, &m, raw);
 		break;
 	case RK_CDC_FLAGS:
 		cdc_build(k, &m, c->valid, 0);
@@ -1293,7 +1320,7 @@ static void attack(struct rcase *c, struct hconn *k)
 		rnote(c, "pf=%#x cf=%#x", m.prod_flags, m.conn_flags);
 		c->claimed = 1;
 		c->we_closed = !!m.conn_flags;
-		cdc_send_raw(&m, raw);
+		cdc_send_raw(k, &m, raw);
 		break;
 	case RK_CDC_DUP:
 		cdc_build(k, &m, c->valid, 0);
@@ -1301,8 +1328,7 @@ static void attack(struct rcase *c, struct hconn *k)
 		for (i = 0; i < n; i++) {
 			if (hr_chance(r, 30))
 				m.seqno = (uint16_t)hr_next(r);
-			cdc_send_raw(&m, raw);
-			seq_adopt(k, raw);
+			cdc_send_raw(k, &m, raw);
 		}
 		rnote(c, "%u CDCs", n);
 		c->claimed = 1;
@@ -1429,7 +1455,7 @@ static void close_conn(struct hconn *k, struct rcase *c)
 		m.cons.wrap = (uint16_t)(k->prod / RMB_SIZE);
 		m.cons.count = (uint32_t)(k->prod % RMB_SIZE);
 		m.conn_flags = SMCX_CDC_CF_DONE_WRITING | SMCX_CDC_CF_CONN_CLOSED;
-		cdc_send_raw(&m, raw);
+		cdc_send_raw(k, &m, raw);
 	}
 	conn_forget(k);
 }
@@ -1482,7 +1508,7 @@ static unsigned long long rcounts[RK_MAX][HO_MAX];
 #define OPEN_TRIES	10
 
 int hostile_rdma(const char *addr, int port, uint64_t seed, uint64_t first, uint64_t count,
-		 int verbose, const char *skip, const char *keep)
+		 int verbose, const char *skip, const char *keep, int hold)
 {
 	static struct hconn conn;
 	static const char *const onames[HO_MAX] = {
@@ -1555,6 +1581,13 @@ int hostile_rdma(const char *addr, int port, uint64_t seed, uint64_t first, uint
 			firsts += fc;
 			attack(&c, &conn);
 			echo_check(&c, &conn, 1 + hr_below(&c.r, 2048));
+			if (hold > 0 && c.outcome == HO_UNEXPECTED) {
+				printf("rdma case %llu: unexpected (%s); holding its connection "
+				       "(victim token %#x) for %d s\n", (unsigned long long)i,
+				       c.msg, conn.peer_token, hold);
+				fflush(stdout);
+				sleep_ms(hold * 1000);
+			}
 			close_conn(&conn, &c);
 			if (c.outcome == HO_LGR_TERM || ib.dead)
 				link_down();
