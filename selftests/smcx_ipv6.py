@@ -273,9 +273,7 @@ def apps_case(t, c, s, port):
     # that waits for its peer takes up to smcx's 30 s close wait, longer
     # than the settle check after every case allows (smcr_cases)
     for h in (c, s):
-        scenarios.wait_for(lambda h=h: not any(stacks.smcx_objects(h).get(k, 0)
-                                               for k in stacks.CONN_OBJECTS),
-                           timeout=60, step=0.5)
+        smcr_cases.wait_conn_objects(h, timeout=60)
 
 
 def run(t):

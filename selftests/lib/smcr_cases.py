@@ -128,18 +128,26 @@ def clear_hosts(t):
         t.reboot(str(stuck).splitlines()[0])
 
 
+def conn_objects(h):
+    """smcx's socket and connection object counts on @h."""
+    o = stacks.smcx_objects(h)
+    return {k: o.get(k, 0) for k in stacks.CONN_OBJECTS}
+
+
+def wait_conn_objects(h, timeout=OBJECTS_SETTLE):
+    """Wait up to @timeout s for @h's socket and connection objects to reach
+    zero; the counts last read."""
+    return scenarios.wait_for(
+        lambda: (lambda o: o if not any(o.values()) else None)(conn_objects(h)),
+        timeout=timeout, step=0.25) or conn_objects(h)
+
+
 def settle_objects(t, h):
     """On an smcx host: the socket and connection object counts back at zero
     (link groups linger; unloading smcx checks those)."""
     if stacks.running(h) != stacks.SMCX:
         return
-
-    def conn_objects():
-        o = stacks.smcx_objects(h)
-        return {k: o.get(k, 0) for k in stacks.CONN_OBJECTS}
-    objs = scenarios.wait_for(
-        lambda: (lambda o: o if not any(o.values()) else None)(conn_objects()),
-        timeout=OBJECTS_SETTLE, step=0.25) or conn_objects()
+    objs = wait_conn_objects(h)
     left = {k: v for k, v in objs.items() if v}
     t.check(not left, "%s: smcx socket objects back at zero after the cell (left: %s)"
             % (h.name, left))
