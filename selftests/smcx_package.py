@@ -485,9 +485,14 @@ def check_tools(t, res):
 
 
 # What dpkg, debconf, man-db and the logs keep of a package that was
-# installed and purged: the rest of the upper layer must be empty.
+# installed and purged, and DKMS's own module-signing key, which DKMS makes
+# the first time it builds any module on a machine and keeps for every later
+# one (so it is there after a first install on a fresh machine, and already
+# in the lower layer on a used one): the rest of the upper layer must be
+# empty.
 STATE_KEPT = re.compile(
-    r"^(var/lib/dpkg/(status|status-old|available|lock|lock-frontend|triggers/[^/]+)"
+    r"^(var/lib/dkms/mok\.(key|pub)"
+    r"|var/lib/dpkg/(status|status-old|available|lock|lock-frontend|triggers/[^/]+)"
     r"|var/log/(dpkg\.log|alternatives\.log|apt/[^/]+)"
     r"|var/cache/debconf/[^/]+\.dat(-old)?"
     r"|var/cache/man/.+)$")
