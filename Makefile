@@ -67,7 +67,7 @@ fuzz:
 fuzz-long:
 	scripts/fuzz $(FUZZ_LONG_SECONDS)
 
-# The style gate (README, "Tests"; scripts/style): checkpatch --strict on
+# The style gate (HACKING.md, "The loop"; scripts/style): checkpatch --strict on
 # kernel/ and include/, clang-format on user/, shellcheck on scripts/,
 # pyflakes on selftests/, a W=1 build of the module in $(BUILD)/w1.  Any
 # finding fails it; style-<part> runs one part.
@@ -136,7 +136,7 @@ demo:
 	$(MAKE) all
 	scripts/demo
 
-# The benchmark (docs/bench.md): issue 16's figures and targets, with the
+# The benchmark (docs/bench.md): its figures and targets, with the
 # plot; BENCH_ARGS adds options (scripts/bench --help: sweeps, --quick).
 BENCH_ARGS ?=
 bench:
