@@ -165,10 +165,10 @@ MODPROBEDIR = /etc/modprobe.d
 SYSCTLDIR = $(PREFIX)/lib/sysctl.d
 MODULEDIR = /lib/modules/$(KVER)/updates
 
-# smcctl's personalities (links to smcctl, argv[0] chooses), as CMake builds them
-PERSONALITIES = $(shell awk '$$0 ~ "^set[\050]SMCCTL_PERSONALITIES" { f = 1 } \
-		f { l = $$0; gsub("set[\050]SMCCTL_PERSONALITIES|[\050\051]", "", l); \
-		    printf "%s ", l; if (index($$0, "\051")) exit }' user/smcctl/CMakeLists.txt)
+# smcctl's personalities (links to smcctl, argv[0] chooses): the names of the
+# command table in user/smcctl/cli.cpp, which CMake links too
+PERSONALITIES = $(shell sed -n 's/^    {Personality::[a-z_]*, "\([a-z_]*\)",.*/\1/p' \
+		user/smcctl/cli.cpp | grep -vx smcctl)
 MANPAGES = $(notdir $(wildcard man/*.8))
 SMCX_VERSION = $(shell sed -n 's/^\#define SMCX_VERSION "\(.*\)"/\1/p' include/smcx/version.h)
 SMCCTL_BUILT = $(BUILD)/user/smcctl/smcctl
