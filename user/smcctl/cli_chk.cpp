@@ -37,9 +37,12 @@ constexpr OptionSet chk_set{chk_opts, 25};
 // The options as given, before they are checked against each other.
 struct ChkArgs {
     std::optional<std::string> connect, port, pnetid_if, timeout, count;
-    bool server = false, ipv6 = false, help = false, version = false;
+    bool server = false, ipv6 = false;
+    CommonOptions common;
 
-    void apply(Options& opt, char id, std::optional<std::string> value) {
+    void apply(const Context& c, char id, std::optional<std::string> value) {
+        if (common.apply(c, id))
+            return;
         switch (id) {
         case 'C':
             connect = std::move(value);
@@ -57,22 +60,13 @@ struct ChkArgs {
             ipv6 = true;
             break;
         case 'd':
-            add_detail(opt, 1);
+            add_detail(c.opt, 1);
             break;
         case 't':
             timeout = std::move(value);
             break;
         case 'n':
             count = std::move(value);
-            break;
-        case 'j':
-            opt.json = true;
-            break;
-        case 'v':
-            version = true;
-            break;
-        case 'h':
-            help = true;
             break;
         }
     }
@@ -125,12 +119,10 @@ cmd::ChkConnect connect_command(const Context& c, const ChkArgs& k, std::uint16_
 Command parse_chk(const Context& c) {
     ChkArgs k;
     parse_options(c, chk_set, [&](char id, std::optional<std::string> value) {
-        k.apply(c.opt, id, std::move(value));
+        k.apply(c, id, std::move(value));
     });
-    if (k.help)
-        return c.help();
-    if (k.version)
-        return cmd::Version{};
+    if (auto answer = k.common.answer(c))
+        return *answer;
     check_modes(c, k);
     if (k.pnetid_if) {
         if (k.port || k.ipv6)

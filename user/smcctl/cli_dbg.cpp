@@ -18,20 +18,14 @@ constexpr OptionSet dbg_set{dbg_opts, 21};
 
 Command parse_dbg(const Context& c) {
     cmd::DbgCollect dbg;
-    bool help = false, version = false;
+    CommonOptions common;
     parse_options(c, dbg_set, [&](char id, std::optional<std::string> value) {
-        if (id == 'o')
+        if (!common.apply(c, id) && id == 'o')
             dbg.output = std::move(value);
-        else if (id == 'h')
-            help = true;
-        else if (id == 'v')
-            version = true;
         // -t: smc-tools' "make a .tgz"; the bundle always is one.
     });
-    if (help)
-        return c.help();
-    if (version)
-        return cmd::Version{};
+    if (auto answer = common.answer(c))
+        return *answer;
     if (dbg.output && dbg.output->empty())
         c.fail("empty output path");
     return dbg;

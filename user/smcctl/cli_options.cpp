@@ -111,6 +111,26 @@ void parse_options(const Context& c, const OptionSet& set, const ApplyOption& ap
     }
 }
 
+bool CommonOptions::apply(const Context& c, char id) {
+    if (id == 'h')
+        help = true;
+    else if (id == 'v')
+        version = true;
+    else if (id == 'j')
+        c.opt.json = true;
+    else
+        return false;
+    return true;
+}
+
+std::optional<Command> CommonOptions::answer(const Context& c) const {
+    if (help)
+        return c.help();
+    if (version)
+        return cmd::Version{};
+    return std::nullopt;
+}
+
 std::string options_usage(const OptionSet& set) {
     std::string out;
     for (const auto& o : set.opts) {

@@ -94,6 +94,17 @@ using ApplyOption = std::function<void(char id, std::optional<std::string> value
 void parse_options(const Context& c, const OptionSet& set, const ApplyOption& apply,
                    std::vector<std::string>* operands = nullptr);
 
+// -h, -v and -j, which every option-driven personality takes.
+struct CommonOptions {
+    bool help = false;
+    bool version = false;
+
+    // True if `id` was one of them.
+    bool apply(const Context& c, char id);
+    // Help or Version if asked for: they win over all other options.
+    std::optional<Command> answer(const Context& c) const;
+};
+
 // The usage lines of `set`: "  -x, --name METAVAR   help", one per listed option.
 std::string options_usage(const OptionSet& set);
 

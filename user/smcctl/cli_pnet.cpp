@@ -38,7 +38,7 @@ struct PnetArgs {
     char mode = 0; // 'a', 'd', 's', 'f'
     std::optional<std::string> eth, ib, port;
     std::optional<std::string> name; // the PNET ID operand
-    bool help = false, version = false;
+    CommonOptions common;
 };
 
 PnetArgs read_pnet_options(const Context& c) {
@@ -47,6 +47,8 @@ PnetArgs read_pnet_options(const Context& c) {
     parse_options(
         c, pnet_set,
         [&](char id, std::optional<std::string> value) {
+            if (k.common.apply(c, id))
+                return;
             switch (id) {
             case 'a':
             case 'd':
@@ -67,19 +69,10 @@ PnetArgs read_pnet_options(const Context& c) {
             case 'P':
                 k.port = std::move(value);
                 break;
-            case 'j':
-                c.opt.json = true;
-                break;
-            case 'v':
-                k.version = true;
-                break;
-            case 'h':
-                k.help = true;
-                break;
             }
         },
         &operands);
-    if (k.help || k.version)
+    if (k.common.help || k.common.version)
         return k;
     if (operands.size() > 1)
         c.fail("too many parameters");
@@ -119,10 +112,8 @@ Command pnet_add(const Context& c, const PnetArgs& k) {
 // smc_pnet [OPTIONS] [PNETID], also "smcctl pnet -a ...".
 Command pnet_options(const Context& c) {
     PnetArgs k = read_pnet_options(c);
-    if (k.help)
-        return c.help();
-    if (k.version)
-        return cmd::Version{};
+    if (auto answer = k.common.answer(c))
+        return *answer;
     if (!k.mode) {
         if (k.name)
             c.fail("PNET ID given without -a, -d or -s");

@@ -21,8 +21,11 @@ constexpr OptionSet rnics_set{rnics_opts, 17};
 
 Command parse_rnics(const Context& c) {
     cmd::RnicsShow show;
-    bool help = false, version = false, switching = false;
+    CommonOptions common;
+    bool switching = false;
     parse_options(c, rnics_set, [&](char id, const std::optional<std::string>&) {
+        if (common.apply(c, id))
+            return;
         switch (id) {
         case 'a':
             show.all = true;
@@ -34,21 +37,10 @@ Command parse_rnics(const Context& c) {
         case 'd':
             switching = true;
             break;
-        case 'j':
-            c.opt.json = true;
-            break;
-        case 'v':
-            version = true;
-            break;
-        case 'h':
-            help = true;
-            break;
         }
     });
-    if (help)
-        return c.help();
-    if (version)
-        return cmd::Version{};
+    if (auto answer = common.answer(c))
+        return *answer;
     if (switching)
         c.fail("-e/--enable and -d/--disable switch s390 PCI functions on and off; "
                "there are none on this platform");

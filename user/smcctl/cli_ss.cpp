@@ -50,8 +50,11 @@ Command parse_ss(const Context& c) {
     if (!c.args.empty() && c.args.peek() == "help") // "smcctl ss help", like the other objects
         return c.help();
     cmd::SsShow ss;
-    bool all = false, listening = false, help = false, version = false;
+    CommonOptions common;
+    bool all = false, listening = false;
     parse_options(c, ss_set, [&](char id, const std::optional<std::string>&) {
+        if (common.apply(c, id))
+            return;
         switch (id) {
         case 'a':
             all = true;
@@ -73,22 +76,13 @@ Command parse_ss(const Context& c) {
         case 'w':
             ss.wide = true;
             break;
-        case 'v':
         case 'V':
-            version = true;
-            break;
-        case 'h':
-            help = true;
-            break;
-        case 'j':
-            c.opt.json = true;
+            common.version = true;
             break;
         }
     });
-    if (help)
-        return c.help();
-    if (version)
-        return cmd::Version{};
+    if (auto answer = common.answer(c))
+        return *answer;
     return settle(c, ss, all, listening);
 }
 
