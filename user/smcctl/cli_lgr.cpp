@@ -86,6 +86,14 @@ object_words(const Context& c, std::initializer_list<std::string_view> verbs, F&
     return verb;
 }
 
+// The command a show-style object's words asked for: `show`, or help (no verb).
+template <typename T>
+Command shown(const Context& c, std::optional<std::string_view> verb, T show) {
+    if (!verb)
+        return c.help();
+    return show;
+}
+
 } // namespace
 
 Command parse_lgr(const Context& c) {
@@ -100,10 +108,8 @@ Command parse_lgr(const Context& c) {
         if (word != "all")
             show.lgid = parse_lgid(c, word);
     });
-    if (!verb)
-        return c.help();
-    show.links = *verb == "link-show";
-    return show;
+    show.links = verb == "link-show";
+    return shown(c, verb, show);
 }
 
 std::string lgr_usage(Personality p) {
@@ -127,9 +133,7 @@ Command parse_dev(const Context& c) {
             c.fail("unexpected argument '" + word + "'");
         have_all = true;
     });
-    if (!verb)
-        return c.help();
-    return show;
+    return shown(c, verb, show);
 }
 
 std::string dev_usage(Personality p) {
@@ -149,9 +153,7 @@ Command parse_smcd_lgr(const Context& c) {
         if (word != "all")
             show.lgid = parse_lgid(c, word);
     });
-    if (!verb)
-        return c.help();
-    return show;
+    return shown(c, verb, show);
 }
 
 std::string smcd_lgr_usage(Personality p) {
@@ -169,9 +171,7 @@ Command parse_smcd_dev(const Context& c) {
             c.fail("unexpected argument '" + word + "'");
         have_all = true;
     });
-    if (!verb)
-        return c.help();
-    return cmd::SmcdDevShow{};
+    return shown(c, verb, cmd::SmcdDevShow{});
 }
 
 std::string smcd_dev_usage(Personality p) {
