@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Two-link SMC-R groups and pulled wires, stock smc.ko on both hosts (issue 15).
+"""Two-link SMC-R groups and pulled wires, stock smc.ko on both hosts.
 
 Validates selftests/lib/failover.py on the stack that already keeps two links
 per group, before it drives smcx (docs/multilink.md, "The stock peer"):
@@ -36,7 +36,7 @@ TIER = "reference"
 TIMEOUT = 1500
 
 STREAMS = 4
-STREAM_BYTES = 32 << 20		# issue 15: >= 32 MiB per stream (~8 s for 4 in the lab)
+STREAM_BYTES = 32 << 20		# >= 32 MiB per stream (~8 s for 4 in the lab)
 RECOVER_TIMEOUT = 60
 # no byte for this long: stalled (beyond a dropped wire found by TEST_LINK, 30 s)
 STALL = 75

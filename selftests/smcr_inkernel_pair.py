@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""SMC-R data path, in-kernel client -> in-kernel server (issue 5 matrix).
+"""SMC-R data path, in-kernel client -> in-kernel server (the reference cell
+of the smcr_interop matrix).
 
 The body of smcr_interop run between two stock smc.ko hosts: it validates the
 test logic against the stack that already does SMC-Rv2 in the lab.  One held

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""SMC-R data path interop matrix (issue 5): smcx <-> smcx, smcx client ->
+"""SMC-R data path interop matrix: smcx <-> smcx, smcx client ->
 in-kernel server, in-kernel client -> smcx server.
 
 Per cell: one held connection (smcss: SMCR on rxe0 both ends, one link group,
@@ -9,7 +9,7 @@ in send, recv and duplex mode, pattern-verified, each with its evidence
 TCP-sized eth0 traffic).  The same body runs now between two in-kernel hosts
 (smcr_inkernel_pair).  See selftests/lib/smcr_cases.py.
 
-RMB addresses (issue 14, no KASLR leak): the held connection of every cell
+RMB addresses (no KASLR leak): the held connection of every cell
 is captured on alpha's eth0 (one dumpcap for the whole matrix, read once at
 the end), and the RMB address its Accept (server) and Confirm (client)
 carry is read off the wire.  Every one an smcx host sent must lie below the
@@ -18,7 +18,7 @@ sent (two link groups of the smcx pair, one in each mixed cell, each a new
 module load) must all differ.  smc.ko's addresses are only logged: mainline
 sends the DMA address, on rxe a kernel address.
 
-Dual-stack listeners (issue 17): in every cell beta also listens on [::]
+Dual-stack listeners: in every cell beta also listens on [::]
 with SMCPROTO_SMC6, and alpha connects to it over IPv4 from an AF_INET
 socket and from an AF_INET6 one (v4-mapped address), 64 KiB duplex each,
 verified; the outcome of each (SMC-R with its rxe evidence, or the

@@ -41,7 +41,7 @@ def success(h):
 
 
 # Where each app listens with scenarios.BIND_DEFAULT, on
-# beta (issue 17): the dual-stack ones on [::] serve alpha's IPv4 client
+# beta: the dual-stack ones on [::] serve alpha's IPv4 client
 # through a v4-mapped AF_INET6 socket, redis through its 0.0.0.0 one.
 # sockperf's server needs -i, so it listens on beta's address.
 DEFAULT_LISTEN = {"iperf3": ["[::]"], "sockperf": ["198.18.0.2"], "http": ["[::]"],
@@ -106,7 +106,7 @@ def buf_stats(h):
 
 
 def bufsize_cases(t, a, b):
-    """SO_SNDBUF/SO_RCVBUF, 1 MiB and 512 MiB buffers (issue 16)."""
+    """SO_SNDBUF/SO_RCVBUF, 1 MiB and 512 MiB buffers."""
     port = 5610
     with t.subtest("SO_SNDBUF/SO_RCVBUF size the buffers: AF_SMC, tcp2smc, smc_run -t/-r"):
         run_a = scenarios.install_smc_run(a)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Asymmetric link groups, smcx <-> smcx (issue 15): one host with one
+"""Asymmetric link groups, smcx <-> smcx: one host with one
 RoCE port, the other with two, and failover on the side with two.
 
 The lab's two wires are made into one network for this test: beta

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Native IPv6 over SMC-R (issue 17): IPv6 addresses on the wire.
+"""Native IPv6 over SMC-R: IPv6 addresses on the wire.
 
 Both hosts get a ULA /64 on eth0 (fd53:4d43:5800::1 and ::2, nodad) and
 the test waits until rxe0's GID table holds each as a RoCE v2 GID; the

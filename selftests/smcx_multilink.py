@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Two links per SMC-R link group, smcx <-> smcx (issue 15, "two links").
+"""Two links per SMC-R link group, smcx <-> smcx.
 
 smcx on both hosts, both wires up (eth0/rxe0, eth1/rxe1).  For each role
 (beta client -> alpha server, then alpha client -> beta server):

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Two-link groups and failover with the stock smc.ko as the peer (issue 15).
+"""Two-link groups and failover with the stock smc.ko as the peer.
 
 One lab of two wires; alpha is the server, beta the client, and one of
 them runs the stock smc.ko, configured as the stock stack needs for a

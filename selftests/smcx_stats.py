@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""smcx's SMC-R statistics beyond handshakes (issue 7): the payload and
+"""smcx's SMC-R statistics beyond handshakes: the payload and
 buffer size histograms, buffer events, the special socket calls.
 
 smcx with smcr=1 on both hosts.  One connection (IPPROTO_SMC, driven by
@@ -19,7 +19,7 @@ RBUF-byte buffer until EOF.  Expected deltas of `smcr -a -j stats`:
 Then `smcr -a -d stats` text must show the same numbers as the JSON, and the
 buffer usage gauges are back to 0 once the connection is gone.
 
-RDMA WRITE WITH IMMEDIATE (issue 16, docs/wire.md; debugfs stats wwi_*):
+RDMA WRITE WITH IMMEDIATE (docs/wire.md; debugfs stats wwi_*):
 between the two smcx hosts the link group negotiated it (wwi_groups +1 on
 both), and a 1 MiB duplex xfer (verified byte for byte) sends data that way
 in both directions: each host's wwi_tx > 0 and equal to the other's wwi_rx
@@ -27,7 +27,7 @@ in both directions: each host's wwi_tx > 0 and equal to the other's wwi_rx
 then on the client, a new link group uses the RFC form: every wwi counter
 stays 0 on both hosts, and the data is verified the same.
 
-Pushes from the completion path (issue 16, debugfs stats tx_kick_*): in
+Pushes from the completion path (debugfs stats tx_kick_*): in
 that duplex xfer (64 KiB buffers, so each side waits for the other's
 consumer cursor all the time) each host pushed in the completion that
 moved the peer's cursor (tx_kick_bh > 0), and handed a push to its

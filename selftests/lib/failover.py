@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Pulling a wire under running SMC-R streams (issue 15), for any stack.
+"""Pulling a wire under running SMC-R streams, for any stack.
 
 Everything here reads the stacks through the mainline interfaces our tools
 speak to either module (stacks.linkgroups: `smcr -j linkgroup`; stacks.sockets:
@@ -20,8 +20,7 @@ eth1/rxe1 on 198.18.1.0/24).
   wait_links()  the link groups of both hosts with a number of ACTIVE links
                 (recovery time).
 
-The ways of pulling a wire (issue 15 "Tests"), none of which tells the SMC
-stack politely:
+The ways of pulling a wire, none of which tells the SMC stack politely:
   "down"   `ip link set ethN down` on one host only: that host's rxe port
            goes down (IB_EVENT_PORT_ERR); the other host sees nothing but
            silence on the wire.
