@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""smc_chk against three servers; smc_rnics, smcd and seid against live kernels (issue 12).
+"""smc_chk against three servers; smc_rnics, smcd and seid against live kernels.
 
 alpha runs smcx throughout and checks with `smc_chk -C` (JSON, and text once):
   (a) beta runs smcx and `smc_chk -S -n 1`: alpha's connection is SMC-R (exit 0)
@@ -22,6 +22,7 @@ The read-only checks of a host run in one lab round trip (batch()), with a
 copy of smcctl in the guest's tmpfs.
 """
 import json
+import os
 import re
 
 import stacks
@@ -38,22 +39,6 @@ BIN = "/tmp/smc_chk_bin"
 
 PEER_NO_SMC = 0x03010000
 NO_SMCD = "No SMC-D device: the kernel reports no ISM device"
-
-TCP_SERVER = r"""
-import socket, sys
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("", int(sys.argv[1])))
-s.listen(4)
-print("listening", flush=True)
-for _ in range(int(sys.argv[2])):
-    c, _ = s.accept()
-    c.settimeout(30)
-    while c.recv(4096):
-        pass
-    c.close()
-"""
-
 
 def install(t, h):
     """A copy of smcctl in the guest's tmpfs, linked under the names used here:
@@ -194,7 +179,8 @@ def run(t):
         check_served(t, job)
 
     with t.subtest("(c) plain TCP server: PEER_NO_SMC fallback; closed port"):
-        srv = b.bg("python3 - %d 2" % TCP_PORT, input=TCP_SERVER)
+        srv = b.bg("python3 %s %d 2" % (os.path.join(t.repo, "selftests", "tools",
+                                                     "tcp_sink.py"), TCP_PORT))
         b.wait_port(TCP_PORT, job=srv)
         js, text, closed = batch(a, [chk_cmd(t, TCP_PORT, "-j"), chk_cmd(t, TCP_PORT),
                                      chk_cmd(t, CLOSED_PORT)])
