@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Teardown under live SMC-R connections (issue 14, the lifetime findings).
+"""Teardown under live SMC-R connections: module unload, RDMA device
+removal and a silent peer.
 
 smcx on both hosts, alpha the client, beta the server, each case on its own
 connection:
@@ -17,55 +18,24 @@ connection:
 
 The runner then checks for warnings, leaked objects and the unload.
 """
+import os
 import time
 
 import scenarios
+import smcxlab
 
 TIMEOUT = 120
 COST = 21
 PORT = 7300
 RECV_TIMEOUT = 60	# a recv() that sees nothing in this long counts as hung
 
-# one smcx connection end (IPPROTO_SMC: Python binds AF_INET addresses only):
-# argv: server PORT GO | client PORT ADDR NBYTES
-PEER = r'''
-import errno, os, socket, sys, time
-role, port = sys.argv[1], int(sys.argv[2])
-s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)	# IPPROTO_SMC
-if role == "server":
-    go = sys.argv[3]
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    s.bind(("0.0.0.0", port))
-    s.listen(1)
-    c, _ = s.accept()
-    open("/tmp/td-%d.up" % port, "w").close()
-    while go != "-" and not os.path.exists(go):
-        time.sleep(0.1)
-else:
-    addr, nbytes = sys.argv[3], int(sys.argv[4])
-    s.connect((addr, port))
-    c = s
-    c.sendall(b"x" * nbytes)
-    open("/tmp/td-%d.up" % port, "w").close()
-c.settimeout(RECV_TIMEOUT)
-got, end, t0 = 0, "eof", time.time()
-try:
-    while True:
-        b = c.recv(65536)
-        if not b:
-            break
-        got += len(b)
-except socket.timeout:
-    end = "hung"
-except OSError as e:
-    end = errno.errorcode.get(e.errno, str(e.errno))
-print("rx %d %s %.1f" % (got, end, time.time() - t0))
-c.close()
-'''.replace("RECV_TIMEOUT", str(RECV_TIMEOUT))
+# one smcx connection end: server PORT GO | client PORT ADDR NBYTES, then
+# the recv() timeout; it prints "rx BYTES END SECONDS"
+PEER = os.path.join(smcxlab.REPO, "selftests", "tools", "smc_endpoint.py")
 
 
 def peer(h, *args):
-    return h.bg("python3 - %s" % " ".join(str(a) for a in args), input=PEER)
+    return h.bg("python3 %s %s %d" % (PEER, " ".join(str(a) for a in args), RECV_TIMEOUT))
 
 
 def wait_up(t, hosts, port):
