@@ -77,83 +77,25 @@ READS = (("pnet get", "SMC_PNETID", PNET_GET),) + tuple(
 DEBUGFS = [(DBG + "/" + f, "r") for f in ("objects", "config", "stats", "socks",
                                           "devices", "route")] + [(DBG + "/route", "w")]
 
-# Runs in the guest as each identity (argv: repository, spec file); one
-# JSON line: errno of each request, of each sysctl write-back, each file.
-PROBE = r'''
-import json, os, sys
-sys.path.insert(0, sys.argv[1] + "/selftests/tools")
-from genlreq import Genl, encode
-spec = json.load(open(sys.argv[2]))
-g = Genl()
-fids = {}
-out = {"genl": [], "sysctl": {}, "files": []}
-for fam, cmd, attrs, dump in spec["genl"]:
-    if fam not in fids:
-        fids[fam] = g.family(fam)
-    if fids[fam] is None:
-        out["genl"].append([-1, "no family " + fam, 0])
-        continue
-    err, msgs, ext = g.request(fids[fam], cmd, b"".join(encode(a) for a in attrs),
-                               0x300 if dump else 0)
-    out["genl"].append([err, ext, len(msgs)])
-d = "/proc/sys/net/smc"
-for name in sorted(os.listdir(d)):
-    try:
-        with open(os.path.join(d, name)) as f:
-            v = f.read()
-        with open(os.path.join(d, name), "w") as f:
-            f.write(v)
-        out["sysctl"][name] = 0
-    except OSError as e:
-        out["sysctl"][name] = e.errno
-for path, mode in spec["files"]:
-    try:
-        with open(path, mode) as f:
-            if mode == "r":
-                f.read()
-            else:
-                f.write("release\n")
-        out["files"].append(0)
-    except OSError as e:
-        out["files"].append(e.errno)
-print(json.dumps(out))
-'''
-
-# Runs in the guest as root (argv: the netns name): an IPPROTO_SMC socket
-# in the initial namespace and one in the netns, both open while debugfs
-# socks is read from each namespace; the inodes and the two listings.
-SOCKS = r'''
-import ctypes, json, os, socket, sys
-libc = ctypes.CDLL(None, use_errno=True)
-CLONE_NEWNET = 0x40000000
-def read():
-    with open("%s/socks") as f:
-        return f.read()
-home = os.open("/proc/self/ns/net", os.O_RDONLY)
-there = os.open("/run/netns/" + sys.argv[1], os.O_RDONLY)
-s_init = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
-assert libc.setns(there, CLONE_NEWNET) == 0, ctypes.get_errno()
-s_ns = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
-in_ns = read()
-assert libc.setns(home, CLONE_NEWNET) == 0, ctypes.get_errno()
-in_init = read()
-print(json.dumps({"init": os.fstat(s_init.fileno()).st_ino,
-                  "ns": os.fstat(s_ns.fileno()).st_ino,
-                  "list_init": in_init, "list_ns": in_ns}))
-''' % DBG
+# Run in the guest (selftests/tools): privprobe.py SPECFILE as each
+# identity, one JSON line (the errno of each request, of each sysctl
+# write-back, of each file); netns_socks.py NETNS as root, the inodes of an
+# IPPROTO_SMC socket in the initial namespace and one in the netns and
+# debugfs socks read from each namespace.
+PROBE = "selftests/tools/privprobe.py"
+SOCKS = "selftests/tools/netns_socks.py"
 
 
 def probe_script(h, repo, ids, files):
-    """Put PROBE on @h; the script that runs it as every identity of @ids,
+    """Put PROBE's spec on @h; the script that runs it as every identity of @ids,
     one "identity {json}" line each."""
     spec = {"genl": [[fam, cmd, attrs, False] for _, fam, cmd, attrs in CHANGES] +
             [[fam, cmd, [], True] for _, fam, cmd in READS],
             "files": files}
-    h.run("cat > /tmp/privprobe.py", input=PROBE)
     h.run("cat > /tmp/privspec.json", input=json.dumps(spec))
-    h.run("chmod 0644 /tmp/privprobe.py /tmp/privspec.json")
-    script = "".join("echo %s \"$(%spython3 /tmp/privprobe.py %s /tmp/privspec.json)\"\n"
-                     % (name, prefix, repo) for name, prefix in ids)
+    h.run("chmod 0644 /tmp/privspec.json")
+    script = "".join("echo %s \"$(%spython3 %s /tmp/privspec.json)\"\n"
+                     % (name, prefix, os.path.join(repo, PROBE)) for name, prefix in ids)
     return script
 
 
@@ -273,7 +215,7 @@ def run(t):
     with t.subtest("debugfs socks: the reader's namespace only"):
         a.run("ip netns del privs 2>/dev/null; ip netns add privs")
         try:
-            r = json.loads(a.run("python3 - privs", input=SOCKS).out)
+            r = json.loads(a.run("python3 %s privs" % os.path.join(repo, SOCKS)).out)
         finally:
             a.run("ip netns del privs")
 
