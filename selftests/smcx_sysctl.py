@@ -30,6 +30,7 @@ import re
 
 import scenarios
 import smcr_cases
+import smcxlab
 import stacks
 
 TIMEOUT = 600
@@ -38,9 +39,6 @@ NS = "smcx_sysctl_ns"
 PORT = 7300
 # silent clients of the handshake-limitation check: source ports 41000-41001
 SILENT_BASE, NSILENT = 41000, 2
-SOL_SMC, SMC_LIMIT_HS = 286, 1
-# SMC_GEN_NETLINK commands (include/uapi/linux/smc.h)
-DUMP_HS, ENABLE_HS, DISABLE_HS = 16, 17, 18
 
 # name: (default, good values, bad values); testlink is read/written in seconds
 SYSCTLS = {
@@ -55,24 +53,9 @@ SYSCTLS = {
     "smcx_write_imm": (1, [0, 1], [2, -1]),
 }
 
-# Runs in the guest: write each value, report (errno or 0, value read back).
-WRITER = r'''
-import json, sys
-req = json.load(sys.stdin)
-res = []
-for name, val in req:
-    path = "/proc/sys/net/smc/" + name
-    try:
-        with open(path, "w") as f:
-            f.write(str(val) + "\n")
-        err = 0
-    except OSError as e:
-        err = e.errno
-    with open(path) as f:
-        now = f.read().strip()
-    res.append([name, str(val), err, now])
-print(json.dumps(res))
-'''
+TOOLS = os.path.join(smcxlab.REPO, "selftests", "tools")
+# Run in the guest: write each value, report (errno or 0, value read back)
+WRITER = os.path.join(TOOLS, "sysctl_write.py")
 
 
 def read_all(h, ns=None):
@@ -84,67 +67,20 @@ def read_all(h, ns=None):
 def write_values(h, pairs, ns=None):
     """[(name, value)] -> [(name, value, errno, readback)]"""
     pre = "ip netns exec %s " % ns if ns else ""
-    script = "/tmp/smcx_sysctl_writer.py"
-    h.run("cat > %s" % script, input=WRITER)
-    r = h.run(pre + "python3 %s" % script, input=json.dumps(pairs))
+    r = h.run(pre + "python3 %s" % WRITER, input=json.dumps(pairs))
     return json.loads(r.out)
 
 
-# Runs in the guest (argv: the repository, "init" or "netns"): how
-# net.smc.limit_smc_hs, the netlink flag (DUMP/ENABLE/DISABLE_HS_LIMITATION)
-# and SOL_SMC/SMC_LIMIT_HS of a new IPPROTO_SMC socket read after each way
-# of changing them, as [step, sysctl, dump, socket]; then the option of
-# existing sockets, and its errors.  "netns" only enables, in a new netns.
-ONE_SETTING = r"""
-import json, socket, sys
-sys.path.insert(0, sys.argv[1] + "/selftests/tools")
-from genlreq import Genl
-P = "/proc/sys/net/smc/limit_smc_hs"
-g = Genl()
-fid = g.family("SMC_GEN_NETLINK")
-def new():
-    return socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
-def put(v):
-    with open(P, "w") as f:
-        f.write(v)
-def nl(cmd):
-    return g.request(fid, cmd, flags=0x300 if cmd == %(dump)d else 0)
-def now(step):
-    with open(P) as f:
-        v = f.read().strip()
-    err, msgs, _ = nl(%(dump)d)
-    return [step, v, str(dict(msgs[0]["attrs"])[1][0]), str(new().getsockopt(%(sol)d, %(opt)d))]
-def err(f):
-    try:
-        f()
-        return 0
-    except OSError as e:
-        return e.errno
-if sys.argv[2] == "netns":
-    nl(%(enable)d)
-    print(json.dumps(now("netns: netlink on")))
-    sys.exit(0)
-rows = [now("start")]
-for step, act in (("netlink on", lambda: nl(%(enable)d)), ("sysctl 0", lambda: put("0")),
-                  ("sysctl 1", lambda: put("1")), ("netlink off", lambda: nl(%(disable)d))):
-    act()
-    rows.append(now(step))
-s0 = new()
-put("1")
-s1 = new()
-put("0")
-opt = [s0.getsockopt(%(sol)d, %(opt)d), s1.getsockopt(%(sol)d, %(opt)d)]
-s0.setsockopt(%(sol)d, %(opt)d, 1)
-s1.setsockopt(%(sol)d, %(opt)d, 0)
-opt += [s0.getsockopt(%(sol)d, %(opt)d), s1.getsockopt(%(sol)d, %(opt)d),
-        err(lambda: s0.setsockopt(%(sol)d, 99, 1)), err(lambda: s0.setsockopt(%(sol)d, %(opt)d, b"x")),
-        err(lambda: s0.getsockopt(%(sol)d, 99))]
-print(json.dumps({"rows": rows, "opt": opt}))
-""" % {"dump": DUMP_HS, "enable": ENABLE_HS, "disable": DISABLE_HS, "sol": SOL_SMC,
-       "opt": SMC_LIMIT_HS}
+# Runs in the guest ("init" or "netns"): how net.smc.limit_smc_hs, the
+# netlink flag (DUMP/ENABLE/DISABLE_HS_LIMITATION) and SOL_SMC/SMC_LIMIT_HS
+# of a new IPPROTO_SMC socket read after each way of changing them, as
+# [step, sysctl, dump, socket]; then the option of existing sockets, and
+# its errors.  "netns" only enables, in a new netns.
+ONE_SETTING = os.path.join(TOOLS, "limit_hs_setting.py")
 
-# The handshake-limitation check, in the guests; ports: PORT, PORT + 1 the
-# two listeners, PORT + 2 a plain TCP control connection.  Server (beta):
+# The handshake-limitation check, in the guests (limit_hs_congest.py);
+# ports: PORT, PORT + 1 the two listeners, PORT + 2 a plain TCP control
+# connection.  Server (beta):
 # two IPPROTO_SMC listeners with a backlog of NSILENT, the first made with
 # net.smc.limit_smc_hs on, the second with it off; each connection gets its
 # byte echoed.  Client (alpha): NSILENT connects to each listener whose
@@ -153,81 +89,7 @@ print(json.dumps({"rows": rows, "opt": opt}))
 # each listener (one byte each way) and reports what smcss says of the two
 # (mode, fallback reason).  The silent handshakes would end after the CLC
 # wait time (6 s): so the guests decide when, not the lab's round trips.
-HS_SERVER = r"""
-import os, select, socket, sys, time
-port, backlog = int(sys.argv[1]), int(sys.argv[2])
-def pending():
-    with open("/sys/kernel/debug/smcx/objects") as f:
-        return dict(l.split() for l in f)["pending_handshakes"]
-ls = []
-for i, v in enumerate(("1", "0")):
-    with open("/proc/sys/net/smc/limit_smc_hs", "w") as f:
-        f.write(v)
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    s.bind(("0.0.0.0", port + i))
-    s.listen(backlog)
-    ls.append(s)
-print("limit_hs", *[s.getsockopt(%d, %d) for s in ls], flush=True)
-ctl = socket.create_server(("0.0.0.0", port + 2), reuse_port=True)
-ctl.settimeout(60)
-c, _ = ctl.accept()
-c.settimeout(0.1)
-end = time.time() + 15
-while time.time() < end and int(pending()) < 2 * backlog:
-    time.sleep(0.05)
-c.sendall(("go %%s\n" %% pending()).encode())
-end = time.time() + 60
-while time.time() < end:
-    try:
-        if c.recv(1) == b"":
-            break
-    except socket.timeout:
-        pass
-    for s in select.select(ls, [], [], 0.1)[0]:
-        n, _ = s.accept()
-        n.settimeout(10)
-        try:
-            n.sendall(n.recv(1))
-        except OSError:
-            pass
-        n.close()
-""" % (SOL_SMC, SMC_LIMIT_HS)
-
-HS_CLIENT = r"""
-import json, socket, struct, subprocess, sys
-dst, port, base, n, smcss = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), \
-    int(sys.argv[4]), sys.argv[5]
-silent = []
-for i in range(2 * n):
-    c = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
-    c.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    c.bind(("0.0.0.0", base + i))
-    c.setblocking(False)
-    c.connect_ex((dst, port + i // n))
-    silent.append(c)
-ctl = socket.create_connection((dst, port + 2), timeout=30)
-go = ctl.makefile().readline().split()
-cs, out = [], []
-for i in range(2):
-    c = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
-    c.settimeout(30)
-    c.connect((dst, port + i))
-    c.sendall(b"p")
-    out.append({"echo": c.recv(1).decode(), "lport": c.getsockname()[1]})
-    cs.append(c)
-socks = json.loads(subprocess.run([smcss, "-a", "--json"], capture_output=True,
-                                  check=True).stdout)["sockets"]
-for o in out:
-    for s in socks:
-        if (s.get("local") or {}).get("port") == o["lport"]:
-            o["mode"] = s["mode"]
-            o["reason"] = ((s.get("fallback") or {}).get("reason") or {}).get("name")
-for c in silent:
-    c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    c.close()
-print(json.dumps({"go": go, "probes": out}))
-"""
+HS_CONGEST = os.path.join(TOOLS, "limit_hs_congest.py")
 
 
 def lgr_limits(h):
@@ -262,10 +124,10 @@ def hs_check(t, port):
           " match ip sport %d 0xfffc match u8 0x08 0x08 at 33 action drop" % SILENT_BASE)
     srv = None
     try:
-        srv = b.bg("python3 - %d %d" % (port, NSILENT), input=HS_SERVER)
+        srv = b.bg("python3 %s server %d %d" % (HS_CONGEST, port, NSILENT))
         b.wait_port(port + 2, job=srv)
-        r = a.run("python3 - %s %d %d %d %s" % (b.ip, port, SILENT_BASE, NSILENT, stacks.smcss()),
-                  input=HS_CLIENT, timeout=120)
+        r = a.run("python3 %s client %s %d %d %d %s"
+                  % (HS_CONGEST, b.ip, port, SILENT_BASE, NSILENT, stacks.smcss()), timeout=120)
         rep = json.loads(r.out)
     finally:
         a.run("tc qdisc del dev eth0 root", check=False)
@@ -350,10 +212,9 @@ def run(t):
         t.check(True, "20 namespaces created, written and destroyed")
 
     with t.subtest("limit_smc_hs, the netlink flag and SMC_LIMIT_HS are one setting"):
-        r = a.run("cat > /tmp/smcx_sysctl_one.py && python3 /tmp/smcx_sysctl_one.py %s init && "
-                  "ip netns add %s && ip netns exec %s python3 /tmp/smcx_sysctl_one.py %s netns"
+        r = a.run("python3 %s init && ip netns add %s && ip netns exec %s python3 %s netns"
                   " && sysctl -n net.smc.limit_smc_hs; ip netns del %s"
-                  % (t.repo, NS, NS, t.repo, NS), input=ONE_SETTING)
+                  % (ONE_SETTING, NS, NS, ONE_SETTING, NS))
         init, ns, after = r.out.strip().splitlines()
         init = json.loads(init)
         t.eq(init["rows"], [["start", "0", "0", "0"], ["netlink on", "1", "1", "1"],
