@@ -32,6 +32,7 @@ import os
 import re
 
 import scenarios
+import smcxlab
 
 TIMEOUT = 300
 COST = 50
@@ -83,89 +84,9 @@ def check_no_clc(t, h, pcap, smc_side, plain_side, first_sender):
           % (len(rows), syn[0][0], synack[0][0], plain_side))
 
 
-ECHO_SERVER = r"""
-import ctypes, socket, struct, sys
-libc = ctypes.CDLL(None, use_errno=True)
-port, n = int(sys.argv[1]), int(sys.argv[2])
-a = struct.pack("=H", socket.AF_INET) + struct.pack("!H", port) + b"\0" * 12
-l = libc.socket(43, 1, 0)                      # AF_SMC, SOCK_STREAM
-one = ctypes.c_int(1)
-libc.setsockopt(l, 1, 2, ctypes.byref(one), 4)  # SO_REUSEADDR
-tv = ctypes.create_string_buffer(struct.pack("ll", 30, 0))
-libc.setsockopt(l, 1, 20, tv, 16)               # SO_RCVTIMEO: accept gives up
-assert libc.bind(l, a, 16) == 0 and libc.listen(l, 8) == 0
-print("listening", flush=True)
-for i in range(n):
-    fd = libc.accept(l, None, None)
-    if fd < 0:
-        print("accept errno %d" % ctypes.get_errno(), flush=True)
-        break
-    s = socket.socket(fileno=fd)
-    s.settimeout(20)
-    data = b""
-    try:
-        while not data.endswith(b"\n"):
-            c = s.recv(4096)
-            if not c:
-                break
-            data += c
-        s.sendall(b"echo:" + data if data else b"eof\n")
-        print("served %r" % data, flush=True)
-    except OSError as e:
-        print("conn error %s" % e, flush=True)
-    s.close()
-"""
-
-TCP_CLIENT = r"""
-import socket, sys
-ip, port, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-s = socket.create_connection((ip, port), timeout=20)
-if mode == "eof":
-    s.shutdown(socket.SHUT_WR)
-else:
-    s.sendall(b"hello smcx\n")
-r = b""
-try:
-    while True:
-        c = s.recv(4096)
-        if not c:
-            break
-        r += c
-    print("reply %r" % r)
-except OSError as e:
-    print("error %s after %r" % (e, r))
-"""
-
-SMC_CLIENT = r"""
-import ctypes, select, socket, struct, sys, time
-libc = ctypes.CDLL(None, use_errno=True)
-ip, port, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-d = struct.pack("=H", socket.AF_INET) + struct.pack("!H", port) + socket.inet_aton(ip) + b"\0" * 8
-def so_error(fd):
-    v = ctypes.c_int(0); l = ctypes.c_int(4)
-    libc.getsockopt(fd, 1, 4, ctypes.byref(v), ctypes.byref(l))   # SO_ERROR
-    return v.value
-if mode == "block":
-    fd = libc.socket(43, 1, 0)
-    t0 = time.time()
-    r = libc.connect(fd, d, 16)
-    e = ctypes.get_errno() if r else 0
-    print("connect=%d errno=%d secs=%.1f" % (r, e, time.time() - t0))
-else:       # shutdown while the CLC handshake runs
-    fd = libc.socket(43, 1 | 0o4000, 0)
-    r = libc.connect(fd, d, 16)
-    print("connect=%d errno=%d" % (r, ctypes.get_errno()))
-    time.sleep(2)           # TCP is up, the proposal is waiting for its answer
-    t0 = time.time()
-    r = libc.shutdown(fd, 2)
-    e = ctypes.get_errno() if r else 0
-    print("shutdown=%d errno=%d secs=%.1f" % (r, e, time.time() - t0))
-    print("so_error=%d" % so_error(fd))
-    p = select.poll()
-    p.register(fd, select.POLLIN | select.POLLOUT)
-    print("poll=%s" % ["0x%x" % ev for _, ev in p.poll(0)])
-libc.close(fd)
-"""
+# the peers of the failed handshakes: an AF_SMC echo server, a TCP client
+# and an AF_SMC client
+PEERS = os.path.join(smcxlab.REPO, "selftests", "tools", "fallback_peers.py")
 
 
 def tc_reset(h):
@@ -183,7 +104,7 @@ def kv(out, key):
 
 def failed_connect(t, a, b, port, errno):
     """beta's blocking AF_SMC connect to alpha's @port must fail with @errno."""
-    r = b.run("python3 - %s %d block" % (a.ip, port), input=SMC_CLIENT,
+    r = b.run("python3 %s smc-client %s %d block" % (PEERS, a.ip, port),
               timeout=60, check=False)
     t.log(r.out.strip())
     t.eq((kv(r.out, "connect"), kv(r.out, "errno")), (-1, errno), "connect, errno")
@@ -193,7 +114,7 @@ def failed_connect(t, a, b, port, errno):
 def handshake_failures(t, a, b):
     """The cases of docs/kernel-socket.md "When a handshake fails"."""
     port = PORT + 10
-    srv = a.bg("python3 - %d 2" % port, input=ECHO_SERVER)
+    srv = a.bg("python3 %s echo-server %d 2" % (PEERS, port))
     a.wait_port(port)
     # beta's SYNs to the port: SACK_PERM kept, the timestamp option turned
     # into the SMC option (kind 254, len 6, magic) and four NOPs
@@ -206,7 +127,7 @@ def handshake_failures(t, a, b):
                     "eof": "TCP client announcing SMC sends FIN first: server falls back"}[mode]
             with t.subtest(name):
                 before = stats(a)
-                r = b.run("python3 - %s %d %s" % (a.ip, port, mode), input=TCP_CLIENT,
+                r = b.run("python3 %s tcp-client %s %d %s" % (PEERS, a.ip, port, mode),
                           timeout=60, check=False)
                 t.eq(r.out.strip(), "reply b'%s'" % want, "client got the whole reply")
                 after = stats(a)
@@ -220,7 +141,7 @@ def handshake_failures(t, a, b):
 
     b.insmod_smcx("smcr=0")
     port += 1
-    srv = a.bg("python3 - %d 3" % port, input=ECHO_SERVER)
+    srv = a.bg("python3 %s echo-server %d 3" % (PEERS, port))
     a.wait_port(port)
     a.modprobe("sch_prio", "cls_u32", "act_gact", "act_pedit", "act_csum")
     try:
@@ -239,7 +160,7 @@ def handshake_failures(t, a, b):
             t.eq(delta(before, after, "clnt_fallback"), 0, "client fallbacks")
         with t.subtest("shutdown during the CLC handshake aborts the connect, as TCP"):
             before = stats(b)
-            r = b.run("python3 - %s %d shutdown" % (a.ip, port), input=SMC_CLIENT,
+            r = b.run("python3 %s smc-client %s %d shutdown" % (PEERS, a.ip, port),
                       timeout=60, check=False)
             t.log(r.out.strip())
             t.eq(kv(r.out, "connect"), -1, "non-blocking connect in progress")
