@@ -23,29 +23,20 @@ import re
 import shlex
 
 import scenarios
+import smcxlab
 
 TIMEOUT = 1200
 COST = 81
 NS = "smcx_t2s_ns"
 
-PROBE = r'''
-import socket, sys
-def proto(fam, typ, p=0):
-    s = socket.socket(fam, typ, p)
-    try:
-        return s.getsockopt(socket.SOL_SOCKET, socket.SO_PROTOCOL)
-    finally:
-        s.close()
-print(proto(socket.AF_INET, socket.SOCK_STREAM), proto(socket.AF_INET6, socket.SOCK_STREAM),
-      proto(socket.AF_INET, socket.SOCK_STREAM, 6), proto(socket.AF_INET, socket.SOCK_DGRAM),
-      proto(socket.AF_INET, socket.SOCK_STREAM | socket.SOCK_NONBLOCK))
-'''
+TOOLS = os.path.join(smcxlab.REPO, "selftests", "tools")
+# SO_PROTOCOL of new stream/v6/tcp/udp/nonblock sockets, one line
+PROBE = os.path.join(TOOLS, "sockproto.py")
 
 
 def probe(h, ns=None):
-    h.run("cat > /tmp/t2s_probe.py", input=PROBE)
     pre = "ip netns exec %s " % ns if ns else ""
-    return h.out(pre + "python3 /tmp/t2s_probe.py").split()
+    return h.out(pre + "python3 " + PROBE).split()
 
 
 URING = os.path.join(os.path.dirname(scenarios.XFER), "uring_socket")
@@ -126,28 +117,19 @@ def hs_delta(t, before, after, key, least, what):
     t.check(d >= least, "%s: %s +%d (>= %d)" % (what, key, d, least))
 
 
-VRF_CLIENT = r'''
-import errno, socket, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, int(sys.argv[2]))
-s.settimeout(3)
-try:
-    s.connect((sys.argv[1], 7390))
-    print("connected")
-except OSError as e:
-    print(errno.errorcode.get(e.errno, str(e)))
-'''
+# one connect with a given protocol: "connected" or the errno's name
+VRF_CLIENT = os.path.join(TOOLS, "connect_probe.py")
 
 
 def vrf_policy(t, a, b):
     """The CLC socket is a kernel socket, so a cgroup/sock_create program
     (here ip vrf exec's, which binds new sockets to the VRF) runs on the
     smcx sock only: its settings must reach the TCP socket that carries the
-    traffic (REVIEW F15).  alpha's VRF has no route to beta, so TCP under it
+    traffic.  alpha's VRF has no route to beta, so TCP under it
     cannot connect; IPPROTO_SMC must not escape it either."""
     a.modprobe("vrf")
     a.run("ip link del smcxvrf 2>/dev/null; ip link add smcxvrf type vrf table 77"
           " && ip link set smcxvrf up")
-    a.run("cat > /tmp/vrf_client.py", input=VRF_CLIENT)
     srv = b.bg("exec python3 -c 'import socket\n"
                "s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
                "s.bind((\"0.0.0.0\", 7390)); s.listen(8)\n"
@@ -156,9 +138,9 @@ def vrf_policy(t, a, b):
     try:
         b.wait_port(7390, job=srv)
         for name, proto in (("tcp", 6), ("smc", 256)):
-            out[name] = a.out("ip vrf exec smcxvrf python3 /tmp/vrf_client.py %s %d"
-                              % (b.ip, proto))
-        out["smc-novrf"] = a.out("python3 /tmp/vrf_client.py %s 256" % b.ip)
+            out[name] = a.out("ip vrf exec smcxvrf python3 %s %s %d"
+                              % (VRF_CLIENT, b.ip, proto))
+        out["smc-novrf"] = a.out("python3 %s %s 256" % (VRF_CLIENT, b.ip))
     finally:
         srv.kill()
         a.run("ip link del smcxvrf", check=False)
