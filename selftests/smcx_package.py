@@ -29,7 +29,8 @@ and DKMS do not run in the guest: under TCG over 9p its depmod alone took
    /proc, /sys, a /dev, /run and /tmp of its own; the kernel's module
    loader (kernel.modprobe) runs that root's modprobe, as on a machine with
    the packages installed (restored afterwards).  All guest checks run in
-   one python process (DRIVER); the results are judged on the host:
+   one python process (DRIVER, selftests/tools/pkg_driver.py); the results
+   are judged on the host:
    - with nothing loaded, socket(AF_SMC), socket(AF_INET, SOCK_STREAM,
      IPPROTO_SMC), and resolving the genl families SMC_GEN_NETLINK and
      SMC_PNETID each load smcx, and neither smc nor smc_diag (all unloaded
@@ -61,6 +62,8 @@ import subprocess
 import tarfile
 import tempfile
 import time
+
+import smcxlab
 
 TIER = "main"
 # make deb (~4 min when stale) + the prebuilt module (~2 min when not
@@ -163,134 +166,9 @@ awk -v w="$W" '$5 == w || index($5, w "/") == 1 { print $5 }' /proc/self/mountin
 rm -rf "$W"
 """
 
-# guest: a list of actions in one python run (each agent request and each
-# python start costs seconds under TCG); prints one JSON result per action.
-#   ["trigger", STEP...]  unload smcx, smc_diag, smc; then each STEP, a way
-#                         in that the kernel may answer by loading a module
-#                         (afsmc, ipproto, genl:FAMILY, diag); report the
-#                         modules loaded before and after, and each error
-#   ["sh", CMD, CHROOT]   bash -c CMD, in the installed root if CHROOT
-#   ["write", PATH, TEXT], ["rm", PATH], ["read", PATH]
-#   ["perturb", {KEY: V}] set each sysctl KEY to some value other than V
-#                         that the kernel takes; report from what to what
-DRIVER = r"""
-import json, os, socket, struct, subprocess, sys
-
-ROOT, ENV = sys.argv[1], sys.argv[2].split()
-MODS = ("smcx", "smc_diag", "smc")
-AF_SMC, IPPROTO_SMC = 43, 256
-NETLINK_SOCK_DIAG, NETLINK_GENERIC = 4, 16
-NLMSG_ERROR, SOCK_DIAG_BY_FAMILY = 2, 20
-GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME = 16, 3, 2
-NLM_F_REQUEST, NLM_F_ACK, NLM_F_DUMP = 1, 4, 0x300
-
-
-def loaded():
-    with open("/proc/modules") as f:
-        names = {line.split()[0] for line in f}
-    return [m for m in MODS if m in names]
-
-
-def netlink(proto, mtype, flags, payload):
-    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, proto)
-    s.settimeout(30)
-    with s:
-        s.send(struct.pack("=IHHII", 16 + len(payload), mtype, NLM_F_REQUEST | flags, 1, 0)
-               + payload)
-        reply = s.recv(65536)
-    rtype = struct.unpack_from("=H", reply, 4)[0]
-    if rtype == NLMSG_ERROR:
-        err = struct.unpack_from("=i", reply, 16)[0]
-        if err:
-            raise OSError(-err, os.strerror(-err))
-    return rtype
-
-
-def step(what):
-    if what == "afsmc":
-        socket.socket(AF_SMC, socket.SOCK_STREAM, 0).close()
-    elif what == "ipproto":
-        socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_SMC).close()
-    elif what.startswith("genl:"):
-        name = what[5:].encode() + b"\0"
-        attr = struct.pack("=HH", 4 + len(name), CTRL_ATTR_FAMILY_NAME) + name
-        attr += b"\0" * (-len(attr) % 4)
-        rtype = netlink(NETLINK_GENERIC, GENL_ID_CTRL, NLM_F_ACK,
-                        struct.pack("=BBH", CTRL_CMD_GETFAMILY, 1, 0) + attr)
-        if rtype != GENL_ID_CTRL:
-            raise OSError(0, "no family in the answer (type %d)" % rtype)
-    elif what == "diag":
-        # struct smc_diag_req: family, 2 pad, diag_ext, inet_diag_sockid
-        netlink(NETLINK_SOCK_DIAG, SOCK_DIAG_BY_FAMILY, NLM_F_DUMP,
-                struct.pack("=BBBB", AF_SMC, 0, 0, 0) + bytes(48))
-    else:
-        raise ValueError("unknown step " + what)
-
-
-def trigger(*steps):
-    for m in MODS:
-        if m in loaded():
-            subprocess.run(["rmmod", m], capture_output=True)
-    res = {"before": loaded(), "errors": []}
-    for what in steps:
-        try:
-            step(what)
-            res["errors"].append(None)
-        except OSError as e:
-            res["errors"].append("%s (errno %d)" % (e.strerror, e.errno))
-    res["after"] = loaded()
-    return res
-
-
-def sh(cmd, chroot):
-    argv = ["chroot", ROOT] + ENV + ["bash", "-c", cmd] if chroot else ["bash", "-c", cmd]
-    r = subprocess.run(argv, capture_output=True, text=True, timeout=300)
-    return {"rc": r.returncode, "out": r.stdout, "err": r.stderr}
-
-
-def write(path, text):
-    with open(path, "w") as f:
-        f.write(text)
-    return {}
-
-
-def rm(path):
-    os.unlink(path)
-    return {}
-
-
-def read(path):
-    with open(path) as f:
-        return {"text": f.read()}
-
-
-def perturb(settings):
-    out = {}
-    for key, want in settings.items():
-        path = "/proc/sys/" + key.replace(".", "/")
-        cur = read(path)["text"].split()
-        try:
-            n = int(want)
-            cands = [c for c in (n + 1, n - 1, n * 2, 0, 1) if str(c) != want]
-        except ValueError:
-            cands = []
-        out[key] = {"was": " ".join(cur), "set": None}
-        for c in cands:
-            r = subprocess.run(["sysctl", "-q", "-w", "%s=%d" % (key, c)], capture_output=True)
-            if r.returncode == 0 and read(path)["text"].split() == [str(c)]:
-                out[key]["set"] = str(c)
-                break
-    return out
-
-
-results = []
-for action in json.loads(ACTIONS_JSON):
-    try:
-        results.append(globals()[action[0]](*action[1:]))
-    except Exception as e:  # noqa: BLE001 - reported to the host
-        results.append({"error": "%s: %s" % (type(e).__name__, e)})
-print(json.dumps(results))
-"""
+# guest: the actions (trigger, sh, write, rm, read, perturb; see its
+# docstring) in one python run, one JSON result per action
+DRIVER = "selftests/tools/pkg_driver.py"
 
 
 EXAMPLE_LINE = re.compile(r"^\s*#?\s*(net\.smc\.[A-Za-z0-9_.]+)\s*=\s*(\S+)\s*$")
@@ -370,9 +248,9 @@ def host_dpkg(t, run_dir, action, ver):
 
 def drive(a, actions, timeout=600):
     """Run the actions on the guest (DRIVER); their results, in order."""
-    script = "ACTIONS_JSON = %r\n%s" % (json.dumps(actions), DRIVER)
-    r = a.run("python3 - %s %s" % (GROOT, shlex.quote(CHROOT_ENV)), input=script,
-              timeout=timeout)
+    r = a.run("python3 %s %s %s" % (os.path.join(smcxlab.REPO, DRIVER), GROOT,
+                                    shlex.quote(CHROOT_ENV)),
+              input=json.dumps(actions), timeout=timeout)
     res = json.loads(r.out.strip().splitlines()[-1])
     assert len(res) == len(actions)
     return res
@@ -384,7 +262,7 @@ def no_error(t, res, what):
     return res
 
 
-# the ways in (issue 12): each must load smcx, and neither smc nor smc_diag
+# the ways in: each must load smcx, and neither smc nor smc_diag
 AUTOLOAD = (("afsmc", "socket(AF_SMC)"),
             ("ipproto", "socket(AF_INET, SOCK_STREAM, IPPROTO_SMC)"),
             ("genl:SMC_GEN_NETLINK", "resolving the genl family SMC_GEN_NETLINK"),
