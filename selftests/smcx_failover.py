@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Failover between the two links of an smcx <-> smcx link group (issue 15).
+"""Failover between the two links of an smcx <-> smcx link group.
 
 One lab of two wires, smcx on both hosts.  beta's first connection to
 alpha gives a SYMMETRIC link group, one link on each wire.  Then, for each
@@ -31,11 +31,13 @@ Last, the same with an urgent byte sent before each close: the CDC that
 marked it is lost as well, and the peer still reads it by MSG_OOB, not in
 band (TCP's semantics, which smcx keeps).
 """
+import os
 import time
 
 import failover
 import scenarios
 import smcr_cases
+import smcxlab
 import stacks
 
 TIMEOUT = 900
@@ -141,63 +143,11 @@ def idle_failover(t, a, b):
     # leaving the block checked phase 2 on every held connection
 
 
-# closing_failover: beta's connections, 1000 bytes sent each, closed at its
-# word (with "oob": after "abc", an urgent "X" and "def"); alpha reads each
-# to its end, taking an urgent byte when one is signalled, and says how it
-# ended (eof:<bytes in band>[:<urgent byte>])
-CLOSE_CLIENT = r'''
-import os, socket, sys, time
-ip, port, n, ready, go = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
-oob = sys.argv[6:] == ["oob"]
-conns = []
-for i in range(n):
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)  # IPPROTO_SMC
-    s.connect((ip, port))
-    s.sendall(b"c" * 1000)
-    conns.append(s)
-open(ready, "w").close()
-while not os.path.exists(go):
-    time.sleep(0.05)
-for s in conns:
-    if oob:
-        s.sendall(b"abc")
-        s.send(b"X", socket.MSG_OOB)
-        s.sendall(b"def")
-    s.close()
-print("closed %d" % n)
-'''
-CLOSE_SERVER = r'''
-import select, socket, sys, time
-port, n = int(sys.argv[1]), int(sys.argv[2])
-lsn = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)  # IPPROTO_SMC
-lsn.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-lsn.bind(("0.0.0.0", port))
-lsn.listen(16)
-conns = [lsn.accept()[0] for _ in range(n)]
-ends = []
-for c in conns:
-    c.settimeout(90)
-    got, urg, tried = 0, "", False
-    try:
-        while True:
-            r, _, x = select.select([c], [], [c], 90)
-            if x and not tried:
-                tried = True		# once: POLLPRI ends when it is read
-                try:
-                    urg = ":" + c.recv(1, socket.MSG_OOB).decode()
-                except OSError as e:
-                    urg = ":" + type(e).__name__
-                continue
-            d = c.recv(65536)
-            if not d:
-                break
-            got += len(d)
-        ends.append("eof:%d%s" % (got, urg))
-    except OSError as e:
-        ends.append("%s:%d" % (type(e).__name__, got))
-    c.close()
-print(" ".join(ends))
-'''
+# closing_failover (close_peers.py): beta's connections, 1000 bytes sent
+# each, closed at its word (with "oob": after "abc", an urgent "X" and
+# "def"); alpha reads each to its end, taking an urgent byte when one is
+# signalled, and says how it ended (eof:<bytes in band>[:<urgent byte>])
+CLOSE_PEERS = os.path.join(smcxlab.REPO, "selftests", "tools", "close_peers.py")
 CLOSE_CONNS = 4
 
 
@@ -214,12 +164,11 @@ def closing_failover(t, a, b, oob=False):
             % (failover.describe_groups(a), failover.describe_groups(b)))
     port = PORT + (70 if oob else 60)
     ready, go = "/tmp/smcx-close-%d.ready" % port, "/tmp/smcx-close-%d.go" % port
-    a.run("cat > /tmp/close_server.py", input=CLOSE_SERVER)
-    b.run("cat > /tmp/close_client.py && rm -f %s %s" % (ready, go), input=CLOSE_CLIENT)
-    srv = a.bg("python3 /tmp/close_server.py %d %d" % (port, CLOSE_CONNS))
+    b.run("rm -f %s %s" % (ready, go))
+    srv = a.bg("python3 %s server %d %d" % (CLOSE_PEERS, port, CLOSE_CONNS))
     a.wait_port(port, job=srv)
-    cli = b.bg("python3 /tmp/close_client.py %s %d %d %s %s%s"
-               % (a.ip, port, CLOSE_CONNS, ready, go, " oob" if oob else ""))
+    cli = b.bg("python3 %s client %s %d %d %s %s%s"
+               % (CLOSE_PEERS, a.ip, port, CLOSE_CONNS, ready, go, " oob" if oob else ""))
     t.check(scenarios.wait_for(lambda: b.run("test -e %s" % ready, check=False).rc == 0,
                                timeout=60, step=0.5),
             "%d connections open, 1000 bytes sent on each" % CLOSE_CONNS)
