@@ -7,7 +7,9 @@
  *   closer client -f FAMILY -a ADDR -p PORT -o ORDER[,ORDER...] [-n BYTES]
  *                 [-u UNREAD_BYTES]
  *
- * FAMILY: tcp, tcp6, smc (AF_SMC/SMCPROTO_SMC), smc6 (SMCPROTO_SMC6).
+ * FAMILY: tcp, tcp6, smc (AF_SMC/SMCPROTO_SMC), smc6 (SMCPROTO_SMC6),
+ * ipproto_smc, ipproto_smc6 (AF_INET/AF_INET6 with IPPROTO_SMC): fam_find()
+ * of common.h.
  * The client runs the orders one after the other, a new connection each,
  * announcing the order in a 16-byte header (magic, order, byte count); the
  * server serves CONNS connections one after the other.  D is BYTES of the
@@ -53,9 +55,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef AF_SMC
-#define AF_SMC 43
-#endif
+#include "common.h"
 
 #define CLOSER_MAGIC 0x434c4f53u /* "CLOS" */
 #define CHUNK 65536
@@ -73,18 +73,6 @@ struct hdr {
 	uint32_t magic;
 	uint32_t order;
 	uint64_t bytes;
-};
-
-struct fam {
-	const char *name;
-	int domain, proto, addr_family;
-};
-
-static const struct fam fams[] = {
-	{ "tcp", AF_INET, 0, AF_INET },
-	{ "tcp6", AF_INET6, 0, AF_INET6 },
-	{ "smc", AF_SMC, 0, AF_INET },
-	{ "smc6", AF_SMC, 1, AF_INET6 },
 };
 
 static const struct fam *fam;
@@ -134,44 +122,6 @@ static const char *errname(int e)
 	case EINVAL: return "EINVAL";
 	default: return strerror(e);
 	}
-}
-
-static int write_all(int fd, const void *p, size_t len)
-{
-	const char *c = p;
-
-	while (len) {
-		ssize_t n = send(fd, c, len, MSG_NOSIGNAL);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		c += n;
-		len -= n;
-	}
-	return 0;
-}
-
-static int read_all(int fd, void *p, size_t len)
-{
-	char *c = p;
-
-	while (len) {
-		ssize_t n = recv(fd, c, len, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0) {
-			errno = 0;
-			return -1;
-		}
-		c += n;
-		len -= n;
-	}
-	return 0;
 }
 
 static int send_data(int fd, uint64_t bytes, uint64_t seed)
@@ -380,29 +330,6 @@ fail:
 	return -1;
 }
 
-static int make_addr(struct sockaddr_storage *ss, socklen_t *len, const char *addr, int port)
-{
-	memset(ss, 0, sizeof(*ss));
-	if (fam->addr_family == AF_INET) {
-		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
-
-		sin->sin_family = AF_INET;
-		sin->sin_port = htons(port);
-		if (addr && inet_pton(AF_INET, addr, &sin->sin_addr) != 1)
-			return -1;
-		*len = sizeof(*sin);
-	} else {
-		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
-
-		sin6->sin6_family = AF_INET6;
-		sin6->sin6_port = htons(port);
-		if (addr && inet_pton(AF_INET6, addr, &sin6->sin6_addr) != 1)
-			return -1;
-		*len = sizeof(*sin6);
-	}
-	return 0;
-}
-
 static void set_timeouts(int fd)
 {
 	struct timeval tv = { IO_TIMEOUT_S, 0 };
@@ -428,7 +355,7 @@ static void usage(void)
 		"usage: closer server -f FAMILY -p PORT [-c CONNS]\n"
 		"       closer client -f FAMILY -a ADDR -p PORT -o ORDER[,ORDER...] [-n BYTES]\n"
 		"                     [-u UNREAD_BYTES]\n"
-		"FAMILY: tcp tcp6 smc smc6\nORDER:");
+		"FAMILY: tcp tcp6 smc smc6 ipproto_smc ipproto_smc6\nORDER:");
 	for (int i = 0; i < NORDERS; i++)
 		fprintf(stderr, " %s", order_names[i]);
 	fprintf(stderr, "\n");
@@ -456,9 +383,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "f:a:p:c:n:o:u:")) != -1) {
 		switch (opt) {
 		case 'f':
-			for (size_t i = 0; i < sizeof(fams) / sizeof(fams[0]); i++)
-				if (!strcmp(optarg, fams[i].name))
-					fam = &fams[i];
+			fam = fam_find(optarg);
 			if (!fam)
 				usage();
 			break;
@@ -482,7 +407,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		make_addr(&ss, &len, NULL, port);
+		make_addr(&ss, &len, fam->addr_family, NULL, port);
 		if (bind(lfd, (struct sockaddr *)&ss, len) || listen(lfd, 16)) {
 			fprintf(stderr, "closer: bind/listen %d: %s\n", port, strerror(errno));
 			return 1;
@@ -529,7 +454,7 @@ int main(int argc, char **argv)
 			goto done;
 		}
 		set_timeouts(fd);
-		if (make_addr(&ss, &len, addr, port) || connect(fd, (struct sockaddr *)&ss, len)) {
+		if (make_addr(&ss, &len, fam->addr_family, addr, port) || connect(fd, (struct sockaddr *)&ss, len)) {
 			fail("connect: %s", errname(errno));
 			close(fd);
 			goto done;

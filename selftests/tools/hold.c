@@ -8,7 +8,9 @@
  *   hold client -f FAMILY -a ADDR -p PORT [-c CONNS] [-n BYTES] [-R READY]
  *               [-r RELEASE] [-t SECONDS] [-S SNDBUF] [-B RCVBUF] [-q]
  *
- * FAMILY: tcp, tcp6, smc (AF_SMC/SMCPROTO_SMC), smc6 (SMCPROTO_SMC6).
+ * FAMILY: tcp, tcp6, smc (AF_SMC/SMCPROTO_SMC), smc6 (SMCPROTO_SMC6),
+ * ipproto_smc, ipproto_smc6 (AF_INET/AF_INET6 with IPPROTO_SMC): fam_find()
+ * of common.h.
  *
  * The client starts CONNS threads that connect at the same moment (a
  * barrier; with -s one after the other), each sends a 24-byte header (magic, byte count, seed) and then:
@@ -47,9 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef AF_SMC
-#define AF_SMC 43
-#endif
+#include "common.h"
 
 #define HOLD_MAGIC 0x484f4c44u /* "HOLD" */
 #define MAX_CONNS 1024
@@ -60,18 +60,6 @@ struct hdr {
 	uint32_t pad;
 	uint64_t bytes;
 	uint64_t seed;
-};
-
-struct fam {
-	const char *name;
-	int domain, proto, addr_family;
-};
-
-static const struct fam fams[] = {
-	{ "tcp", AF_INET, 0, AF_INET },
-	{ "tcp6", AF_INET6, 0, AF_INET6 },
-	{ "smc", AF_SMC, 0, AF_INET },
-	{ "smc6", AF_SMC, 1, AF_INET6 },
 };
 
 static const struct fam *fam;
@@ -136,44 +124,6 @@ static void fill(unsigned char *buf, size_t len, uint64_t seed, uint64_t off)
 	}
 }
 
-static int write_all(int fd, const void *p, size_t len)
-{
-	const char *c = p;
-
-	while (len) {
-		ssize_t n = send(fd, c, len, MSG_NOSIGNAL);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		c += n;
-		len -= n;
-	}
-	return 0;
-}
-
-static int read_all(int fd, void *p, size_t len)
-{
-	char *c = p;
-
-	while (len) {
-		ssize_t n = recv(fd, c, len, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0) {
-			errno = EPIPE;	/* early EOF */
-			return -1;
-		}
-		c += n;
-		len -= n;
-	}
-	return 0;
-}
-
 static int send_pattern(int fd, int id, uint64_t bytes, uint64_t seed, const char *what)
 {
 	unsigned char buf[CHUNK];
@@ -201,7 +151,7 @@ static int recv_pattern(int fd, int id, uint64_t bytes, uint64_t seed, const cha
 
 		if (read_all(fd, buf, n)) {
 			say("hold: conn %d %s recv failed at %llu: %s\n", id, what,
-			    (unsigned long long)off, strerror(errno));
+			    (unsigned long long)off, errno ? strerror(errno) : "early EOF");
 			return -1;
 		}
 		fill(want, n, seed, off);
@@ -239,29 +189,6 @@ struct conn {
 	int port;
 };
 
-static int make_addr(struct sockaddr_storage *ss, socklen_t *len, const char *addr, int port)
-{
-	memset(ss, 0, sizeof(*ss));
-	if (fam->addr_family == AF_INET) {
-		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
-
-		sin->sin_family = AF_INET;
-		sin->sin_port = htons(port);
-		if (addr && inet_pton(AF_INET, addr, &sin->sin_addr) != 1)
-			return -1;
-		*len = sizeof(*sin);
-	} else {
-		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
-
-		sin6->sin6_family = AF_INET6;
-		sin6->sin6_port = htons(port);
-		if (addr && inet_pton(AF_INET6, addr, &sin6->sin6_addr) != 1)
-			return -1;
-		*len = sizeof(*sin6);
-	}
-	return 0;
-}
-
 /*
  * Seeds: seed+0 client phase 1, +1 server phase 1, +2 client phase 2,
  * +3 server phase 2; connections are 4 apart.
@@ -284,7 +211,7 @@ static void *client_thread(void *arg)
 	set_bufs(fd);
 	if (serial)
 		pthread_mutex_lock(&connect_mu);
-	if (make_addr(&ss, &len, c->addr, c->port) ||
+	if (make_addr(&ss, &len, fam->addr_family, c->addr, c->port) ||
 	    connect(fd, (struct sockaddr *)&ss, len)) {
 		say("hold: conn %d connect: %s\n", c->id, strerror(errno));
 		if (serial)
@@ -373,7 +300,7 @@ static void usage(void)
 		"                   [-S SNDBUF] [-B RCVBUF]\n"
 		"-s: connect one connection at a time (data still concurrent)\n"
 		"-S, -B: SO_SNDBUF, SO_RCVBUF before connect() / listen() (K, M suffix)\n"
-		"FAMILY: tcp tcp6 smc smc6\n");
+		"FAMILY: tcp tcp6 smc smc6 ipproto_smc ipproto_smc6\n");
 	exit(2);
 }
 
@@ -396,9 +323,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "f:a:p:c:n:R:r:t:qsS:B:")) != -1) {
 		switch (opt) {
 		case 'f':
-			for (size_t i = 0; i < sizeof(fams) / sizeof(fams[0]); i++)
-				if (!strcmp(optarg, fams[i].name))
-					fam = &fams[i];
+			fam = fam_find(optarg);
 			if (!fam)
 				usage();
 			break;
@@ -440,7 +365,7 @@ int main(int argc, char **argv)
 		}
 		setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 		set_bufs(lfd);
-		make_addr(&ss, &len, NULL, port);
+		make_addr(&ss, &len, fam->addr_family, NULL, port);
 		if (bind(lfd, (struct sockaddr *)&ss, len) || listen(lfd, nconns + 16)) {
 			fprintf(stderr, "hold: bind/listen %d: %s\n", port, strerror(errno));
 			return 1;

@@ -9,7 +9,9 @@
  * -B USEC (either side) sets SO_BUSY_POLL on its connections: a receive
  * spins up to USEC microseconds for data before it sleeps.
  *
- * FAMILY: tcp, tcp6, smc (AF_SMC/SMCPROTO_SMC), smc6 (SMCPROTO_SMC6).
+ * FAMILY: tcp, tcp6, smc (AF_SMC/SMCPROTO_SMC), smc6 (SMCPROTO_SMC6),
+ * ipproto_smc, ipproto_smc6 (AF_INET/AF_INET6 with IPPROTO_SMC): fam_find()
+ * of common.h.
  *
  * One connection: the client sends a 16-byte header (magic, SIZE), then
  * WARMUP + ROUNDS times sends SIZE bytes and waits for the server to echo
@@ -46,9 +48,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef AF_SMC
-#define AF_SMC 43
-#endif
+#include "common.h"
 
 #define PP_MAGIC 0x50494e47u /* "PING" */
 #define MAX_SIZE (1 << 20)
@@ -59,76 +59,7 @@ struct hdr {
 	uint64_t pad;
 };
 
-struct fam {
-	const char *name;
-	int domain, proto, addr_family;
-};
-
-static const struct fam fams[] = {
-	{ "tcp", AF_INET, 0, AF_INET },
-	{ "tcp6", AF_INET6, 0, AF_INET6 },
-	{ "smc", AF_SMC, 0, AF_INET },
-	{ "smc6", AF_SMC, 1, AF_INET6 },
-};
-
 static const struct fam *fam;
-
-static int write_all(int fd, const void *p, size_t len)
-{
-	const char *c = p;
-
-	while (len) {
-		ssize_t n = send(fd, c, len, MSG_NOSIGNAL);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		c += n;
-		len -= n;
-	}
-	return 0;
-}
-
-static int read_all(int fd, void *p, size_t len)
-{
-	char *c = p;
-
-	while (len) {
-		ssize_t n = recv(fd, c, len, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		c += n;
-		len -= n;
-	}
-	return 0;
-}
-
-static int make_addr(struct sockaddr_storage *ss, socklen_t *len, const char *addr, int port)
-{
-	memset(ss, 0, sizeof(*ss));
-	if (fam->addr_family == AF_INET) {
-		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
-
-		sin->sin_family = AF_INET;
-		sin->sin_port = htons(port);
-		if (addr && inet_pton(AF_INET, addr, &sin->sin_addr) != 1)
-			return -1;
-		*len = sizeof(*sin);
-	} else {
-		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
-
-		sin6->sin6_family = AF_INET6;
-		sin6->sin6_port = htons(port);
-		if (addr && inet_pton(AF_INET6, addr, &sin6->sin6_addr) != 1)
-			return -1;
-		*len = sizeof(*sin6);
-	}
-	return 0;
-}
 
 static int busy_poll;	/* -B: SO_BUSY_POLL microseconds, 0: leave the default */
 
@@ -178,7 +109,7 @@ static void usage(void)
 		"       pingpong client -f FAMILY -a ADDR -p PORT [-s SIZE] [-n ROUNDS] [-w WARMUP]\n"
 		"       pingpong client -C -f FAMILY -a ADDR -p PORT [-s SIZE] [-n CONNS | -t SECS]\n"
 		"       -B USEC (both): SO_BUSY_POLL on the connections\n"
-		"FAMILY: tcp tcp6 smc smc6\n");
+		"FAMILY: tcp tcp6 smc smc6 ipproto_smc ipproto_smc6\n");
 	exit(2);
 }
 
@@ -239,7 +170,7 @@ static int crr(const char *addr, int port, uint32_t size, int conns, int secs, i
 	struct sockaddr_storage ss;
 	socklen_t len;
 
-	if (!t || !req || !in || make_addr(&ss, &len, addr, port))
+	if (!t || !req || !in || make_addr(&ss, &len, fam->addr_family, addr, port))
 		return 1;
 	memcpy(req, &h, sizeof(h));
 	memset(req + sizeof(h), 'q', size);
@@ -289,9 +220,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "f:a:p:c:s:n:w:Ct:B:")) != -1) {
 		switch (opt) {
 		case 'f':
-			for (size_t i = 0; i < sizeof(fams) / sizeof(fams[0]); i++)
-				if (!strcmp(optarg, fams[i].name))
-					fam = &fams[i];
+			fam = fam_find(optarg);
 			if (!fam)
 				usage();
 			break;
@@ -322,7 +251,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		make_addr(&ss, &len, NULL, port);
+		make_addr(&ss, &len, fam->addr_family, NULL, port);
 		if (bind(lfd, (struct sockaddr *)&ss, len) || listen(lfd, 16)) {
 			fprintf(stderr, "pingpong: bind/listen %d: %s\n", port, strerror(errno));
 			return 1;
@@ -351,7 +280,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	nodelay(fd);
-	if (make_addr(&ss, &len, addr, port) || connect(fd, (struct sockaddr *)&ss, len)) {
+	if (make_addr(&ss, &len, fam->addr_family, addr, port) || connect(fd, (struct sockaddr *)&ss, len)) {
 		fprintf(stderr, "pingpong: connect %s:%d: %s\n", addr, port, strerror(errno));
 		return 1;
 	}

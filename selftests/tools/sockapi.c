@@ -53,6 +53,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common.h"
 #include "sockapi.h"
 
 #define CASE_TIMEOUT_MS 45000	/* client: one case, all included */
@@ -63,23 +64,7 @@
 
 /* ---------------------------------------------------------------- family */
 
-struct family {
-	const char *name;
-	int domain;
-	int proto;
-	bool v6;
-};
-
-static const struct family families[] = {
-	{ "tcp", AF_INET, 0, false },
-	{ "tcp6", AF_INET6, 0, true },
-	{ "smc", AF_SMC, 0, false },
-	{ "smc6", AF_SMC, 1, true },
-	{ "ipproto_smc", AF_INET, IPPROTO_SMC, false },
-	{ "ipproto_smc6", AF_INET6, IPPROTO_SMC, true },
-};
-
-static struct family fam;
+static const struct fam *fam;
 static int base_port;
 static struct sockaddr_storage srv_ip;		/* client: the server's address */
 static struct sockaddr_storage silent_ip;	/* client: an address nobody answers */
@@ -88,7 +73,7 @@ static struct sockaddr_storage silent2_ip;
 
 static int ipfam(void)
 {
-	return fam.v6 ? AF_INET6 : AF_INET;
+	return fam->addr_family;
 }
 
 /* Parse an address for the family's IP version (an IPv4 literal becomes
@@ -100,7 +85,7 @@ static int parse_ip(const char *s, struct sockaddr_storage *ss)
 	struct in_addr a4;
 
 	memset(ss, 0, sizeof(*ss));
-	if (!fam.v6) {
+	if (fam->addr_family == AF_INET) {
 		sin->sin_family = AF_INET;
 		return inet_pton(AF_INET, s, &sin->sin_addr) == 1 ? 0 : -1;
 	}
@@ -278,7 +263,7 @@ static void guard(int ms)
 
 static int fsock(int flags)
 {
-	return socket(fam.domain, SOCK_STREAM | flags, fam.proto);
+	return socket(fam->domain, SOCK_STREAM | flags, fam->proto);
 }
 
 static int set_int(int fd, int level, int opt, int val)
@@ -796,7 +781,7 @@ static int server_main(void)
 	pid_t worker = 0;
 
 	signal(SIGPIPE, SIG_IGN);
-	printf("sockapi server: family %s, data port %d, control port %d\n", fam.name,
+	printf("sockapi server: family %s, data port %d, control port %d\n", fam->name,
 	       base_port, base_port + 1);
 	fflush(stdout);
 	for (;;) {
@@ -956,7 +941,7 @@ static int xsock(int flags)
 	int fd = fsock(flags);
 
 	if (fd < 0)
-		fail("socket(%s): %s", fam.name, ename(errno));
+		fail("socket(%s): %s", fam->name, ename(errno));
 	return fd;
 }
 
@@ -2826,7 +2811,7 @@ static int client_main(const char *only)
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	printf("# sockapi client: family %s\n", fam.name);
+	printf("# sockapi client: family %s\n", fam->name);
 	for (i = 0; i < NCASES; i++) {
 		if (only) {
 			char pad[1024];
@@ -2900,10 +2885,8 @@ int main(int argc, char **argv)
 		default: usage();
 		}
 	}
-	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
-		if (!strcmp(families[i].name, fname))
-			fam = families[i];
-	if (!fam.name) {
+	fam = fam_find(fname);
+	if (!fam) {
 		fprintf(stderr, "sockapi: unknown family %s\n", fname);
 		usage();
 	}
@@ -2911,10 +2894,10 @@ int main(int argc, char **argv)
 		int fd = fsock(0);
 
 		if (fd < 0) {
-			printf("probe %s: socket=%s\n", fam.name, rv_str(-1, errno));
+			printf("probe %s: socket=%s\n", fam->name, rv_str(-1, errno));
 			return 1;
 		}
-		printf("probe %s: socket=ok domain=%s protocol=%s\n", fam.name,
+		printf("probe %s: socket=ok domain=%s protocol=%s\n", fam->name,
 		       get_int(fd, SOL_SOCKET, SO_DOMAIN), get_int(fd, SOL_SOCKET, SO_PROTOCOL));
 		close(fd);
 		return 0;

@@ -17,12 +17,6 @@
 #include <sys/epoll.h>
 #include <time.h>
 
-#ifndef AF_SMC
-#define AF_SMC 43
-#endif
-#ifndef IPPROTO_SMC
-#define IPPROTO_SMC 256
-#endif
 #ifndef POLLRDHUP
 #define POLLRDHUP 0x2000
 #endif

@@ -48,6 +48,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common.h"
+
 #define EXIT_USAGE 2
 #define EXIT_SKIP 4
 #define CHUNK 65536
@@ -236,21 +238,6 @@ static int report(const char *what, int fd)
 	return 0;
 }
 
-static int write_all(int fd, const unsigned char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /*
  * Read @fd to EOF, checking the pattern from offset 0; if @echo, write every
  * chunk back.  The number of bytes verified, or -1.
@@ -320,30 +307,6 @@ static void *send_pattern(void *arg)
 	return NULL;
 }
 
-static int make_addr(int family, const char *addr, int port,
-		     struct sockaddr_storage *ss, socklen_t *len)
-{
-	memset(ss, 0, sizeof(*ss));
-	if (family == AF_INET) {
-		struct sockaddr_in *in = (struct sockaddr_in *)ss;
-
-		in->sin_family = AF_INET;
-		in->sin_port = htons((uint16_t)port);
-		*len = sizeof(*in);
-		if (!addr)
-			return 0;
-		return inet_pton(AF_INET, addr, &in->sin_addr) == 1 ? 0 : -1;
-	}
-	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
-
-	in6->sin6_family = AF_INET6;
-	in6->sin6_port = htons((uint16_t)port);
-	*len = sizeof(*in6);
-	if (!addr)
-		return 0;
-	return inet_pton(AF_INET6, addr, &in6->sin6_addr) == 1 ? 0 : -1;
-}
-
 static int blocking(int fd)
 {
 	int fl = fcntl(fd, F_GETFL);
@@ -362,7 +325,7 @@ static int run_server(int fd, int family, int port, int conns)
 	int one = 1;
 
 	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
-	    make_addr(family, NULL, port, &ss, &len) < 0 ||
+	    make_addr(&ss, &len, family, NULL, port) < 0 ||
 	    bind(fd, (struct sockaddr *)&ss, len) < 0 || listen(fd, 8) < 0) {
 		perror("uring_socket: bind/listen");
 		return 1;
@@ -403,7 +366,7 @@ static int run_client(int fd, int family, const char *addr, int port,
 	int64_t got;
 	int rc;
 
-	if (make_addr(family, addr, port, &ss, &len) < 0) {
+	if (make_addr(&ss, &len, family, addr, port) < 0) {
 		fprintf(stderr, "uring_socket: bad address %s\n", addr);
 		return EXIT_USAGE;
 	}

@@ -7,7 +7,8 @@
  *               [-m send|recv|duplex] [-c CONNS] [-s SEED] [-b CHUNK] [-q]
  *
  * FAMILY: tcp, tcp6, smc (AF_SMC/SMCPROTO_SMC), smc6 (SMCPROTO_SMC6),
- * ipproto_smc, ipproto_smc6 (AF_INET/AF_INET6 with IPPROTO_SMC).
+ * ipproto_smc, ipproto_smc6 (AF_INET/AF_INET6 with IPPROTO_SMC): fam_find()
+ * of common.h.
  *
  * The client opens CONNS connections at once (a thread each) and starts every
  * one with a 24-byte header (magic, mode, byte count, seed), so the server
@@ -49,12 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef AF_SMC
-#define AF_SMC 43
-#endif
-#ifndef IPPROTO_SMC
-#define IPPROTO_SMC 256
-#endif
+#include "common.h"
 
 #define XFER_MAGIC 0x58464552u /* "XFER" */
 #define MAX_CONNS 1024
@@ -68,20 +64,6 @@ struct hdr {
 	uint32_t mode;  /* from the client's point of view, | XFER_TIMED */
 	uint64_t bytes; /* or the sending time in ms with XFER_TIMED */
 	uint64_t seed;
-};
-
-struct fam {
-	const char *name;
-	int domain, proto, addr_family;
-};
-
-static const struct fam fams[] = {
-	{ "tcp", AF_INET, 0, AF_INET },
-	{ "tcp6", AF_INET6, 0, AF_INET6 },
-	{ "smc", AF_SMC, 0, AF_INET },
-	{ "smc6", AF_SMC, 1, AF_INET6 },
-	{ "ipproto_smc", AF_INET, IPPROTO_SMC, AF_INET },
-	{ "ipproto_smc6", AF_INET6, IPPROTO_SMC, AF_INET6 },
 };
 
 static const struct fam *fam;
@@ -152,40 +134,6 @@ static void say(const char *fmt, ...)
 	va_end(ap);
 	fflush(stdout);
 	pthread_mutex_unlock(&out_lock);
-}
-
-static int write_all(int fd, const void *p, size_t len)
-{
-	const char *c = p;
-
-	while (len) {
-		ssize_t n = send(fd, c, len, MSG_NOSIGNAL);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		c += n;
-		len -= n;
-	}
-	return 0;
-}
-
-static int read_all(int fd, void *p, size_t len)
-{
-	char *c = p;
-
-	while (len) {
-		ssize_t n = recv(fd, c, len, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		c += n;
-		len -= n;
-	}
-	return 0;
 }
 
 /*
@@ -355,29 +303,6 @@ static int run_data(struct conn *c, int fd, int sending, int receiving, uint64_t
 	return 0;
 }
 
-static int make_addr(struct sockaddr_storage *ss, socklen_t *len, const char *addr, int port)
-{
-	memset(ss, 0, sizeof(*ss));
-	if (fam->addr_family == AF_INET) {
-		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
-
-		sin->sin_family = AF_INET;
-		sin->sin_port = htons(port);
-		if (addr && inet_pton(AF_INET, addr, &sin->sin_addr) != 1)
-			return -1;
-		*len = sizeof(*sin);
-	} else {
-		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
-
-		sin6->sin6_family = AF_INET6;
-		sin6->sin6_port = htons(port);
-		if (addr && inet_pton(AF_INET6, addr, &sin6->sin6_addr) != 1)
-			return -1;
-		*len = sizeof(*sin6);
-	}
-	return 0;
-}
-
 static void *client_thread(void *arg)
 {
 	struct conn *c = arg;
@@ -392,7 +317,7 @@ static void *client_thread(void *arg)
 		say("xfer: socket(%s): %s\n", fam->name, strerror(errno));
 		return NULL;
 	}
-	if (make_addr(&ss, &len, c->addr, c->port)) {
+	if (make_addr(&ss, &len, fam->addr_family, c->addr, c->port)) {
 		say("xfer: bad address %s\n", c->addr);
 		goto out;
 	}
@@ -496,9 +421,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "f:a:p:n:m:c:s:b:l:t:q")) != -1) {
 		switch (opt) {
 		case 'f':
-			for (size_t i = 0; i < sizeof(fams) / sizeof(fams[0]); i++)
-				if (!strcmp(optarg, fams[i].name))
-					fam = &fams[i];
+			fam = fam_find(optarg);
 			if (!fam)
 				usage();
 			break;
@@ -535,7 +458,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		make_addr(&ss, &len, NULL, port);
+		make_addr(&ss, &len, fam->addr_family, NULL, port);
 		if (bind(lfd, (struct sockaddr *)&ss, len) || listen(lfd, backlog > 0 ? backlog : nconns + 16)) {
 			fprintf(stderr, "xfer: bind/listen %d: %s\n", port, strerror(errno));
 			return 1;
