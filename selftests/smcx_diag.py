@@ -147,40 +147,6 @@ def smcr_case(t):
             % (js["smcr"]["tx"]["cnt"], js["smcr"]["rx"]["cnt"]))
 
 
-# One side of a half-closed connection (IPPROTO_SMC, which Python can
-# address): connect or accept, exchange one byte, then shutdown(SHUT_WR)
-# once TAG.shut exists and close once TAG.close exists (each wait bounded).
-HALFCLOSE = r'''
-import os, socket, sys, time
-role, addr, port, tag = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-def wait(name):
-    end = time.time() + 300
-    while not os.path.exists(tag + "." + name):
-        if time.time() > end:
-            raise SystemExit("halfclose %s: no %s.%s" % (role, tag, name))
-        time.sleep(0.1)
-if role == "server":
-    ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
-    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    ls.bind(("0.0.0.0", port))
-    ls.listen(1)
-    c, _ = ls.accept()
-    ls.close()
-else:
-    c = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
-    c.settimeout(60)
-    c.connect((addr, port))
-c.settimeout(300)
-c.sendall(b"x")
-got = c.recv(1)
-wait("shut")
-c.shutdown(socket.SHUT_WR)
-wait("close")
-c.close()
-print("halfclose %s: ok %r" % (role, got))
-'''
-
-
 def conn_states(t, h, port):
     """(state, mode) of @h's connections on @port (listeners left out)."""
     return [(s["state"], s["mode"]) for s in smcss_json(t, h, "-a", port)
@@ -192,7 +158,7 @@ def close_states_case(t):
     tags = {a.name: "/tmp/diag-hc-cli", b.name: "/tmp/diag-hc-srv"}
     for h in (a, b):
         h.run("rm -f %s.shut %s.close" % (tags[h.name], tags[h.name]))
-    tool = "python3 -c %s" % shlex_quote(HALFCLOSE)
+    tool = scenarios.pytool("halfclose")
 
     def seen():
         return {h.name: conn_states(t, h, port) for h in (a, b)}
@@ -232,35 +198,6 @@ def close_states_case(t):
 
 MANY = 300
 
-# One SOCK_DIAG_BY_FAMILY dump for AF_SMC, read with a large buffer: each
-# read returns one part of the dump.  Prints {"reads", "done", "socks": [...]}.
-RAW_DUMP = r'''
-import json, socket, struct
-s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 4)   # NETLINK_SOCK_DIAG
-req = struct.pack("=BBBB48s", 43, 0, 0, 0, b"")            # smc_diag_req
-s.send(struct.pack("=IHHII", 16 + len(req), 20, 0x301, 1, 0) + req)
-reads, done, socks = 0, False, []
-while not done:
-    buf = s.recv(1 << 20)
-    reads += 1
-    off = 0
-    while off + 16 <= len(buf):
-        ln, typ = struct.unpack_from("=IH", buf, off)
-        if typ == 3:
-            done = True
-        elif typ == 20:
-            fam, state, mode = struct.unpack_from("=BBB", buf, off + 16)
-            sport, dport = struct.unpack_from(">HH", buf, off + 20)
-            cookie = struct.unpack_from("=Q", buf, off + 60)[0]
-            inode = struct.unpack_from("=Q", buf, off + 16 + 56)[0]
-            socks.append([sport, dport, inode, cookie, state])
-        elif typ == 2:
-            raise SystemExit("dump error %d" % struct.unpack_from("=i", buf, off + 16))
-        off += (ln + 3) & ~3
-print(json.dumps({"reads": reads, "done": done, "socks": socks}))
-'''
-
-
 def ipv6_many_case(t):
     a, port = t.alpha, PORT + 10
     hold = smcr_cases.HOLD
@@ -291,7 +228,7 @@ def ipv6_many_case(t):
         t.check(len(rows) == len(socks) and
                 any(("::1:%d" % port) in r for r in rows),
                 "smcss -a text: %d rows with ::1:%d (smc-tools' form)" % (len(rows), port))
-        dump = json.loads(a.out("python3 -c %s" % shlex_quote(RAW_DUMP)))
+        dump = json.loads(a.out(scenarios.pytool("smc_diag_dump")))
         raw = [x for x in dump["socks"] if port in (x[0], x[1])]
         t.log("raw dump: %d reads, %d sockets, %d of port %d"
               % (dump["reads"], len(dump["socks"]), len(raw), port))
@@ -309,11 +246,6 @@ def ipv6_many_case(t):
                 r = p.wait(timeout=300, check=False)
                 if r.rc != 0:
                     t.log("hold: rc %d %s" % (r.rc, (r.out + r.err).strip()[-400:]))
-
-
-def shlex_quote(s):
-    import shlex
-    return shlex.quote(s)
 
 
 def run(t):

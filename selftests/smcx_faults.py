@@ -417,40 +417,12 @@ def rdma_del_transfer(t, port):
     smcr_works(t, port + 1)
 
 
-UNREAD_SERVER = r"""
-import errno, os, socket, sys, time
-port, ready, go = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)  # IPPROTO_SMC
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("0.0.0.0", port))
-s.listen(1)
-c, _ = s.accept()
-c.settimeout(60)
-while len(c.recv(65536, socket.MSG_PEEK)) < 16384:
-    time.sleep(0.1)
-open(ready, "w").close()
-while not os.path.exists(go):
-    time.sleep(0.1)
-c.settimeout(30)
-got = 0
-try:
-    while True:
-        b = c.recv(65536)
-        if not b:
-            print("unread: recv EOF after %d bytes" % got)
-            break
-        got += len(b)
-except OSError as e:
-    print("unread: recv %s after %d bytes" % (errno.errorcode.get(e.errno, e.errno), got))
-c.close()
-"""
-
-
 def rdma_del_unread(t, port):
     a, b = t.alpha, t.beta
     ready, go = "/tmp/faults-unread.ready", "/tmp/faults-unread.go"
-    b.run("rm -f %s %s; cat > /tmp/faults-unread.py" % (ready, go), input=UNREAD_SERVER)
-    srv = b.bg("timeout %d python3 /tmp/faults-unread.py %d %s %s" % (BOUND, port, ready, go))
+    b.run("rm -f %s %s" % (ready, go))
+    srv = b.bg("timeout %d %s %d %s %s"
+               % (BOUND, scenarios.pytool("unread_server"), port, ready, go))
     b.wait_port(port, job=srv)
     cli = a.bg("timeout %d %s client -f smc -a %s -p %d -n 16384 -m send"
                % (BOUND, XFER, b.ip, port))

@@ -80,21 +80,6 @@ KNOWN_BUGS = {
 KNOWN_BUGS_RDMA = {
 }
 
-PLAIN_CLIENT = r"""
-import socket, sys
-s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
-s.sendall(b"plain tcp\n")
-s.shutdown(socket.SHUT_WR)
-got = b""
-while True:
-    b = s.recv(100)
-    if not b:
-        break
-    got += b
-print("reply %r" % got)
-"""
-
-
 
 def tool():
     return os.path.join(smcxlab.REPO, "build", "tools", "hostile")
@@ -246,7 +231,7 @@ def run(t):
 
         with t.subtest("afterwards: a plain TCP client is still served"):
             tc_clear(b)
-            r = b.run("python3 - %s %d" % (a.ip, PORT), input=PLAIN_CLIENT, timeout=60,
+            r = b.run("%s %s %d" % (scenarios.pytool("plain_client"), a.ip, PORT), timeout=60,
                       check=False)
             t.eq(r.out.strip(), "reply b'plain tcp\\n'", "echo to a plain TCP client")
             pedit_smc_option(b, PORT)

@@ -4,7 +4,9 @@
 alpha serves with smcx under net.smc.tcp2smc=1 (a Python TCP listener, backlog
 4, that becomes an smcx listener); beta's hostile clients are plain TCP
 sockets bound to source ports 0x5000-0x5fff, whose SYNs a tc pedit filter
-turns into SMC-announcing ones.  Honest clients are AF_SMC sockets.
+turns into SMC-announcing ones.  Honest clients are AF_SMC sockets.  The
+programs are selftests/tools/echo_server.py (alpha), clc_client.py (beta,
+CLC messages built by hand) and cpu_busy.py.
 
 smcr=0 (F1, the eyecatcher sniff):
   - 1, 2 or 3 eyecatcher bytes, then FIN: the server falls back (SYNCERR) and
@@ -50,238 +52,8 @@ MAXCONNERR = 0x0303000a
 REUSE_BURST = 4         # include/smcx/reuse.h: SMCX_REUSE_BURST
 CLAIMS = REUSE_BURST + 2
 
-SERVER = r"""
-import os, socket, sys, threading, time
-port, stop = int(sys.argv[1]), sys.argv[2]
-l = socket.socket()                 # an smcx socket under tcp2smc
-l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-l.bind(("0.0.0.0", port))
-l.listen(4)
-print("proto %d" % l.getsockopt(socket.SOL_SOCKET, socket.SO_PROTOCOL), flush=True)
-l.settimeout(0.2)
-def serve(c):
-    c.settimeout(20)
-    data = b""
-    try:
-        while True:
-            x = c.recv(4096)
-            if not x:
-                break
-            data += x
-        c.sendall(b"echo:" + data)
-    except OSError:
-        pass
-    c.close()
-while not os.path.exists(stop):
-    try:
-        c, _ = l.accept()
-    except socket.timeout:
-        continue
-    threading.Thread(target=serve, args=(c,), daemon=True).start()
-t0 = time.time()
-th = threading.Thread(target=l.close)
-th.start()
-th.join(10)
-print("close %s secs=%.1f" % ("stuck" if th.is_alive() else "done", time.time() - t0), flush=True)
-os._exit(0)
-"""
-
-CLIENT = r"""
-import ctypes, os, random, socket, struct, sys, threading, time
-EYE = bytes.fromhex("e2d4c3d9")
-UEID = b"SMCX-DEFAULT-UEID".ljust(32, b" ")
-ip, port, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-args = sys.argv[4:]
-
-def hostile():
-    # source ports 0x5000-0x5fff: beta's tc filter makes their SYNs announce SMC
-    for _ in range(100):
-        s = socket.socket()
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(("0.0.0.0", random.randrange(0x5000, 0x6000)))
-        except OSError:
-            s.close()
-            continue
-        s.settimeout(10)
-        s.connect((ip, port))
-        return s
-    raise OSError("no source port")
-
-def outcome(s, limit):
-    s.settimeout(limit)
-    data, t0 = b"", time.time()
-    try:
-        while True:
-            x = s.recv(4096)
-            if not x:
-                return "eof", data, time.time() - t0
-            data += x
-    except ConnectionResetError:
-        return "reset", data, time.time() - t0
-    except socket.timeout:
-        return "timeout", data, time.time() - t0
-
-def report(name, res):
-    print("%s %s data=%s secs=%.1f" % (name, res[0], res[1].hex() or "-", res[2]), flush=True)
-
-def prefix(spec):
-    n, end = spec.split(":")
-    n = int(n)
-    s = hostile()
-    s.sendall(EYE[:n])
-    if end == "fin":
-        s.shutdown(socket.SHUT_WR)
-        report(spec, outcome(s, 15))
-    elif end == "rst":
-        time.sleep(0.3)
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-        print("%s sent" % spec, flush=True)
-    else:
-        report(spec, outcome(s, 15))
-    s.close()
-
-def slow():
-    s = hostile()
-    t0 = time.time()
-    msg = proposal(bytes(16))
-    for i in range(15):
-        try:
-            s.send(msg[i:i + 1])
-        except OSError:
-            break
-        time.sleep(1)
-    res = outcome(s, 1)
-    report("slow", (res[0], res[1], time.time() - t0))
-
-def gid_of(addr):
-    return bytes(10) + b"\xff\xff" + socket.inet_aton(addr)
-
-def proposal(gid, conns=255):
-    # SMC-R v2 only (typev1 N, typev2 R), the SMC-D area, the v2 extension
-    # with one user EID; 156 bytes (docs/wire.md)
-    m = bytearray(156)
-    m[0:4] = EYE
-    m[4] = 1
-    m[5:7] = struct.pack("!H", len(m))
-    m[7] = 0x22
-    m[50:52] = struct.pack("!H", 28)        # v2 extension at 80
-    m[80] = 1                               # EIDs
-    m[83] = 0x10                            # release 1
-    m[88:104] = gid
-    m[104] = conns
-    m[105] = 2                              # max links
-    m[120:152] = UEID
-    m[152:156] = EYE
-    return bytes(m)
-
-def confirm(gid, qpn):
-    # reuse Confirm (no first contact): 108 bytes
-    m = bytearray(108)
-    m[0:4] = EYE
-    m[4] = 3
-    m[5:7] = struct.pack("!H", len(m))
-    m[7] = 0x20
-    m[8:16] = bytes.fromhex("0102030405060708")
-    m[16:32] = gid
-    m[32:38] = bytes.fromhex("020000000001")
-    m[38:41] = qpn.to_bytes(3, "big")
-    m[41:45] = struct.pack("!I", 0x1234)
-    m[45] = 1
-    m[46:50] = struct.pack("!I", 1)
-    m[50] = 0x03
-    m[52:60] = struct.pack("!Q", 0x10000)
-    m[61:64] = (1).to_bytes(3, "big")
-    m[64:96] = UEID
-    m[104:108] = EYE
-    return bytes(m)
-
-def read_clc(s):
-    s.settimeout(10)
-    h = b""
-    while len(h) < 8:
-        x = s.recv(8 - len(h))
-        if not x:
-            raise OSError("eof in CLC header")
-        h += x
-    n = struct.unpack("!H", h[5:7])[0]
-    b = h
-    while len(b) < n:
-        x = s.recv(n - len(b))
-        if not x:
-            raise OSError("eof in CLC message")
-        b += x
-    return b
-
-def first():
-    # first contacts for GIDs nobody has; read the Accept, never confirm
-    def one(i, gid):
-        s = hostile()
-        s.sendall(proposal(gid_of(gid)))
-        a = read_clc(s)
-        print("reply type %d first %d" % (a[4], (a[7] >> 3) & 1), flush=True)
-        open("%s.%d" % (args[0], i), "w").close()
-        report("silent-first", outcome(s, 20))
-    ths = [threading.Thread(target=one, args=(i, g)) for i, g in enumerate(args[1:])]
-    [t.start() for t in ths]
-    [t.join() for t in ths]
-
-def maxconn():
-    s = hostile()
-    s.sendall(proposal(gid_of(args[0]), conns=8))
-    d = read_clc(s)
-    print("reply type %d diag 0x%08x" % (d[4], struct.unpack("!I", d[16:20])[0]), flush=True)
-    s.close()
-
-def claim():
-    # reuses of beta's link group by a stranger, one after the other: each
-    # Confirm names another QP and MAC than the link's peer
-    for i in range(int(args[1])):
-        s = hostile()
-        s.sendall(proposal(gid_of(args[0])))
-        a = read_clc(s)
-        print("reply type %d first %d" % (a[4], (a[7] >> 3) & 1), flush=True)
-        if a[4] == 2:
-            s.sendall(confirm(gid_of(args[0]), 0x000101))
-        report("claim", outcome(s, 15))
-
-def smc():
-    libc = ctypes.CDLL(None, use_errno=True)
-    fd = libc.socket(43, 1, 0)                      # AF_SMC
-    d = struct.pack("=H", socket.AF_INET) + struct.pack("!H", port) + socket.inet_aton(ip) + bytes(8)
-    t0 = time.time()
-    if libc.connect(fd, d, 16):
-        print("smc connect errno %d secs=%.1f" % (ctypes.get_errno(), time.time() - t0), flush=True)
-        return
-    s = socket.socket(fileno=fd)
-    s.sendall(b"honest")
-    s.shutdown(socket.SHUT_WR)
-    report("smc", outcome(s, 20))
-
-def plain():
-    s = socket.create_connection((ip, port), timeout=10)
-    s.sendall(b"plain")
-    s.shutdown(socket.SHUT_WR)
-    report("plain", outcome(s, 15))
-
-if mode == "prefix":
-    ths = [threading.Thread(target=prefix, args=(a,)) for a in args]
-    [t.start() for t in ths]
-    [t.join() for t in ths]
-else:
-    globals()[mode]()
-"""
-
-BUSY = r"""
-import time
-def busy():
-    f = [int(x) for x in open("/proc/stat").readline().split()[1:]]
-    return sum(f) - f[3] - f[4], sum(f)
-b0, t0 = busy()
-time.sleep(3)
-b1, t1 = busy()
-print("%.2f" % ((b1 - b0) / max(1, t1 - t0)))
-"""
+SERVER = scenarios.pytool("echo_server")
+CLIENT = scenarios.pytool("clc_client")
 
 # the hostile clients' source ports, 0x5000-0x5fff: their SYNs announce SMC
 SYN_SMC_MATCH = "match ip sport 20480 0xf000"
@@ -296,7 +68,7 @@ def delta(before, after, key):
 
 
 def client(t, b, a, port, mode, *args, timeout=60):
-    r = b.run("python3 /tmp/hs_client.py %s %d %s %s" % (a.ip, port, mode, " ".join(args)),
+    r = b.run(CLIENT + " %s %d %s %s" % (a.ip, port, mode, " ".join(args)),
               timeout=timeout, check=False)
     t.log(r.out.strip() or r.describe())
     return r.out
@@ -309,7 +81,7 @@ def line(out, name):
 
 def start_server(a, port):
     a.run("rm -f %s" % STOP)
-    srv = a.bg("python3 /tmp/hs_server.py %d %s" % (port, STOP))
+    srv = a.bg("%s %d %s" % (SERVER, port, STOP))
     a.wait_port(port, job=srv)
     return srv
 
@@ -330,7 +102,7 @@ def unload(t, h):
 
 
 def busy(t, a):
-    v = float(a.run("python3 -", input=BUSY).out)
+    v = float(a.out(scenarios.pytool("cpu_busy")))
     t.log("alpha busy %.2f of a CPU over 3 s" % v)
     t.check(v < 0.5, "no handshake worker spinning (busy %.2f < 0.5)" % v)
 
@@ -360,7 +132,7 @@ def sniff(t, a, b):
                  ("eof", b"echo:plain".hex()), "a plain TCP client is served afterwards")
         with t.subtest("1-3 bytes then silence, one byte per second: reset within the CLC wait"):
             before = stats(a)
-            job = b.bg("python3 /tmp/hs_client.py %s %d slow" % (a.ip, PORT_F1))
+            job = b.bg(CLIENT + " %s %d slow" % (a.ip, PORT_F1))
             out = client(t, b, a, PORT_F1, "prefix", "1:silent", "2:silent", "3:silent")
             for n in (1, 2, 3):
                 got = line(out, "%d:silent" % n)
@@ -374,7 +146,7 @@ def sniff(t, a, b):
             busy(t, a)
             t.eq(delta(before, stats(a), "srv_hs_errors"), 4, "failed handshakes")
         with t.subtest("listener close with silent handshakes pending returns at once"):
-            job = b.bg("python3 /tmp/hs_client.py %s %d prefix 1:silent 2:silent 3:silent"
+            job = b.bg(CLIENT + " %s %d prefix 1:silent 2:silent 3:silent"
                        % (a.ip, PORT_F1))
             time.sleep(2)
             stop_server(t, a, srv)
@@ -429,7 +201,7 @@ def first_contacts(t, a, b):
         with t.subtest("F10: silent first contacts do not hold up an honest one"):
             a.run("rm -f %s.*" % ACCEPTED)
             b.run("rm -f %s.*" % ACCEPTED)
-            job = b.bg("python3 /tmp/hs_client.py %s %d first %s 198.18.0.99 198.18.0.97"
+            job = b.bg(CLIENT + " %s %d first %s 198.18.0.99 198.18.0.97"
                        % (a.ip, PORT_R, ACCEPTED))
             t.check(scenarios.wait_for(lambda: b.run("ls %s.*" % ACCEPTED,
                                                      check=False).ok, timeout=20),
@@ -475,8 +247,6 @@ def first_contacts(t, a, b):
 
 def run(t):
     a, b = t.alpha, t.beta
-    a.run("cat > /tmp/hs_server.py", input=SERVER)
-    b.run("cat > /tmp/hs_client.py", input=CLIENT)
     b.modprobe("sch_prio", "cls_u32", "act_pedit", "act_csum")
     b.run("tc qdisc del dev eth0 root 2>/dev/null; tc qdisc add dev eth0 root handle 1: prio")
     scenarios.smc_option_filter(b, SYN_SMC_MATCH)

@@ -34,40 +34,6 @@ NCONNS = 200
 # 40020..40031 were silenced too and timed out (CI, once in ~4 runs).
 SPORT_BASE = 20000
 
-SILENT = r"""
-import ctypes, socket, struct, sys, time
-libc = ctypes.CDLL(None, use_errno=True)
-AF_SMC, SOCK_STREAM, SOCK_NONBLOCK = 43, 1, 0o4000
-dst, port, base, n, hold = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), \
-    int(sys.argv[4]), float(sys.argv[5])
-
-def sin(addr, p):
-    return struct.pack("=H", socket.AF_INET) + struct.pack("!H", p) + \
-        socket.inet_aton(addr) + b"\0" * 8
-
-fds = []
-for i in range(n):
-    fd = libc.socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, 0)
-    one = ctypes.c_int(1)
-    libc.setsockopt(fd, socket.SOL_SOCKET, socket.SO_REUSEADDR, ctypes.byref(one), 4)
-    a = sin("0.0.0.0", base + i)
-    if fd < 0 or libc.bind(fd, a, len(a)):
-        print("setup failed", ctypes.get_errno()); sys.exit(1)
-    d = sin(dst, port)
-    if libc.connect(fd, d, len(d)) == 0 or ctypes.get_errno() != 115:
-        print("connect did not go in progress", ctypes.get_errno()); sys.exit(1)
-    fds.append(fd)
-print("silent %d" % len(fds), flush=True)
-time.sleep(hold)
-errs = {}
-for fd in fds:
-    v = ctypes.c_int(0); l = ctypes.c_int(4)
-    libc.getsockopt(fd, socket.SOL_SOCKET, socket.SO_ERROR, ctypes.byref(v), ctypes.byref(l))
-    errs[v.value] = errs.get(v.value, 0) + 1
-    libc.close(fd)
-print("so_error", " ".join("%d:%d" % kv for kv in sorted(errs.items())), flush=True)
-"""
-
 
 def stats(h):
     out = h.out("cat /sys/kernel/debug/smcx/stats")
@@ -120,8 +86,8 @@ def run(t):
     a.wait_port(PORT)
     tc_silence(b, PORT)
     try:
-        silent = b.bg("python3 - %s %d %d %d 25" % (a.ip, PORT, SPORT_BASE, NSILENT),
-                      input=SILENT)
+        silent = b.bg("%s %s %d %d %d 25" % (scenarios.pytool("silent_clients"), a.ip, PORT,
+                                             SPORT_BASE, NSILENT))
         pend = scenarios.wait_for(
             lambda: objects(a)["pending_handshakes"] >= NSILENT and
             objects(a)["pending_handshakes"], timeout=30)
@@ -227,73 +193,16 @@ def corrupted_proposals(t, a, b):
     srv.wait(timeout=60)
 
 
-CHURN_CLIENT = r"""
-import ctypes, socket, struct, sys, time, random, os
-libc = ctypes.CDLL(None, use_errno=True)
-AF_SMC, SOCK_STREAM, SOCK_NONBLOCK = 43, 1, 0o4000
-dst, port, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-def sin(addr, p):
-    return struct.pack("=H", socket.AF_INET) + struct.pack("!H", p) + socket.inet_aton(addr) + b"\0" * 8
-d = sin(dst, port)
-random.seed(1)
-fds = []
-for i in range(n):
-    nb = random.random() < 0.7
-    fd = libc.socket(AF_SMC, SOCK_STREAM | (SOCK_NONBLOCK if nb else 0), 0)
-    r = libc.connect(fd, d, len(d))
-    act = random.random()
-    if act < 0.3:
-        libc.close(fd)            # close right away (during handshake)
-    elif act < 0.6:
-        fds.append(fd)            # keep for later
-    else:
-        buf = ctypes.create_string_buffer(b"x" * 100)
-        libc.send(fd, buf, 100, 0x4000)  # MSG_NOSIGNAL
-        libc.close(fd)
-    if len(fds) > 50:
-        for f in fds: libc.close(f)
-        fds = []
-for f in fds: libc.close(f)
-print("done")
-"""
-
-CHURN_SERVER = r"""
-import ctypes, socket, struct, sys, time, random, os, select
-libc = ctypes.CDLL(None, use_errno=True)
-AF_SMC = 43
-port, secs = int(sys.argv[1]), float(sys.argv[2])
-a = struct.pack("=H", socket.AF_INET) + struct.pack("!H", port) + b"\0"*12
-lfd = libc.socket(AF_SMC, 1 | 0o4000, 0)
-one = ctypes.c_int(1)
-libc.setsockopt(lfd, 1, 2, ctypes.byref(one), 4)
-assert libc.bind(lfd, a, 16) == 0
-assert libc.listen(lfd, 8) == 0
-print("listening", flush=True)
-end = time.time() + secs
-random.seed(2)
-got = 0
-while time.time() < end:
-    r, _, _ = select.select([lfd], [], [], 0.1)
-    if not r: continue
-    fd = libc.accept(lfd, None, None)
-    if fd < 0: continue
-    got += 1
-    if random.random() < 0.5:
-        buf = ctypes.create_string_buffer(200)
-        libc.recv(fd, buf, 200, 0x40)
-    libc.close(fd)
-print("accepted", got, flush=True)
-libc.close(lfd)   # close with connections possibly pending
-"""
+CHURN = scenarios.pytool("churn")
 
 
 def churn(t, a, b):
     with t.subtest("churn: early closes, small backlog, listener closed under load"):
         port = PORT + 2
-        srv = a.bg("python3 - %d 30" % port, input=CHURN_SERVER)
+        srv = a.bg("%s server %d 30" % (CHURN, port))
         a.wait_port(port)
         for _ in range(2):
-            b.run("python3 - %s %d 150" % (a.ip, port), input=CHURN_CLIENT, timeout=120)
+            b.run("%s client %s %d 150" % (CHURN, a.ip, port), timeout=120)
         r = srv.wait(timeout=120)
         m = re.search(r"accepted (\d+)", r.out)
         t.check(m and int(m.group(1)) > 0, "the server accepted connections: %s" % r.out.strip())

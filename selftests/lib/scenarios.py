@@ -24,6 +24,12 @@ def tool(name):
     return os.path.join(SMCCTL_DIR, name)
 
 
+def pytool(name):
+    """The command that runs selftests/tools/@name.py in a guest (the guests
+    see the repository at the host's path)."""
+    return "python3 %s" % os.path.join(smcxlab.REPO, "selftests", "tools", name + ".py")
+
+
 def setup_inkernel_smc(h, wire=0):
     """Load the stock smc.ko on a host and make it use SMC-Rv2 over rxe.
 

@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""clc_client: hostile and honest clients of an smcx server's handshake, for
+selftests/smcx_hs_hostile.py.  CLC messages are built by hand (struct.pack),
+so they can lie: GIDs nobody has, a Confirm naming a stranger's QP.
+
+  clc_client.py IP PORT prefix SPEC...      one thread per SPEC "N:END": send
+        the first N bytes of the eyecatcher, then END: "fin" (shutdown, read
+        the reply), "rst" (close with SO_LINGER 0) or anything else (silence,
+        read the reply)
+  clc_client.py IP PORT slow                a Proposal at one byte a second
+  clc_client.py IP PORT first FLAG ADDR...  one thread per ADDR: a first
+        contact whose Proposal claims ADDR's IPv4-mapped GID; read the
+        Accept, create FLAG.I (I: the thread's index), never confirm
+  clc_client.py IP PORT maxconn ADDR        a Proposal asking for 8
+        connections per link group
+  clc_client.py IP PORT claim ADDR COUNT    COUNT Proposals one after the
+        other claiming ADDR's GID; answer a reuse Accept with a Confirm
+        that names another QP and MAC than the link group's peer
+  clc_client.py IP PORT smc                 an honest AF_SMC client: sends
+        "honest", shuts down, reads the echo
+  clc_client.py IP PORT plain               the same over plain TCP ("plain")
+
+Hostile clients are TCP sockets bound to a source port in 0x5000-0x5fff;
+the test's tc filter makes their SYNs announce SMC.
+
+Output, one line each:
+  NAME OUTCOME data=HEX secs=S    how a connection ended: OUTCOME eof, reset
+        or timeout, HEX the bytes read ("-" for none), S the seconds waited;
+        NAME is the SPEC, "slow", "silent-first", "claim", "smc" or "plain"
+  SPEC sent                         an "rst" prefix was reset by us
+  reply type T first F              the type of the server's CLC reply and
+        its first-contact flag
+  reply type T diag 0xD             the reply and its Decline diagnosis
+  smc connect errno E secs=S        the honest AF_SMC connect failed
+"""
+import ctypes
+import random
+import socket
+import struct
+import sys
+import threading
+import time
+
+EYE = bytes.fromhex("e2d4c3d9")
+UEID = b"SMCX-DEFAULT-UEID".ljust(32, b" ")
+AF_SMC = 43
+
+
+def hostile(ip, port):
+    """A TCP connection from a source port in 0x5000-0x5fff (beta's tc
+    filter makes its SYN announce SMC)."""
+    for _ in range(100):
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("0.0.0.0", random.randrange(0x5000, 0x6000)))
+        except OSError:
+            s.close()
+            continue
+        s.settimeout(10)
+        s.connect((ip, port))
+        return s
+    raise OSError("no source port")
+
+
+def outcome(s, limit):
+    """Read @s until EOF, reset or @limit s: (outcome, data, seconds)."""
+    s.settimeout(limit)
+    data, t0 = b"", time.time()
+    try:
+        while True:
+            x = s.recv(4096)
+            if not x:
+                return "eof", data, time.time() - t0
+            data += x
+    except ConnectionResetError:
+        return "reset", data, time.time() - t0
+    except socket.timeout:
+        return "timeout", data, time.time() - t0
+
+
+def report(name, res):
+    print("%s %s data=%s secs=%.1f" % (name, res[0], res[1].hex() or "-", res[2]), flush=True)
+
+
+def mapped_gid(addr):
+    """The IPv4-mapped GID of IPv4 address @addr, 16 bytes."""
+    return bytes(10) + b"\xff\xff" + socket.inet_aton(addr)
+
+
+def proposal(gid, conns=255):
+    # SMC-R v2 only (typev1 N, typev2 R), the SMC-D area, the v2 extension
+    # with one user EID; 156 bytes (docs/wire.md)
+    m = bytearray(156)
+    m[0:4] = EYE
+    m[4] = 1
+    m[5:7] = struct.pack("!H", len(m))
+    m[7] = 0x22
+    m[50:52] = struct.pack("!H", 28)        # v2 extension at 80
+    m[80] = 1                               # EIDs
+    m[83] = 0x10                            # release 1
+    m[88:104] = gid
+    m[104] = conns
+    m[105] = 2                              # max links
+    m[120:152] = UEID
+    m[152:156] = EYE
+    return bytes(m)
+
+
+def confirm(gid, qpn):
+    # reuse Confirm (no first contact): 108 bytes
+    m = bytearray(108)
+    m[0:4] = EYE
+    m[4] = 3
+    m[5:7] = struct.pack("!H", len(m))
+    m[7] = 0x20
+    m[8:16] = bytes.fromhex("0102030405060708")
+    m[16:32] = gid
+    m[32:38] = bytes.fromhex("020000000001")
+    m[38:41] = qpn.to_bytes(3, "big")
+    m[41:45] = struct.pack("!I", 0x1234)
+    m[45] = 1
+    m[46:50] = struct.pack("!I", 1)
+    m[50] = 0x03
+    m[52:60] = struct.pack("!Q", 0x10000)
+    m[61:64] = (1).to_bytes(3, "big")
+    m[64:96] = UEID
+    m[104:108] = EYE
+    return bytes(m)
+
+
+def read_clc(s):
+    """One CLC message from @s (its length from the header)."""
+    s.settimeout(10)
+    h = b""
+    while len(h) < 8:
+        x = s.recv(8 - len(h))
+        if not x:
+            raise OSError("eof in CLC header")
+        h += x
+    n = struct.unpack("!H", h[5:7])[0]
+    b = h
+    while len(b) < n:
+        x = s.recv(n - len(b))
+        if not x:
+            raise OSError("eof in CLC message")
+        b += x
+    return b
+
+
+def threads(target, argss):
+    ths = [threading.Thread(target=target, args=a) for a in argss]
+    for t in ths:
+        t.start()
+    for t in ths:
+        t.join()
+
+
+def prefix(ip, port, specs):
+    def one(spec):
+        n, end = spec.split(":")
+        n = int(n)
+        s = hostile(ip, port)
+        s.sendall(EYE[:n])
+        if end == "fin":
+            s.shutdown(socket.SHUT_WR)
+            report(spec, outcome(s, 15))
+        elif end == "rst":
+            time.sleep(0.3)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            print("%s sent" % spec, flush=True)
+        else:
+            report(spec, outcome(s, 15))
+        s.close()
+    threads(one, [(spec,) for spec in specs])
+
+
+def slow(ip, port):
+    s = hostile(ip, port)
+    t0 = time.time()
+    msg = proposal(bytes(16))
+    for i in range(15):
+        try:
+            s.send(msg[i:i + 1])
+        except OSError:
+            break
+        time.sleep(1)
+    res = outcome(s, 1)
+    report("slow", (res[0], res[1], time.time() - t0))
+
+
+def first(ip, port, flag, *addrs):
+    # first contacts for GIDs nobody has; read the Accept, never confirm
+    def one(i, addr):
+        s = hostile(ip, port)
+        s.sendall(proposal(mapped_gid(addr)))
+        a = read_clc(s)
+        print("reply type %d first %d" % (a[4], (a[7] >> 3) & 1), flush=True)
+        open("%s.%d" % (flag, i), "w").close()
+        report("silent-first", outcome(s, 20))
+    threads(one, list(enumerate(addrs)))
+
+
+def maxconn(ip, port, addr):
+    s = hostile(ip, port)
+    s.sendall(proposal(mapped_gid(addr), conns=8))
+    d = read_clc(s)
+    print("reply type %d diag 0x%08x" % (d[4], struct.unpack("!I", d[16:20])[0]), flush=True)
+    s.close()
+
+
+def claim(ip, port, addr, count):
+    # reuses of the link group of @addr by a stranger, one after the other:
+    # each Confirm names another QP and MAC than the link's peer
+    for _ in range(int(count)):
+        s = hostile(ip, port)
+        s.sendall(proposal(mapped_gid(addr)))
+        a = read_clc(s)
+        print("reply type %d first %d" % (a[4], (a[7] >> 3) & 1), flush=True)
+        if a[4] == 2:
+            s.sendall(confirm(mapped_gid(addr), 0x000101))
+        report("claim", outcome(s, 15))
+
+
+def smc(ip, port):
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = libc.socket(AF_SMC, 1, 0)                  # SOCK_STREAM
+    d = (struct.pack("=H", socket.AF_INET) + struct.pack("!H", port) + socket.inet_aton(ip)
+         + bytes(8))
+    t0 = time.time()
+    if libc.connect(fd, d, 16):
+        print("smc connect errno %d secs=%.1f" % (ctypes.get_errno(), time.time() - t0), flush=True)
+        return
+    s = socket.socket(fileno=fd)
+    s.sendall(b"honest")
+    s.shutdown(socket.SHUT_WR)
+    report("smc", outcome(s, 20))
+
+
+def plain(ip, port):
+    s = socket.create_connection((ip, port), timeout=10)
+    s.sendall(b"plain")
+    s.shutdown(socket.SHUT_WR)
+    report("plain", outcome(s, 15))
+
+
+MODES = {"slow": slow, "first": first, "maxconn": maxconn, "claim": claim,
+         "smc": smc, "plain": plain}
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    ip, port, mode, args = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
+    if mode == "prefix":
+        prefix(ip, port, args)
+    elif mode in MODES:
+        MODES[mode](ip, port, *args)
+    else:
+        sys.exit("clc_client: unknown mode %s" % mode)
+
+
+if __name__ == "__main__":
+    main()
