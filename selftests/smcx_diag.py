@@ -54,12 +54,6 @@ def load_all(t, params=""):
         h.insmod_smcx(params)
 
 
-def gid_of(h):
-    """rxe0's IPv4-mapped RoCEv2 GID of @h in smc_diag's text form."""
-    a, b, c, d = (int(x) for x in h.ip.split("."))
-    return "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x" % (a, b, c, d)
-
-
 def fallback_case(t):
     a, b, port = t.alpha, t.beta, PORT
     srv = b.bg("%s server -f smc -p %d -c 1" % (smcr_cases.HOLD, port))
@@ -110,7 +104,8 @@ def smcr_case(t):
             ln = s["link"] or {}
             t.eq((ln.get("role"), ln.get("ib_device"), ln.get("ib_port")), (role, "rxe0", 1),
                  "%s: role, RDMA device and port (-R)" % h.name)
-            t.eq((ln.get("gid"), ln.get("peer_gid")), (gid_of(h), gid_of(peer)),
+            t.eq((ln.get("gid"), ln.get("peer_gid")),
+                 (stacks.gid_of(h), stacks.gid_of(peer)),
                  "%s: GID and peer GID (-R)" % h.name)
             ci = s["conninfo"] or {}
             t.eq((ci.get("sndbuf_size"), ci.get("rmbe_size"), ci.get("peer_rmbe_size")),
@@ -126,7 +121,7 @@ def smcr_case(t):
                  "%s: everything written was sent and completed" % h.name)
             rows = text_rows(smcss(t, h, "-R"), port)
             t.check(len(rows) == 1 and "SMCR" in rows[0] and "rxe0" in rows[0] and
-                    gid_of(peer) in rows[0] and role in rows[0],
+                    stacks.gid_of(peer) in rows[0] and role in rows[0],
                     "%s: smcss -R text agrees: %s" % (h.name, rows))
             rows = text_rows(smcss(t, h, "-d"), port)
             t.check(len(rows) == 1 and "%08x" % ci["token"] in rows[0] and

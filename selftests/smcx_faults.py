@@ -119,11 +119,11 @@ def objects(h):
 
 
 def conn_objects_zero(t, h, timeout=30):
-    def left():
-        o = objects(h)
-        return {k: o.get(k, 0) for k in stacks.CONN_OBJECTS if k != "listeners" and o.get(k)}
-    got = scenarios.wait_for(lambda: not left(), timeout=timeout, step=0.25)
-    t.check(got, "%s: socket and connection objects back at zero (left: %s)" % (h.name, left()))
+    kinds = [k for k in stacks.CONN_OBJECTS if k != "listeners"]
+    o = smcr_cases.wait_conn_objects(h, timeout=timeout, kinds=kinds)
+    left = {k: v for k, v in o.items() if v}
+    t.check(not left, "%s: socket and connection objects back at zero (left: %s)"
+            % (h.name, left))
 
 
 def lgrs_gone(t, h, timeout=30):
@@ -134,16 +134,10 @@ def lgrs_gone(t, h, timeout=30):
             % (h.name, objects(h).get("lgrs"), stacks.linkgroups(h)))
 
 
-def gid_of(h):
-    """rxe0's RoCE v2 GID of @h's wire address, as sysfs prints it."""
-    last = int(h.ip.split(".")[3])
-    return "0000:0000:0000:0000:0000:ffff:c612:%04x" % last
-
-
 def rxe_ready(h):
     """rxe0 exists, its port is ACTIVE and it has the wire address's GID."""
     r = h.run("grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state &&"
-              " grep -qx %s /sys/class/infiniband/rxe0/ports/1/gids/*" % gid_of(h),
+              " grep -qx %s /sys/class/infiniband/rxe0/ports/1/gids/*" % stacks.gid_of(h),
               check=False)
     return r.rc == 0
 

@@ -56,6 +56,7 @@ import time
 
 import scenarios
 import smcxlab
+import stacks
 
 TIER = "main"
 PORT = 7300
@@ -83,16 +84,6 @@ KNOWN_BUGS_RDMA = {
 
 def tool():
     return os.path.join(smcxlab.REPO, "build", "tools", "hostile")
-
-
-def stats(h):
-    out = h.out("cat /sys/kernel/debug/smcx/stats")
-    return {k: int(v) for k, v in (ln.split() for ln in out.splitlines())}
-
-
-def objects(h):
-    out = h.read("/sys/kernel/debug/smcx/objects") or ""
-    return {ln.split()[0]: int(ln.split()[1]) for ln in out.splitlines() if len(ln.split()) == 2}
 
 
 def busy_share(h, secs=2):
@@ -155,7 +146,7 @@ def run(t):
     pedit_smc_option(b, PORT)
     closed = False
     try:
-        before = stats(a)
+        before = scenarios.smcx_stats(a)
         with t.subtest("%d seeded hostile cases (seed %d) end as the oracle allows"
                        % (CASES, SEED)):
             r = run_cases(t, a, b, CASES, SEED, skip)
@@ -164,7 +155,7 @@ def run(t):
                     % (r.rc, "\n".join(ln for ln in r.out.splitlines()
                                        if "unexpected" in ln)[:3000] or r.err[-2000:]))
             t.check(sum(tab.values()) >= CASES, "all %d cases ran: %s" % (CASES, tab))
-        after = stats(a)
+        after = scenarios.smcx_stats(a)
         t.log("smcx server stats delta: " + " ".join(
             "%s=%d" % (k, after[k] - before.get(k, 0)) for k in sorted(after)
             if k.startswith("srv_") and after[k] != before.get(k, 0)))
@@ -222,9 +213,9 @@ def run(t):
 
         with t.subtest("afterwards: no handshake pending, the server host is idle"):
             deadline = time.time() + 20
-            while objects(a).get("pending_handshakes", 0) and time.time() < deadline:
+            while stacks.smcx_objects(a).get("pending_handshakes", 0) and time.time() < deadline:
                 time.sleep(0.5)
-            t.eq(objects(a).get("pending_handshakes", 0), 0, "pending handshakes")
+            t.eq(stacks.smcx_objects(a).get("pending_handshakes", 0), 0, "pending handshakes")
             busy = busy_share(a)
             t.log("alpha busy %.0f %% over 2 s" % (100 * busy))
             t.check(busy < 0.30, "alpha is idle (busy %.0f %%)" % (100 * busy))
@@ -241,7 +232,7 @@ def run(t):
             honest = a.bg("%s victim -p %d" % (tool(), HONEST_PORT))
             a.wait_port(HONEST_PORT, job=honest)
             try:
-                s0 = stats(a)
+                s0 = scenarios.smcx_stats(a)
                 silent = b.bg("%s client -a %s -p %d -s %d -k first-contact-silent -n 1 -v"
                               % (tool(), a.ip, PORT, SEED))
                 time.sleep(1.0)
@@ -252,7 +243,7 @@ def run(t):
                 t.check(m is not None, "the honest peer got its echo")
                 t.check(m and float(m.group(1)) < 6.0 + 4.0,
                         "connected within one CLC wait (6 s) plus slack")
-                s1 = stats(a)
+                s1 = scenarios.smcx_stats(a)
                 t.eq(s1["srv_success_v2"] - s0["srv_success_v2"], 1,
                      "the honest connection is SMC-R (server success_v2)")
                 sr = silent.wait(timeout=60, check=False)

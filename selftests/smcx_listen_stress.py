@@ -20,7 +20,8 @@ import re
 import time
 
 import scenarios
-import smcxlab
+import smcr_cases
+import stacks
 
 TIMEOUT = 600
 COST = 92
@@ -36,13 +37,11 @@ SPORT_BASE = 20000
 
 
 def stats(h):
-    out = h.out("cat /sys/kernel/debug/smcx/stats")
-    return {k: int(v) for k, v in (ln.split() for ln in out.splitlines())}
+    return scenarios.smcx_stats(h)
 
 
 def objects(h):
-    out = h.out("cat /sys/kernel/debug/smcx/objects")
-    return {k: int(v) for k, v in (ln.split() for ln in out.splitlines())}
+    return stacks.smcx_objects(h)
 
 
 def listen_overflows(h):
@@ -207,7 +206,7 @@ def churn(t, a, b):
         m = re.search(r"accepted (\d+)", r.out)
         t.check(m and int(m.group(1)) > 0, "the server accepted connections: %s" % r.out.strip())
         for h in (a, b):
-            gone = scenarios.wait_for(
-                lambda: all(objects(h)[k] == 0 for k in smcxlab.CONN_OBJECTS), timeout=30)
-            t.check(gone, "%s: every smcx socket object gone (link groups linger): %s"
+            left = smcr_cases.wait_conn_objects(h, timeout=30)
+            t.check(not any(left.values()),
+                    "%s: every smcx socket object gone (link groups linger): %s"
                     % (h.name, objects(h)))

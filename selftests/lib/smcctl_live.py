@@ -88,12 +88,6 @@ def jstats(h):
     return jout(h, "%s -a -j stats" % tool("smcr"))
 
 
-def gid_of(h):
-    """rxe0's IPv4-mapped RoCEv2 GID of @h as smcss/smcr print it."""
-    a, b, c, d = (int(x) for x in h.ip.split("."))
-    return "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x" % (a, b, c, d)
-
-
 class Live:
     def __init__(self, t, smc_port, tcp_port, listeners=(), nbytes=NBYTES):
         self.t, self.a, self.b = t, t.alpha, t.beta
@@ -178,10 +172,10 @@ def check_smcss(t, lv, prof):
         r = find_row(rows(out), lv.peer_smc)
         t.check(r is not None and r[7:10] == ["CLNT", "rxe0", "1"],
                 "alpha: client link on rxe0 port 1: %s" % r)
-        t.eq(r[-2:], [gid_of(a), gid_of(b)], "alpha: GID and peer GID")
+        t.eq(r[-2:], [stacks.gid_of(a), stacks.gid_of(b)], "alpha: GID and peer GID")
         t.check(find_row(rows(out), lv.peer_tcp) is None, "-R leaves out the fallback socket")
         rb = find_row(socket_rows(b, "-R"), "%s:%d" % (b.ip, lv.smc_port))
-        t.check(rb is not None and rb[7:9] == ["SERV", "rxe0"] and rb[-1] == gid_of(a),
+        t.check(rb is not None and rb[7:9] == ["SERV", "rxe0"] and rb[-1] == stacks.gid_of(a),
                 "beta: server link, peer GID alpha's: %s" % rb)
 
     with t.subtest("smcss --json agrees with the text"):
@@ -202,7 +196,8 @@ def check_smcss(t, lv, prof):
         fb = [s for s in js if (s.get("peer") or {}).get("port") == lv.tcp_port]
         t.check(len(smc) == 1 and smc[0]["mode"] == "SMCR" and
                 (smc[0]["link"] or {}).get("ib_device") == "rxe0" and
-                smc[0]["link"]["role"] == "CLNT" and smc[0]["link"]["peer_gid"] == gid_of(b) and
+                smc[0]["link"]["role"] == "CLNT" and
+                smc[0]["link"]["peer_gid"] == stacks.gid_of(b) and
                 (smc[0]["conninfo"] or {}).get("sndbuf_size", 0) > 0,
                 "JSON: SMC-R socket with link and connection info: %s"
                 % [(s["mode"], s["link"]) for s in smc])
@@ -249,7 +244,7 @@ def check_linkgroup(t, lv, prof):
             t.check(col in header(out), "link-show -dd header has %s" % col)
         r = find_row(rows(out), "CLNT")
         t.check(r is not None and r[3] == "eth0" and r[4] == "LINK_ACTIVE" and "rxe0" in r and
-                r[-2:] == [gid_of(a), gid_of(b)],
+                r[-2:] == [stacks.gid_of(a), stacks.gid_of(b)],
                 "alpha: link on eth0/rxe0, LINK_ACTIVE, GIDs of alpha and beta: %s" % r)
         js = jout(a, "%s linkgroup --json" % tool("smcr"))["linkgroups"]
         ln = [x for g in js if g["id_hex"] == r[0] for x in g["links"]]

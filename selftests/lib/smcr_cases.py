@@ -128,18 +128,19 @@ def clear_hosts(t):
         t.reboot(str(stuck).splitlines()[0])
 
 
-def conn_objects(h):
-    """smcx's socket and connection object counts on @h."""
+def conn_objects(h, kinds=stacks.CONN_OBJECTS):
+    """smcx's object counts on @h of @kinds (default: the socket and
+    connection kinds)."""
     o = stacks.smcx_objects(h)
-    return {k: o.get(k, 0) for k in stacks.CONN_OBJECTS}
+    return {k: o.get(k, 0) for k in kinds}
 
 
-def wait_conn_objects(h, timeout=OBJECTS_SETTLE):
-    """Wait up to @timeout s for @h's socket and connection objects to reach
-    zero; the counts last read."""
+def wait_conn_objects(h, timeout=OBJECTS_SETTLE, kinds=stacks.CONN_OBJECTS):
+    """Wait up to @timeout s for @h's objects of @kinds to reach zero; the
+    counts last read."""
     return scenarios.wait_for(
-        lambda: (lambda o: o if not any(o.values()) else None)(conn_objects(h)),
-        timeout=timeout, step=0.25) or conn_objects(h)
+        lambda: (lambda o: o if not any(o.values()) else None)(conn_objects(h, kinds)),
+        timeout=timeout, step=0.25) or conn_objects(h, kinds)
 
 
 def settle_objects(t, h):

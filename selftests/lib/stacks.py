@@ -260,6 +260,13 @@ def sockets(h, port=None):
     return socks
 
 
+def gid_of(h):
+    """rxe0's IPv4-mapped RoCEv2 GID of @h's wire address, in the text form
+    of sysfs, smcss and smcr (eight groups of four hex digits)."""
+    a, b, c, d = (int(x) for x in h.ip.split("."))
+    return "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x" % (a, b, c, d)
+
+
 def linkgroups(h):
     """SMC-R link groups of @h with their links (smcr JSON)."""
     r = h.run("%s -j linkgroup" % smcr(), check=False)
