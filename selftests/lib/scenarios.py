@@ -113,12 +113,6 @@ def verified(res):
                           res.out, re.M))
 
 
-def throughput(res):
-    """MB/s from an xfer summary line."""
-    m = re.search(r"([\d.]+) MB/s", res.out)
-    return float(m.group(1)) if m else None
-
-
 def inkernel_stats(h):
     """SMC-R counters of the stock smc.ko (smcr stats, JSON)."""
     import json
