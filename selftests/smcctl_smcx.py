@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""smcctl's monitoring commands against smcx itself (issue 7).
+"""smcctl's monitoring commands against smcx itself.
 
 smcx with smcr=1 on both hosts.  alpha holds one SMC-R connection to beta
 open (build/tools/hold, data verified both ways before and after the hold)

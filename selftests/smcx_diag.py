@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""sock_diag for AF_SMC and the SMC-R statistics, answered by smcx (issue 7).
+"""sock_diag for AF_SMC and the SMC-R statistics, answered by smcx.
 
 smcx on both hosts.  With smcr=0 (decline, TCP): a listener and a held
 connection that fell back to TCP, seen by smcss (text and --json): state,

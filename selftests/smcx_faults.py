@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Faults in the lab (issue 14): smcx on both hosts, SMC-R over rxe0, data
+"""Faults in the lab: smcx on both hosts, SMC-R over rxe0, data
 verified byte for byte (build/tools/xfer, hold).  One subtest per scenario;
 each starts with smcx freshly loaded on both hosts and ends with it unloaded
 (refused or timed-out unload fails the scenario), and the console lines of

@@ -1,5 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The server handshake against hostile clients (issue 14: F1, F10, F11, F16, F17).
+"""The server handshake against hostile clients: eyecatcher prefixes, slow
+and silent clients, silent first contacts, a small connection limit, and
+strangers that claim another peer's link group.  The labels F1 to F17
+below are in the subtests' names.
 
 alpha serves with smcx under net.smc.tcp2smc=1 (a Python TCP listener, backlog
 4, that becomes an smcx listener); beta's hostile clients are plain TCP

@@ -6,7 +6,7 @@ A test is a file selftests/<name>.py with
     WIRES = 1          # wires the lab must have (1 or 2), optional
     TIMEOUT = 300      # seconds before the test counts as hung, optional
     FRESH = False      # True: boot a new lab for this test, optional
-    PENDING = "..."    # the test checks work not landed yet (names the issue);
+    PENDING = "..."    # the test checks work not landed yet (says what);
                        # reported as SKIP unless the runner gets --pending
     TIER = "main"      # which suite runs it, optional (TIERS below)
     COST = 60          # seconds it takes in make check, roughly: the runner

@@ -150,7 +150,7 @@ def ib_write_bw(server, client, args="-s 65536 -n 256", port=18515, timeout=180)
 
 
 # ---------------------------------------------------------------------------
-# Unmodified applications (issue 6: tcp2smc and smc_run).  Each helper runs a
+# Unmodified applications (tcp2smc and smc_run).  Each helper runs a
 # server on one host and a client on the other, both behind an optional
 # command prefix `wrap` (e.g. an smc_run invocation; "" under tcp2smc), moves
 # checksummed data where the application allows, and returns a dict with

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""smcctl's monitoring commands checked against live connections (issue 7).
+"""smcctl's monitoring commands checked against live connections.
 
 Shared by smcctl_inkernel (stock smc.ko on both hosts) and smcctl_smcx (smcx
 with smcr=1 on both hosts).  alpha is the client, beta the server:

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The SMC-R data path tests (issue 5), for any pair of stacks.
+"""The SMC-R data path tests, for any pair of stacks.
 
 Each body takes a list of cells (client stack, server stack); alpha is always
 the client, beta the server.  The thin test files choose the cells:
@@ -33,7 +33,7 @@ What the smcx cells need from smcx (the in-kernel pair shows each of them):
   - GET_STATS: SMC-Rv2 clnt/srv successes per SMC-R connection, fallbacks
     (GET_FBACK_STATS) and handshake errors as now, and the SMC-R tx/rx byte
     counters (SMC_NLA_STATS_T_TX_BYTES/RX_BYTES: payload bytes sent and
-    read, as mainline's payload statistics); today they are always 0.
+    read, as mainline's payload statistics; kernel/stats.c counts them).
   - sock_diag for AF_SMC in smc_diag's format: diag_mode SMCR, state, the
     CLC socket's addresses, SMC_DIAG_CONNINFO (rmbe_size, peer_rmbe_size)
     and SMC_DIAG_LGRINFO (role, ib device rxe0, port, link id).
@@ -457,7 +457,7 @@ def matrix_cell(t, cs, ss, port, eids):
     wwi_cell_check(t, cs, ss, wwi0)
 
 
-# -- dual-stack listeners (issue 17) -------------------------------------
+# -- dual-stack listeners ------------------------------------------------
 
 DUAL_BYTES = 64 * KIB
 DUAL_OFFSET = 50	# its port: the cell's base port + this

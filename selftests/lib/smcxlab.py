@@ -74,7 +74,7 @@ LAB_APPEND = os.environ.get("LAB_APPEND", "").split()
 LAB_9P_CACHE = os.environ.get("LAB_9P_CACHE", "")
 GUEST_MGMT_IP = "198.19.0.15"
 
-# What in a console log makes a test fail (issue: foundation).
+# What in a console log makes a test fail.
 KERNEL_BAD = re.compile(
     r"WARNING:|BUG:|Oops|Call Trace|blocked for more than|refcount_t|"
     r"list_add corruption|list_del corruption|Kernel panic|general protection fault|"
