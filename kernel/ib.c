@@ -98,30 +98,6 @@ struct smcx_ibdev *smcx_ibdev_nth(unsigned int n)
 	return found;
 }
 
-static bool smcx_ibdev_named(const struct smcx_ibdev *d, const char *name)
-{
-	const struct device *parent = d->ibdev->dev.parent;
-
-	if (!strcmp(dev_name(&d->ibdev->dev), name))
-		return true;
-	return parent && !strcmp(dev_name(parent), name);
-}
-
-struct smcx_ibdev *smcx_ibdev_by_name(const char *name)
-{
-	struct smcx_ibdev *d, *found = NULL;
-
-	mutex_lock(&smcx_ib_mutex);
-	list_for_each_entry(d, &smcx_ib_devices, list) {
-		if (smcx_ibdev_named(d, name)) {
-			found = smcx_ibdev_get(d);
-			break;
-		}
-	}
-	mutex_unlock(&smcx_ib_mutex);
-	return found;
-}
-
 /* -- ports --------------------------------------------------------------- */
 
 static struct smcx_ibport *smcx_ibport(struct smcx_ibdev *d, u32 port)

@@ -76,8 +76,6 @@ void smcx_ibdev_put(struct smcx_ibdev *d);
 
 /* the n-th listed device (0-based), referenced, or NULL past the end */
 struct smcx_ibdev *smcx_ibdev_nth(unsigned int n);
-/* a listed device by ib name or by its parent's (PCI) name, referenced */
-struct smcx_ibdev *smcx_ibdev_by_name(const char *name);
 
 const char *smcx_ibdev_name(const struct smcx_ibdev *d);
 /* live port state from ib_core's cache: true when IB_PORT_ACTIVE */

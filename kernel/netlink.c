@@ -53,11 +53,6 @@ void *smcx_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb,
 			   &smcx_gen_family, NLM_F_MULTI, cmd);
 }
 
-void smcx_hostname(u8 out[SMC_MAX_HOSTNAME_LEN])
-{
-	memcpy(out, smcx_host, SMC_MAX_HOSTNAME_LEN);
-}
-
 /* -- GET_SYS_INFO ----------------------------------------------------------- */
 
 static int smcx_nl_sys_info(struct sk_buff *skb, struct netlink_callback *cb)

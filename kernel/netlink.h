@@ -37,9 +37,6 @@ int smcx_nl_dump_lgr(struct sk_buff *skb, struct netlink_callback *cb);
 int smcx_nl_dump_link(struct sk_buff *skb, struct netlink_callback *cb);
 bool smcx_nl_dev_critical(struct smcx_ibdev *dev);
 
-/* the CLC host name: the host's name at load, blank padded, no NUL */
-void smcx_hostname(u8 out[SMC_MAX_HOSTNAME_LEN]);
-
 int smcx_nl_init(void);
 void smcx_nl_exit(void);
 
