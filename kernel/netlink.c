@@ -602,7 +602,11 @@ int smcx_nl_init(void)
 	const char *name = init_utsname()->nodename;
 	int rc;
 
-	/* the CLC host name is fixed at load, like mainline's */
+	/*
+	 * SYS_INFO's host name, read once at load.  The CLC messages read
+	 * the host name at each first contact (clc.c, non-ASCII bytes made
+	 * '?'), so after a rename the two differ until the next load.
+	 */
 	memset(smcx_host, ' ', sizeof(smcx_host));
 	memcpy(smcx_host, name, min_t(size_t, strlen(name), sizeof(smcx_host)));
 
