@@ -715,7 +715,7 @@ static int smcx_set_rcvlowat(struct sock *sk, int val)
 	.set_rcvlowat	= smcx_set_rcvlowat,				\
 }
 
-const struct proto_ops smcx_proto_ops = SMCX_PROTO_OPS(PF_SMC);
+static const struct proto_ops smcx_proto_ops = SMCX_PROTO_OPS(PF_SMC);
 const struct proto_ops smcx_inet_proto_ops = SMCX_PROTO_OPS(PF_INET);
 const struct proto_ops smcx_inet6_proto_ops = SMCX_PROTO_OPS(PF_INET6);
 

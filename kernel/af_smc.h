@@ -3,8 +3,7 @@
 #ifndef SMCX_AF_SMC_H
 #define SMCX_AF_SMC_H
 
-/* the ops of every smcx socket; inet.c copies them with .family changed */
-extern const struct proto_ops smcx_proto_ops;
+/* the ops of IPPROTO_SMC sockets (inet.c): AF_SMC's with .family changed */
 extern const struct proto_ops smcx_inet_proto_ops;
 extern const struct proto_ops smcx_inet6_proto_ops;
 

@@ -258,7 +258,16 @@ int smcx_clc_decline(struct socket *cs, u32 reason, u8 version)
 	return rc ? rc : reason;
 }
 
-__be32 smcx_clc_ipv4_saddr(const struct sock *tcpsk)
+/*
+ * The IPv4 source address of the CLC socket @tcpsk's connection, or 0 when
+ * the connection is not IPv4 on the wire.  SMC-R v2 runs over IPv4 CLC
+ * connections (RoCE v2 with IPv4-mapped GIDs, as mainline); an AF_INET6
+ * socket whose peer is a v4-mapped address (::ffff:a.b.c.d: a client that
+ * connected to one, a dual-stack listener's IPv4 client) is one of them:
+ * the kernel runs it as IPv4 and keeps the IPv4 addresses beside the
+ * mapped ones.
+ */
+static __be32 smcx_clc_ipv4_saddr(const struct sock *tcpsk)
 {
 	if (tcpsk->sk_family == AF_INET)
 		return READ_ONCE(inet_sk(tcpsk)->inet_saddr);

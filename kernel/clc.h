@@ -67,17 +67,6 @@ int smcx_clc_srv_unserved(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 			  int rc);
 
 /*
- * The IPv4 source address of the CLC socket @tcpsk's connection, or 0 when
- * the connection is not IPv4 on the wire.  SMC-R v2 runs over IPv4 CLC
- * connections (RoCE v2 with IPv4-mapped GIDs, as mainline); an AF_INET6
- * socket whose peer is a v4-mapped address (::ffff:a.b.c.d: a client that
- * connected to one, a dual-stack listener's IPv4 client) is one of them:
- * the kernel runs it as IPv4 and keeps the IPv4 addresses beside the
- * mapped ones.
- */
-__be32 smcx_clc_ipv4_saddr(const struct sock *tcpsk);
-
-/*
  * The RoCE v2 GID of the CLC socket @tcpsk's source address: the
  * v4-mapped form of an IPv4 connection's (smcx_clc_ipv4_saddr()), or for
  * a native IPv6 connection (*@native6) the IPv6 source address itself,

@@ -51,7 +51,7 @@ void smcx_obj_dec(enum smcx_obj kind)
 				   smcx_obj_names[kind]);
 }
 
-long smcx_obj_read(enum smcx_obj kind)
+static long smcx_obj_read(enum smcx_obj kind)
 {
 	return atomic_long_read(&smcx_objs[kind]);
 }

@@ -48,7 +48,6 @@ enum smcx_obj {
 
 void smcx_obj_inc(enum smcx_obj kind);
 void smcx_obj_dec(enum smcx_obj kind);
-long smcx_obj_read(enum smcx_obj kind);
 
 /* /sys/kernel/debug/smcx, or NULL without debugfs: files are optional */
 struct dentry *smcx_debugfs_dir(void);

@@ -110,7 +110,8 @@ void smcx_stats_fallback(struct net *net, enum smcx_role role, u32 reason)
 	this_cpu_inc(s->fallback_rsn[role][smcx_rsn_slot(reason)]);
 }
 
-unsigned int smcx_stats_bucket(u64 size)
+/* bucket of @size in a size histogram */
+static unsigned int smcx_stats_bucket(u64 size)
 {
 	unsigned int i = 0;
 

@@ -170,9 +170,6 @@ void smcx_stats_busy_poll(struct net *net, bool hit);
 void smcx_stats_sockopt(struct net *net, bool smcr, int level, int optname,
 			sockptr_t optval, unsigned int optlen, int rc);
 
-/* bucket of @size in a size histogram */
-unsigned int smcx_stats_bucket(u64 size);
-
 /* sum of all CPUs for @net */
 void smcx_stats_fold(struct net *net, struct smcx_stats *out);
 /* reason code of slot @i, 0 for the "other" slot or an unused one */
