@@ -147,9 +147,10 @@ struct smcx_conn {
 	/*
 	 * The link of lgr this connection sends on (its RDMA WRITEs and
 	 * CDCs) and whose QP and RMB MR its CLC Accept/Confirm names; set
-	 * at create, before the connection is in the token table, and not
-	 * changed while lgr is set (moving it is the next step's failover).
-	 * CDCs from the peer may come on any link of the group.
+	 * at create, before the connection is in the token table.  A
+	 * client's join changes it to the link the Accept names, and
+	 * failover moves it to another link (smcx_tx_failover(), send side
+	 * owned).  CDCs from the peer may come on any link of the group.
 	 */
 	struct smcx_link *lnk;
 	u32 token;			/* our alert token (lgr->conns key) */

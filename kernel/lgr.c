@@ -2,7 +2,7 @@
 /*
  * SMC-R link groups: find, create and publish, the connections' tokens,
  * linger, the send watchdog and terminate.  The link is link.c's, its work
- * requests wr.c's, its buffers buf.c's.  See smcr.h for the shape and
+ * requests wr.c's, its buffers buf.c's.  See lgr.h for the shape and
  * docs/kernel-datapath.md for the flows.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

@@ -5,10 +5,10 @@
  * Below it: wr.h (work requests), link.h (the QP), buf.h (buffers); beside
  * it llc.h (LLC flows).  See docs/kernel-datapath.md.
  *
- * Shape (first increment, behind the module parameter smcr=1):
- *   - room for SMCX_LGR_LINKS links per link group (lgr->lnk[]), of which
- *     one is formed today (no ADD_LINK: we answer a peer's ADD_LINK with a
- *     reject, NO_ALT_PATH, as mainline does without an alternate device).
+ * Shape (the SMC-R data path, module parameter smcr=1, the default):
+ *   - room for SMCX_LGR_LINKS links per link group (lgr->lnk[]): the
+ *     first is formed at first contact, the second by the ADD_LINK flow
+ *     (addlink.c: the server offers it, the client answers or asks).
  *     Each link is made and cleared on its own; a link that fails is
  *     taken down (smcx_lgr_link_down()), and the group ends with its last
  *     usable link.  Whoever needs "the link" says which: the connection's
@@ -17,7 +17,8 @@
  *   - a link group is one (role, device port, peer GID); the server puts
  *     up to the negotiated max_conns connections into it (v2.1, smcx/v2x.h;
  *     the client follows the server's first-contact flag); idle ones
- *     linger SMCX_LGR_LINGER, cut short at module exit and device removal;
+ *     linger (module parameter lgr_linger_ms), cut short at module exit
+ *     and device removal;
  *   - buffers (send buffer and RMB) belong to the link group, are physically
  *     contiguous and DMA mapped; RMBs are registered (REG_MR) for remote
  *     write; send buffers use the PD's local DMA lkey.  Reused across the
@@ -194,10 +195,9 @@ static inline unsigned int smcx_lgr_active_links(struct smcx_lgr *lgr)
 }
 
 /*
- * The link a new connection of @lgr sends on (conn->lnk): the first ACTIVE
- * one, else the first usable one (a first contact's link, still INIT until
- * CONFIRM_LINK), else NULL.  Spreading connections over two links is the
- * next step's.
+ * The link a new connection of @lgr sends on (conn->lnk): the ACTIVE one
+ * with the fewest connections (the first of equals), else the first usable
+ * one (a first contact's link, still INIT until CONFIRM_LINK), else NULL.
  */
 static inline struct smcx_link *smcx_lgr_conn_link(struct smcx_lgr *lgr)
 {
@@ -246,8 +246,9 @@ static inline struct smcx_link *smcx_lgr_link_by_id(struct smcx_lgr *lgr,
  * The group's type in mainline's terms (enum smc_lgr_type in
  * net/smc/smc_core.h, SMC_NLA_LGR_R_TYPE): NONE without an active link,
  * SINGLE with one; with two, SYMMETRIC when both ends have a device per
- * link, else ASYMMETRIC_LOCAL or _PEER (the side with one device for both
- * links; the next step records which when it adds a link).
+ * link, else ASYMMETRIC_LOCAL or _PEER (the side with one port for both
+ * links: ours when both links leave from one of our ports, the peer's when
+ * both end at one peer GID).
  */
 enum smcx_lgr_type {
 	SMCX_LGR_NONE = 0,

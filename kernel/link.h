@@ -5,11 +5,12 @@
  * WR layer (wr.h), the REG_MR serialisation for the group's RMBs (buf.c)
  * and the LLC mailbox and request queue (llc.c).  A link group has room
  * for SMCX_LGR_LINKS links (lgr->lnk[], each knowing its index); each one
- * is made, used and cleared on its own.  smcx forms one per group today.
+ * is made, used and cleared on its own: the first at first contact, the
+ * second by ADD_LINK (addlink.c).
  *
  * smcx_link_init() leaves a half-made link on failure; smcx_link_clear()
  * takes down whatever exists, once, in process context (link group
- * terminate or a failed create).
+ * terminate, the link's down, a failed create or ADD_LINK).
  *
  * Using the verbs objects.  The link's ibdev, PD, CQ and QP, its MRs of the
  * group's RMBs and its DMA mapping of every buffer go away in
@@ -67,7 +68,8 @@ struct smcx_lgr;
  * smcx/v2x.h), which mainline takes from net.smc.smcr_max_links_per_lgr
  * (1 or 2, default 2); mainline's arrays hold 3 for an asymmetric group
  * while a link is being replaced.  smcx holds the two a symmetric group
- * uses.  Today only lnk[0] is ever formed.
+ * uses: the first contact's link and the one ADD_LINK adds, each in a
+ * free slot.
  */
 #define SMCX_LGR_LINKS		2
 

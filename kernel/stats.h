@@ -81,7 +81,7 @@ struct smcx_stats {
 	/* server link group reuse (smcx/reuse.h): failed, and groups skipped */
 	u64 reuse_failed;
 	u64 reuse_refused;
-	/* links of SMC-R link groups (issue 15), see enum smcx_link_ev */
+	/* links of SMC-R link groups, see enum smcx_link_ev */
 	u64 link_ev[6];
 	/* receive busy polls: data came while spinning (hit) or not (miss) */
 	u64 busy_poll_hit;
