@@ -86,9 +86,9 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	 * Mainline's failover validation (smcx/cursor.h): nothing to take
 	 * from it, unless it shows that the dead link took a CDC with it;
 	 * then the stream cannot go on, and ends as on a protocol error.
-	 * Taken as a normal CDC, its zero cursors looked like a cursor going
-	 * back: the interop lab aborted every connection a stock client
-	 * moved.
+	 * Taken as a normal CDC, its zero cursors would look like a cursor
+	 * going back, and every connection a stock peer moves to another
+	 * link would be aborted.
 	 */
 	if (m.prod_flags & SMCX_CDC_PF_FAILOVER_VALID) {
 		if (smcx_cdc_validation_lost(conn->rx_seq_set, conn->rx_seq,

@@ -155,9 +155,8 @@ void smcx_conn_release(struct smcx_sock *smc)
 		 * sees it before the peer's application can close, so the
 		 * TIME_WAIT stays on the side that closed first, as with TCP
 		 * (mainline shuts its CLC socket right after the CDC for the
-		 * same reason).  A server otherwise kept its port in
-		 * TIME_WAIT and could not listen again without SO_REUSEADDR
-		 * (sockperf, seen in the lab).
+		 * same reason).  Otherwise a server keeps its port in
+		 * TIME_WAIT and cannot listen again without SO_REUSEADDR.
 		 */
 		if (!conn->peer_closed && smc->clcsock)
 			kernel_sock_shutdown(smc->clcsock, SHUT_RDWR);
@@ -231,9 +230,9 @@ void smcx_close_work(struct work_struct *work)
 	 * link that dies now takes it along, and only the failover says it
 	 * again (tx.c), to a connection that is still registered.  Freed
 	 * now, the peer would wait for a close that never comes and end the
-	 * connection by abort SMCX_CLOSE_WAIT later (seen in the lab: the
-	 * side that read the EOF closed, freed at once, and its close was on
-	 * a wire just dropped).  So the free waits for the completion, a few
+	 * connection by abort SMCX_CLOSE_WAIT later (the side that read the
+	 * EOF closes and frees at once, while its close is on a wire just
+	 * dropped).  So the free waits for the completion, a few
 	 * ticks normally; a dead connection or group ends the wait, and so
 	 * does SMCX_CLOSE_LAND_WAIT (a dead wire's CDC fails within seconds).
 	 */

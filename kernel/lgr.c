@@ -32,9 +32,9 @@ MODULE_PARM_DESC(smcr,
  * more on the client.  The server frees first and tells the client with
  * DELETE_LINK; the client, which cannot know whether the server just
  * offered the group to a new connection, keeps it until the server let go.
- * (With a 2 s linger on an smcx client, the stock server terminated a group
- * under a connection it had just added and hung in smc_conn_kill() waiting
- * for CDC completions: seen in the lab on 6.12.)
+ * (A client that frees first can make a stock server terminate a group
+ * under a connection it has just added, and hang in smc_conn_kill()
+ * waiting for CDC completions.)
  */
 static unsigned int smcx_lgr_linger_ms = 600 * MSEC_PER_SEC;
 module_param_named(lgr_linger_ms, smcx_lgr_linger_ms, uint, 0644);
@@ -309,7 +309,7 @@ void smcx_lgr_link_down(struct smcx_link *lnk, const char *why)
 	/*
 	 * A server's first try for a new second link comes SMCX_ADD_RETRY
 	 * after a loss, not at the end of a wait left over from the tries
-	 * before the last success (a CI run waited 71 s), nor at once
+	 * before the last success (up to SMCX_ADD_RETRY_MAX), nor at once
 	 * (the watchdog would see one link and a past time).  Tries
 	 * failing now (add_backoff set) keep their schedule.
 	 */

@@ -340,9 +340,9 @@ void smcx_link_clear(struct smcx_link *lnk)
 	/*
 	 * A registration that saw the link alive has posted and is waiting
 	 * for the completion just given; let it finish before its MR and the
-	 * QP go.  Later ones see SMCX_LNK_DEAD and give up.  (A handshake
-	 * registering its RMB while the group terminated oopsed on the NULL
-	 * QP: seen in the lab.)
+	 * QP go.  Later ones see SMCX_LNK_DEAD and give up.  (Without the
+	 * wait, a handshake registering its RMB while the group terminates
+	 * dereferences the QP after it is gone.)
 	 */
 	mutex_lock(&lnk->reg_mutex);
 	mutex_unlock(&lnk->reg_mutex);
@@ -365,11 +365,10 @@ void smcx_link_clear(struct smcx_link *lnk)
 	mutex_unlock(&lgr->mutex);
 	/*
 	 * rxe keeps a QP until every packet it sent is freed, and a netdev
-	 * that is down (the lab's virtio NIC) may hold those it had queued
+	 * that is down (virtio-net, for one) may hold those it had queued
 	 * until it is up again: destroying the QP then makes rxe wait 200 ms,
-	 * WARN and free it under the packets (seen in the lab, failover with
-	 * a wire's netdev taken down).  With the port down, the QP and what
-	 * it depends on wait for the port to come back (bounded).
+	 * WARN and free it under the packets.  With the port down, the QP and
+	 * what it depends on wait for the port to come back (bounded).
 	 */
 	if (!smcx_ibport_active(lnk->dev, lnk->port) &&
 	    !READ_ONCE(lnk->dev->removing) && !lgr->terminating) {

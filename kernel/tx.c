@@ -375,9 +375,8 @@ int smcx_tx_push_locked(struct smcx_sock *smc, bool force)
  * producer cursor at least as far as any the peer saw (it covers all the
  * data rewritten) and our consumer cursor, which the dead link may have
  * lost too, and, after close(), the close again: without it the peer
- * waited for a close that was gone, and our close work aborted the
- * connection SMCX_CLOSE_WAIT later (an smcx_failover CI run: connections
- * closed on a dropped wire were left for rmmod).  A close the peer took
+ * waits for a close that is gone, and our close work aborts the
+ * connection SMCX_CLOSE_WAIT later.  A close the peer took
  * already changes nothing there.  The peer drops CDCs older than one it
  * took (sequence numbers, cdc.c).
  */

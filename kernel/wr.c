@@ -119,9 +119,9 @@ void smcx_wr_slot_put(struct smcx_tx_slot *slot)
  * claimed, or -ENOLINK.  For a REG_MR, which rxe executes again when a
  * retransmission rewinds the send queue to an unacknowledged WR in front
  * of it: the second run finds the MR valid already, fails, and puts the
- * QP in the error state (rxe_reg_fast_mr "not free", seen in the lab under
- * 64 simultaneous connects).  On an idle queue nothing is in front of it.
- * Caller holds the link's reg_mutex.
+ * QP in the error state (rxe_reg_fast_mr "not free"; many simultaneous
+ * connects make such a rewind likely).  On an idle queue nothing is in
+ * front of it.  Caller holds the link's reg_mutex.
  */
 int smcx_wr_quiesce(struct smcx_link *lnk)
 {
