@@ -1,7 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The AF_SMC protocol family: registration and proto_ops (af_smc.c). */
+/*
+ * The AF_SMC protocol family: registration and proto_ops (af_smc.c).  The
+ * ops' table and most ops are af_smc.c's; the socket options are
+ * sockopt.c's, which follow the same dispatch.
+ */
 #ifndef SMCX_AF_SMC_H
 #define SMCX_AF_SMC_H
+
+#include <linux/net.h>
+
+struct smcx_sock;
 
 /* the ops of IPPROTO_SMC sockets (inet.c): AF_SMC's with .family changed */
 extern const struct proto_ops smcx_inet_proto_ops;
@@ -9,5 +17,17 @@ extern const struct proto_ops smcx_inet6_proto_ops;
 
 int smcx_af_init(void);
 void smcx_af_exit(void);
+
+/*
+ * af_smc.c, for the ops in the other files: an op's prologue (NULL: the
+ * socket is TCP, *@skp its sock; else the smcx sock, locked).
+ */
+struct smcx_sock *smcx_lock_or_tcp(struct socket *sock, struct sock **skp);
+
+/* sockopt.c */
+int smcx_setsockopt(struct socket *sock, int level, int optname,
+		    sockptr_t optval, unsigned int optlen);
+int smcx_getsockopt(struct socket *sock, int level, int optname,
+		    char __user *optval, int __user *optlen);
 
 #endif /* SMCX_AF_SMC_H */
