@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The CLC messages over the internal TCP socket (clc.c): built, sent,
- * received, validated and judged.  The handshake runs in join.c, which
- * calls these in order and does the link group work between them.
+ * The CLC messages over the internal TCP socket (clc.c, framed by
+ * clc_io.c): built, sent, received, validated and judged.  The handshake
+ * runs in join.c, which calls these in order and does the link group work
+ * between them.
  *
  * Results are those of the handshake (join.h): 0 (go on), a positive
  * reason code (SMCX_DECL_*: the decline is sent or received, the stream is
@@ -76,7 +77,7 @@ int smcx_clc_srv_unserved(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 bool smcx_clc_src_gid(const struct sock *tcpsk, struct in6_addr *gid,
 		      bool *native6);
 
-/* send a Decline: its write error, else @reason */
+/* send a Decline (clc_io.c): its write error, else @reason */
 int smcx_clc_decline(struct socket *cs, u32 reason, u8 version);
 
 #endif /* SMCX_CLC_H */

@@ -3,7 +3,7 @@
  * smcx pure logic: does a client's stream start with a CLC message?
  *
  * A server whose client announced SMC in its SYN looks at the first bytes
- * of the client's stream with MSG_PEEK, consuming nothing (kernel/clc.c,
+ * of the client's stream with MSG_PEEK, consuming nothing (kernel/clc_io.c,
  * smcx_clc_sniff).  Every CLC message starts with one of two 4-byte
  * eyecatchers ("SMCR"/"SMCD" in EBCDIC, both e2 d4 c3 ..): a whole one
  * queued is CLC; a first byte that leaves both is TCP (the application
