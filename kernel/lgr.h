@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Link groups (lgr.c), the top of the transport layer: the links between
- * two hosts in one role, their buffers, and the connections' tokens.
+ * Link groups (lgr.c; their links' liveness: lgr_live.c), the top of the
+ * transport layer: the links between two hosts in one role, their buffers,
+ * and the connections' tokens.
  * Below it: wr.h (work requests), link.h (the QP), buf.h (buffers); beside
  * it llc.h (LLC flows).  See docs/kernel-datapath.md.
  *
