@@ -123,7 +123,10 @@ mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache=none repo /re
 for d in tmp run var/tmp root var/lib var/log var/cache; do
 	mount -t tmpfs -o mode=1777 tmpfs "/host/$d"
 done
-chmod 700 /host/root
+# root's home, searchable but not listable by others: a repository cloned
+# under it (/root/smcx) must stay reachable for the unprivileged identities
+# that tests run its programs as (setpriv --reuid=nobody)
+chmod 711 /host/root
 mkdir -p "/host$repo" 2>/dev/null
 mount --bind /repo "/host$repo"
 mount -t proc proc /host/proc
