@@ -19,7 +19,7 @@ import scenarios
 
 WIRES = 1
 TIMEOUT = 240
-COST = 33
+COST = 22
 
 
 def run(t):

@@ -9,7 +9,7 @@ import time
 
 WIRES = 2
 TIMEOUT = 240
-COST = 23
+COST = 52
 
 
 def rping(t, a, b, wire):

@@ -13,7 +13,7 @@ two in-kernel hosts (smcr_close_inkernel).
 import smcr_cases
 
 TIMEOUT = 1800
-COST = 40
+COST = 61
 
 
 def run(t):

@@ -32,7 +32,7 @@ import smcr_cases
 import stacks
 
 TIMEOUT = 1500
-COST = 95
+COST = 158
 
 
 def success(h):

@@ -68,7 +68,7 @@ import smcxlab
 import stacks
 
 TIMEOUT = 900
-COST = 270
+COST = 266
 TIER = "main"
 
 XFER = scenarios.XFER

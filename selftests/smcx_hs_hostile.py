@@ -46,7 +46,7 @@ import scenarios
 import stacks
 
 TIMEOUT = 300
-COST = 53
+COST = 63
 PORT_F1 = 7100
 PORT_R = 7101
 STOP = "/tmp/hs_hostile.stop"

@@ -8,7 +8,7 @@ import os
 import re
 
 TIMEOUT = 120
-COST = 10
+COST = 8
 
 
 def version_h(repo):

@@ -29,7 +29,7 @@ import json
 import os
 
 TIMEOUT = 300
-COST = 16
+COST = 36
 
 NOBODY = "setpriv --reuid=65534 --regid=65534 --clear-groups "
 
