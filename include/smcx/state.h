@@ -23,7 +23,10 @@
  *
  * smcx_close_next() is one transition.  The kernel (kernel/close.c,
  * kernel/cdc.c) keeps the state beside the flags, which alone drive the
- * protocol, and reports it through sock_diag.
+ * protocol, and reports it through sock_diag.  smcx/close.h has the state
+ * machine that is to drive the protocol instead (smcx_close_step(): the
+ * events appended below, our and the peer's wire bits, the abort wait of
+ * N2); smcx_close_next() goes once the kernel runs on it.
  *
  * Header-only C that compiles in the kernel (SMCX_KERNEL), C11 and C++20,
  * so the module, smcctl and the unit tests share the numbers and the rule.
@@ -64,6 +67,15 @@ enum smcx_close_ev {
 	SMCX_CLOSE_EV_PEER_CLOSED,	/* the peer's connection closed arrived */
 	SMCX_CLOSE_EV_PEER_ABORT,	/* the peer's abort arrived */
 	SMCX_CLOSE_EV_GONE,		/* link group gone or connection freed */
+	/* smcx_close_step() (smcx/close.h) only, appended: */
+	SMCX_CLOSE_EV_UP,		/* the join completed: INIT -> ACTIVE */
+	SMCX_CLOSE_EV_DROP,		/* let go without an application: abort */
+	SMCX_CLOSE_EV_VIOLATION,	/* the peer broke the protocol: abort */
+	SMCX_CLOSE_EV_PEER_RESET,	/* RST on the CLC TCP socket */
+	SMCX_CLOSE_EV_RESET,		/* a send after the peer closed */
+	SMCX_CLOSE_EV_TIMEOUT,		/* close work's deadline passed */
+	SMCX_CLOSE_EV_FREE,		/* the connection is freed */
+	SMCX_CLOSE_EVS			/* the number of events */
 };
 
 /*

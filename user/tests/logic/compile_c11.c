@@ -5,6 +5,7 @@
  * functions below are called from the C++ tests so the TU is also run.
  */
 #include <smcx/bufsize.h>
+#include <smcx/close.h>
 #include <smcx/cursor.h>
 #include <smcx/names.h>
 #include <smcx/reuse.h>
@@ -36,6 +37,8 @@ int smcx_logic_c11_check(void) {
     bool skip;
     uint8_t oui[3], exp[5];
     uint64_t v = 0;
+    struct smcx_close cl = {0};
+    struct smcx_close_res r;
 
     smcx_curs_from_count(65536ull * 16384 + 5, 16384, &c);
     if (c.wrap != 0 || c.count != 5)
@@ -72,5 +75,16 @@ int smcx_logic_c11_check(void) {
     if (smcx_vx_prop_feats(oui, exp) != SMCX_WWI_F_IP6 ||
         smcx_vx_opts_feats(smcx_vx_opts(SMCX_WWI_F_IP6)) != SMCX_WWI_F_IP6)
         return 12;
+    cl.state = SMCX_ACTIVE;
+    cl.exposed = true;
+    r = smcx_close_step(cl, SMCX_CLOSE_EV_CLOSE);
+    if (r.next.state != SMCX_PEERCLOSEWAIT1 || !r.next.released || !r.next.local.closed ||
+        r.act != (SMCX_CA_L_DW | SMCX_CA_L_CL | SMCX_CA_PUSH | SMCX_CA_WAKE | SMCX_CA_ARM_CW))
+        return 13;
+    r = smcx_close_step(r.next, SMCX_CLOSE_EV_TIMEOUT);
+    r = smcx_close_step(r.next, SMCX_CLOSE_EV_TIMEOUT);
+    if (r.next.state != SMCX_CLOSED ||
+        smcx_close_step(r.next, SMCX_CLOSE_EV_FREE).act != SMCX_CA_RMB_DISCARD)
+        return 14;
     return 0;
 }
