@@ -17,7 +17,7 @@ client:
     ASYMMETRIC_PEER (ASYMP); on beta both on rxe0, type ASYMMETRIC_LOCAL
     (ASYML), read from the kernel's link dump (raw netlink) and from
     `smcr linkgroup`; alpha's rxe1 counters move;
-  - 4 streams of 32 MiB, 2 on each link, are verified while one of
+  - 4 streams of 16 MiB, 2 on each link, are verified while one of
     alpha's wires is pulled once 15% arrived (alpha server: eth1 down on
     alpha; alpha client: wire 0 dropped with tc on both hosts, on beta at
     its bridge port); the
@@ -37,11 +37,11 @@ import stacks
 
 WIRES = 2
 TIMEOUT = 900
-COST = 128
+COST = 250
 
 PORT = 7950
 CONNS = 4
-NBYTES = 32 << 20
+NBYTES = 16 << 20
 LINK_WAIT = 15
 ALPHA_ETH1 = "198.18.0.11"
 # alpha's ARP and reverse-path settings while two of its ports share a subnet

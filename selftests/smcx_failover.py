@@ -4,7 +4,7 @@
 One lab of two wires, smcx on both hosts.  beta's first connection to
 alpha gives a SYMMETRIC link group, one link on each wire.  Then, for each
 wire, both ways to pull it and both directions of the data:
-  - 4 streams of 32 MiB each run (xfer, verified byte for byte, the data
+  - 4 streams of 16 MiB each run (xfer, verified byte for byte, the data
     from beta, or to it); once a quarter of it arrived the wire is pulled:
     "down" takes its netdev down on one host only (the other one learns it
     from our DELETE_LINK or from its own QP), "drop" drops every packet of
@@ -41,9 +41,9 @@ import smcxlab
 import stacks
 
 TIMEOUT = 900
-COST = 192
+COST = 240
 WIRES = 2
-NBYTES = 32 << 20
+NBYTES = 16 << 20
 CONNS = 4
 PORT = 5700
 TESTLINK = 3
