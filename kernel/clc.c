@@ -101,6 +101,22 @@ bool smcx_clc_src_gid(const struct sock *tcpsk, struct in6_addr *gid,
 	return false;
 }
 
+bool smcx_clc_from_gid(const struct sock *tcpsk, const u8 *gid)
+{
+	struct in6_addr a;
+
+	if (tcpsk->sk_family == AF_INET)
+		ipv6_addr_set_v4mapped(READ_ONCE(inet_sk(tcpsk)->inet_daddr),
+				       &a);
+#if IS_ENABLED(CONFIG_IPV6)
+	else if (tcpsk->sk_family == AF_INET6)
+		a = tcpsk->sk_v6_daddr;	/* an IPv4 peer's is v4-mapped */
+#endif
+	else
+		return false;
+	return !memcmp(a.s6_addr, gid, SMCX_GID_LEN);
+}
+
 /*
  * What we can offer on this connection: SMC-R v2 needs at least one user
  * EID and a RoCE v2 GID on the CLC socket's egress device (the device
@@ -159,6 +175,24 @@ static u32 smcx_clc_fill_proposal(struct smcx_sock *smc,
 	return 0;
 }
 
+/*
+ * Is the CLC socket @tcpsk's peer the peer of @lgr: is its address the GID
+ * at the far end of one of the group's usable links?  Read without a
+ * lock, as the group lookup reads it (lgr.c): a link's peer GID is written
+ * before the link becomes usable and cleared only when its slot is
+ * recycled, after it stopped being usable.
+ */
+static bool smcx_clc_lgr_peer(struct smcx_lgr *lgr, const struct sock *tcpsk)
+{
+	struct smcx_link *lnk;
+
+	for (lnk = smcx_lgr_next_link(lgr, NULL); lnk;
+	     lnk = smcx_lgr_next_link(lgr, lnk))
+		if (smcx_clc_from_gid(tcpsk, lnk->peer_gid))
+			return true;
+	return false;
+}
+
 /* a peer's decline: keep its diagnosis, fall back without answering */
 static int smcx_clc_peer_declined(struct smcx_sock *smc,
 				  struct smcx_clc_ctx *ctx, int len)
@@ -171,10 +205,17 @@ static int smcx_clc_peer_declined(struct smcx_sock *smc,
 	 * "Out of sync": the peer has no link group for the one we named
 	 * (it lost it: a crash, a device removed while we heard nothing).
 	 * Ours is stale, and every later connection from that peer would be
-	 * offered it again: end it, as mainline does.
+	 * offered it again: end it, as mainline does - but only when the
+	 * Decline comes from that group's peer, the host at one of its
+	 * links' far ends.  Anyone else's "out of sync" says nothing about
+	 * the group; ending it would reset every connection between us and
+	 * its peer on a stranger's word (N1).  join.c offers a reuse only to
+	 * the peer at the GID it claims, so a stranger gets here on a first
+	 * contact only, whose group the join's undo ends anyway.
 	 */
 	if ((ctx->m.dcl.hdr.typev2 & SMCX_CLC_FIRST_CONTACT) && smc->conn &&
-	    smc->conn->lgr)
+	    smc->conn->lgr &&
+	    smcx_clc_lgr_peer(smc->conn->lgr, smc->clcsock->sk))
 		smcx_lgr_terminate_async(smc->conn->lgr, "peer out of sync");
 	return SMCX_DECL_PEERDECL;
 }

@@ -76,6 +76,14 @@ int smcx_clc_srv_unserved(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
  */
 bool smcx_clc_src_gid(const struct sock *tcpsk, struct in6_addr *gid,
 		      bool *native6);
+/*
+ * Is @gid the RoCE v2 GID of the CLC socket @tcpsk's peer address (the
+ * v4-mapped form of an IPv4 peer's, a native IPv6 peer's own)?  An SMC-R
+ * v2 peer's Proposal claims the GID of its connection's source address
+ * (smcx_clc_src_gid() on its side; mainline picks it the same way), so
+ * only a peer at that address can speak for that GID (N1, F11).
+ */
+bool smcx_clc_from_gid(const struct sock *tcpsk, const u8 *gid);
 
 /* send a Decline (clc_io.c): its write error, else @reason */
 int smcx_clc_decline(struct socket *cs, u32 reason, u8 version);

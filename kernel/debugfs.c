@@ -121,6 +121,7 @@ static int smcx_stats_show(struct seq_file *m, void *v)
 	smcx_stats_show_role(m, "srv", s, SMCX_SRV);
 	seq_printf(m, "srv_reuse_failed %llu\n", s->reuse_failed);
 	seq_printf(m, "srv_reuse_refused %llu\n", s->reuse_refused);
+	seq_printf(m, "srv_gid_not_peer %llu\n", s->gid_not_peer);
 	seq_printf(m, "link_added %llu\n", s->link_ev[SMCX_LINK_ADDED]);
 	seq_printf(m, "link_add_failed %llu\n",
 		   s->link_ev[SMCX_LINK_ADD_FAILED]);

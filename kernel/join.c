@@ -15,7 +15,8 @@
  * the Accept or Confirm.
  *
  * Locking.  First contacts are serialised per peer: per role, our device
- * port and the peer's GID (server: the Proposal's; client: the Accept's),
+ * port and the peer's GID (server: the Proposal's, when the client is at
+ * that GID's address, see smcx_join_srv(); client: the Accept's),
  * as the "first-contact slot" of that peer (struct smcx_first, on
  * smcx_firsts under smcx_firsts_lock, a leaf spinlock).  The reason is the
  * one mainline has for its per-role lock: a second connection to the same
@@ -468,7 +469,7 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	struct smcx_link *lnk;
 	struct smcx_lgr *lgr;
 	unsigned int tries;
-	bool offered = false;
+	bool offered = false, peer;
 	u32 decline = 0;
 	int rc;
 
@@ -476,6 +477,19 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		rc = -ENODEV;
 		goto out;
 	}
+	/*
+	 * A reuse is offered only to the peer at the GID its Proposal claims
+	 * (an SMC-R v2 peer claims its source address's): anyone else who
+	 * could reach our listener could otherwise put a connection into
+	 * that peer's group, cost it a REG_MR and a CONFIRM_RKEY, guess its
+	 * QP number in the Confirm, or end it with an "out of sync" Decline
+	 * (N1; clc.c).  Any other Proposal gets a first contact, without the
+	 * peer's first-contact slot: it cannot delay the real peer's
+	 * handshakes either.
+	 */
+	peer = smcx_clc_from_gid(smc->clcsock->sk, ctx->peer_gid);
+	if (!peer)
+		smcx_stats_gid_not_peer(sock_net(&smc->sk));
 	/*
 	 * First contacts are serialised per peer (see "Locking" above): a
 	 * second proposal from the same peer waits and then finds the link
@@ -486,12 +500,13 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	 */
 	smcx_join_key(&j, SMCX_SRV, &c, ctx->peer_gid);
 	for (tries = 0;; tries++) {
-		rc = smcx_join_lock(&j);
+		rc = peer ? smcx_join_lock(&j) : 0;
 		if (rc == -ECONNABORTED) {
 			lgr = ERR_PTR(rc);
 			break;
 		}
-		lgr = smcx_lgr_find_net(sock_net(&smc->sk), SMCX_SRV, c.dev,
+		lgr = !peer ? NULL :
+		      smcx_lgr_find_net(sock_net(&smc->sk), SMCX_SRV, c.dev,
 					c.port, ctx->peer_gid, NULL, 0);
 		j.first = !lgr;
 		if (!j.first) {

@@ -38,6 +38,12 @@ smcr=1 (first contacts):
     so the next ones get a first-contact Accept and never touch it
     (srv_reuse_failed, srv_reuse_refused).  beta's own next connection
     still gets SMC-R, on a new link group; the old one stays up.
+  - N1: a stranger on beta's second address (an alias, not beta's GID)
+    claims beta's GID and answers the Accept with an "out of sync" Decline,
+    three times, while beta's verified SMC-R transfer to alpha runs: the
+    stranger only ever gets first contacts (a reuse is offered only to the
+    peer at the GID's address), the transfer ends OK and alpha's link
+    groups are those it had before.  beta's own next connection reuses one.
 """
 import re
 import time
@@ -45,10 +51,14 @@ import time
 import scenarios
 import stacks
 
-TIMEOUT = 300
-COST = 63
+TIMEOUT = 600
+COST = 75
 PORT_F1 = 7100
 PORT_R = 7101
+PORT_X = 7102
+STRANGER = "198.18.0.50"    # beta's alias: an address that is not its GID
+STRANGER_TRIES = 3
+XFER_BYTES = 64 << 20
 STOP = "/tmp/hs_hostile.stop"
 ACCEPTED = "/tmp/hs_hostile.accepted"
 MAXCONNERR = 0x0303000a
@@ -241,11 +251,60 @@ def first_contacts(t, a, b):
             t.log("alpha's link groups: %s (before: %s)" % (groups, old))
             t.check(old[0] in groups and len(groups) == 2,
                     "beta's new connection made a link group; the old one stays")
+        with t.subtest("N1: a stranger's out-of-sync Decline ends no link group"):
+            stranger_outofsync(t, a, b)
     finally:
         for h in (a, b):
             h.run("hostname %s" % names[h], check=False)
         stop_server(t, a, srv)
         a.run("sysctl -qw net.smc.tcp2smc=0", check=False)
+
+
+def out_of_sync(h):
+    """How often @h's kernel log says a group ended as out of sync."""
+    return int(h.out("dmesg | grep -c 'peer out of sync' || true").strip() or 0)
+
+
+def stranger_outofsync(t, a, b):
+    srv = a.bg("%s server -f smc -p %d -c 1" % (scenarios.XFER, PORT_X))
+    a.wait_port(PORT_X, job=srv)
+    b.run("ip addr add %s/24 dev eth0" % STRANGER)
+    cli = res = sres = None
+    try:
+        cli = b.bg("%s client -f smc -a %s -p %d -n %d -m send -c 1"
+                   % (scenarios.XFER, a.ip, PORT_X, XFER_BYTES))
+        t.check(scenarios.wait_for(lambda: sum(g["conns"] for g in stacks.linkgroups(a)) >= 1,
+                                   timeout=30, step=0.3),
+                "beta's transfer runs by SMC-R")
+        old = sorted(g["id_hex"] for g in stacks.linkgroups(a))
+        before, oos = stats(a), out_of_sync(a)
+        out = client(t, b, a, PORT_R, "outofsync", b.ip, STRANGER, str(STRANGER_TRIES),
+                     timeout=90)
+        t.eq(re.findall(r"^reply type (\d) first (\d)$", out, re.M),
+             [("2", "1")] * STRANGER_TRIES,
+             "the stranger got first-contact Accepts only (no reuse of beta's group)")
+        running = cli.wait(timeout=1, check=False).rc is None
+        t.check(running, "beta's transfer was still running after the Declines")
+        res = cli.wait(timeout=180, check=False)
+        sres = srv.wait(timeout=60, check=False)
+        t.log("client: %s / server: %s" % (res.out.strip()[-300:], sres.describe()))
+        t.check(res.rc == 0 and ("0", "tx") in scenarios.verified(res),
+                "beta's transfer ended OK, verified")
+        t.check(sres.rc == 0 and ("0", "rx") in scenarios.verified(sres),
+                "alpha received every byte, verified")
+        t.eq(delta(before, stats(a), "srv_success_v2"), 0, "no stranger was served")
+        groups = sorted(g["id_hex"] for g in stacks.linkgroups(a))
+        t.eq(groups, old, "alpha's link groups are those before the Declines")
+        t.eq(out_of_sync(a), oos, "no link group terminated as out of sync")
+    finally:
+        b.run("ip addr del %s/24 dev eth0" % STRANGER, check=False)
+        if cli and res is None:
+            cli.kill()
+        if sres is None:
+            srv.kill()
+    honest(t, a, b, "beta after the stranger")
+    t.eq(sorted(g["id_hex"] for g in stacks.linkgroups(a)), old,
+         "beta's connection reused a link group")
 
 
 def run(t):

@@ -17,6 +17,10 @@ so they can lie: GIDs nobody has, a Confirm naming a stranger's QP.
   clc_client.py IP PORT claim ADDR COUNT    COUNT Proposals one after the
         other claiming ADDR's GID; answer a reuse Accept with a Confirm
         that names another QP and MAC than the link group's peer
+  clc_client.py IP PORT outofsync ADDR SRC COUNT   COUNT Proposals one after
+        the other from source address SRC claiming ADDR's GID; answer each
+        Accept with a v2 Decline "out of sync" (SYNCERR, typev2 bit 1), as
+        a peer that lost the link group would
   clc_client.py IP PORT smc                 an honest AF_SMC client: sends
         "honest", shuts down, reads the echo
   clc_client.py IP PORT plain               the same over plain TCP ("plain")
@@ -27,7 +31,8 @@ the test's tc filter makes their SYNs announce SMC.
 Output, one line each:
   NAME OUTCOME data=HEX secs=S    how a connection ended: OUTCOME eof, reset
         or timeout, HEX the bytes read ("-" for none), S the seconds waited;
-        NAME is the SPEC, "slow", "silent-first", "claim", "smc" or "plain"
+        NAME is the SPEC, "slow", "silent-first", "claim", "outofsync",
+        "smc" or "plain"
   SPEC sent                         an "rst" prefix was reset by us
   reply type T first F              the type of the server's CLC reply and
         its first-contact flag
@@ -47,14 +52,14 @@ UEID = b"SMCX-DEFAULT-UEID".ljust(32, b" ")
 AF_SMC = 43
 
 
-def hostile(ip, port):
+def hostile(ip, port, src="0.0.0.0"):
     """A TCP connection from a source port in 0x5000-0x5fff (beta's tc
-    filter makes its SYN announce SMC)."""
+    filter makes its SYN announce SMC), from address @src."""
     for _ in range(100):
         s = socket.socket()
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            s.bind(("0.0.0.0", random.randrange(0x5000, 0x6000)))
+            s.bind((src, random.randrange(0x5000, 0x6000)))
         except OSError:
             s.close()
             continue
@@ -127,6 +132,20 @@ def confirm(gid, qpn):
     m[61:64] = (1).to_bytes(3, "big")
     m[64:96] = UEID
     m[104:108] = EYE
+    return bytes(m)
+
+
+def decline_outofsync():
+    # v2 Decline, 44 bytes: out of sync (typev2 bit 1) with SYNCERR
+    m = bytearray(44)
+    m[0:4] = EYE
+    m[4] = 4
+    m[5:7] = struct.pack("!H", len(m))
+    m[7] = 0x28
+    m[8:16] = bytes.fromhex("0102030405060708")
+    m[16:20] = struct.pack("!I", 0x04000000)
+    m[20] = 0x20                            # OS type Linux
+    m[40:44] = EYE
     return bytes(m)
 
 
@@ -223,6 +242,21 @@ def claim(ip, port, addr, count):
         report("claim", outcome(s, 15))
 
 
+def outofsync(ip, port, addr, src, count):
+    # a stranger at @src (not @addr) claims @addr's GID and says "out of
+    # sync" to whatever the server offers: the link group of @addr must
+    # not end for it
+    for _ in range(int(count)):
+        s = hostile(ip, port, src)
+        s.sendall(proposal(mapped_gid(addr)))
+        a = read_clc(s)
+        print("reply type %d first %d" % (a[4], (a[7] >> 3) & 1), flush=True)
+        if a[4] == 2:
+            s.sendall(decline_outofsync())
+            s.shutdown(socket.SHUT_WR)      # the fallen-back echo ends
+        report("outofsync", outcome(s, 15))
+
+
 def smc(ip, port):
     libc = ctypes.CDLL(None, use_errno=True)
     fd = libc.socket(AF_SMC, 1, 0)                  # SOCK_STREAM
@@ -246,7 +280,7 @@ def plain(ip, port):
 
 
 MODES = {"slow": slow, "first": first, "maxconn": maxconn, "claim": claim,
-         "smc": smc, "plain": plain}
+         "outofsync": outofsync, "smc": smc, "plain": plain}
 
 
 def main():
