@@ -101,9 +101,9 @@ bool smcx_clc_src_gid(const struct sock *tcpsk, struct in6_addr *gid,
 	return false;
 }
 
-bool smcx_clc_from_gid(const struct sock *tcpsk, const u8 *gid)
+void smcx_clc_peer_addr(const struct sock *tcpsk, u8 *gid)
 {
-	struct in6_addr a;
+	struct in6_addr a = {};
 
 	if (tcpsk->sk_family == AF_INET)
 		ipv6_addr_set_v4mapped(READ_ONCE(inet_sk(tcpsk)->inet_daddr),
@@ -112,9 +112,16 @@ bool smcx_clc_from_gid(const struct sock *tcpsk, const u8 *gid)
 	else if (tcpsk->sk_family == AF_INET6)
 		a = tcpsk->sk_v6_daddr;	/* an IPv4 peer's is v4-mapped */
 #endif
-	else
-		return false;
-	return !memcmp(a.s6_addr, gid, SMCX_GID_LEN);
+	memcpy(gid, a.s6_addr, SMCX_GID_LEN);
+}
+
+bool smcx_clc_from_gid(const struct sock *tcpsk, const u8 *gid)
+{
+	u8 a[SMCX_GID_LEN];
+
+	smcx_clc_peer_addr(tcpsk, a);
+	return memchr_inv(a, 0, SMCX_GID_LEN) &&
+	       !memcmp(a, gid, SMCX_GID_LEN);
 }
 
 /*

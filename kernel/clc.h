@@ -84,6 +84,8 @@ bool smcx_clc_src_gid(const struct sock *tcpsk, struct in6_addr *gid,
  * only a peer at that address can speak for that GID (N1, F11).
  */
 bool smcx_clc_from_gid(const struct sock *tcpsk, const u8 *gid);
+/* the CLC socket @tcpsk's peer address in that GID form (:: if none) */
+void smcx_clc_peer_addr(const struct sock *tcpsk, u8 *gid);
 
 /* send a Decline (clc_io.c): its write error, else @reason */
 int smcx_clc_decline(struct socket *cs, u32 reason, u8 version);

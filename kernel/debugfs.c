@@ -43,6 +43,7 @@ static void smcx_stats_show_role(struct seq_file *m, const char *role,
 	seq_printf(m, "%s_success_v1 %llu\n", role, s->success_v1[r]);
 	seq_printf(m, "%s_success_v2 %llu\n", role, s->success_v2[r]);
 	seq_printf(m, "%s_fallback %llu\n", role, s->fallback[r]);
+	seq_printf(m, "%s_lgr_capped %llu\n", role, s->lgr_capped[r]);
 	for (i = 0; i < SMCX_STATS_RSN_SLOTS; i++) {
 		u32 code = smcx_stats_rsn_code(i);
 		const char *name = code ? smcx_decl_name(code) : "OTHER";

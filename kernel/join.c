@@ -376,6 +376,7 @@ static int smcx_join_clnt(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		.first = smcx_clc_first_contact(&a->hdr),
 		.wait_left = SMCX_FIRST_WAIT,
 	};
+	u8 paddr[SMCX_GID_LEN];
 	struct smcx_ib_choice c;
 	struct smcx_link *lnk;
 	struct smcx_lgr *lgr;
@@ -386,6 +387,7 @@ static int smcx_join_clnt(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		decline = SMCX_DECL_NOSMCRDEV;
 		goto out;
 	}
+	smcx_clc_peer_addr(smc->clcsock->sk, paddr);
 	/* as the server: one first contact at a time per peer */
 	smcx_join_key(&j, SMCX_CLNT, &c, a->gid);
 	rc = smcx_join_lock(&j);
@@ -396,7 +398,7 @@ static int smcx_join_clnt(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	rc = 0;			/* -ETIMEDOUT: go on without the slot */
 	if (j.first) {
 		lgr = smcx_lgr_create(sock_net(&smc->sk), SMCX_CLNT, &c,
-				      &ctx->neg);
+				      &ctx->neg, paddr);
 	} else {
 		lgr = smcx_lgr_find_net(sock_net(&smc->sk), SMCX_CLNT, c.dev,
 					c.port, a->gid, a->peer_id, a->qpn);
@@ -407,6 +409,7 @@ static int smcx_join_clnt(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		smcx_join_unlock(&j);
 	smcx_ib_choice_release(&c);
 	if (IS_ERR(lgr)) {
+		/* over a cap (-EUSERS) as out of memory: TCP, reason MEM */
 		decline = j.first ? SMCX_DECL_MEM : SMCX_DECL_SYNCERR;
 		goto out;
 	}
@@ -465,6 +468,7 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		.smc = smc,
 		.wait_left = SMCX_FIRST_WAIT,
 	};
+	u8 paddr[SMCX_GID_LEN];
 	struct smcx_ib_choice c;
 	struct smcx_link *lnk;
 	struct smcx_lgr *lgr;
@@ -488,6 +492,7 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	 * handshakes either.
 	 */
 	peer = smcx_clc_from_gid(smc->clcsock->sk, ctx->peer_gid);
+	smcx_clc_peer_addr(smc->clcsock->sk, paddr);
 	if (!peer)
 		smcx_stats_gid_not_peer(sock_net(&smc->sk));
 	/*
@@ -513,7 +518,7 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 			smcx_join_unlock(&j);
 		} else {
 			lgr = smcx_lgr_create(sock_net(&smc->sk), SMCX_SRV, &c,
-					      &ctx->neg);
+					      &ctx->neg, paddr);
 			if (IS_ERR(lgr))
 				break;
 			/* a new group's one link, lnk[0], is the new link */
@@ -528,6 +533,11 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	smcx_ib_choice_release(&c);
 	if (IS_ERR(lgr)) {
 		rc = PTR_ERR(lgr);
+		/* over a cap (lgr.h): the client goes on over TCP */
+		if (rc == -EUSERS) {
+			rc = 0;
+			decline = SMCX_DECL_MEM;
+		}
 		goto out;
 	}
 	j.lgr = lgr;
@@ -551,6 +561,17 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	rc = smcx_clc_srv_accept(smc, ctx, j.first, &decline);
 	if (rc || decline)
 		goto out;
+	/*
+	 * First contact: the Confirm's GID is the one the Proposal claimed,
+	 * which the first-contact slot and the group's link were keyed by
+	 * (the save below would otherwise replace it, N4).
+	 */
+	if (j.first && memcmp(ctx->m.acc.gid, ctx->peer_gid, SMCX_GID_LEN)) {
+		pr_info_ratelimited("%s\n",
+				    "first contact: Confirm names another GID: reset");
+		rc = -EPROTO;
+		goto out;
+	}
 	if (!j.first && !smcx_join_same_peer(lnk, &ctx->m.acc)) {
 		/* not its turn to hear from us: the client is done */
 		pr_info_ratelimited("%s\n",

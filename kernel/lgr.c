@@ -62,10 +62,54 @@ void smcx_lgr_set_conn_abort(void (*fn)(struct sock *sk,
 	smcx_lgr_conn_abort = fn;
 }
 
+/*
+ * The groups that count against the caps (lgr.h), from their creation
+ * until their release; under smcx_lgrs_count_lock, a leaf spinlock taken
+ * with interrupts off since the last reference may go in any context.
+ */
+static LIST_HEAD(smcx_lgrs_counted);
+static DEFINE_SPINLOCK(smcx_lgrs_count_lock);
+
+/* count @lgr (its net, role and peer_addr set) unless a cap is reached */
+static int smcx_lgr_count(struct smcx_lgr *lgr)
+{
+	unsigned int in_net = 0, to_peer = 0;
+	const struct smcx_lgr *g;
+	unsigned long flags;
+	int rc = 0;
+
+	spin_lock_irqsave(&smcx_lgrs_count_lock, flags);
+	list_for_each_entry(g, &smcx_lgrs_counted, counted) {
+		if (!net_eq(g->net, lgr->net))
+			continue;
+		in_net++;
+		if (g->role == lgr->role &&
+		    !memcmp(g->peer_addr, lgr->peer_addr, SMCX_GID_LEN))
+			to_peer++;
+	}
+	if (in_net >= SMCX_LGR_PER_NET || to_peer >= SMCX_LGR_PER_PEER)
+		rc = -EUSERS;
+	else
+		list_add(&lgr->counted, &smcx_lgrs_counted);
+	spin_unlock_irqrestore(&smcx_lgrs_count_lock, flags);
+	return rc;
+}
+
+static void smcx_lgr_uncount(struct smcx_lgr *lgr)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&smcx_lgrs_count_lock, flags);
+	list_del_init(&lgr->counted);
+	spin_unlock_irqrestore(&smcx_lgrs_count_lock, flags);
+}
+
 static void smcx_lgr_release(struct kref *ref)
 {
 	struct smcx_lgr *lgr = container_of(ref, struct smcx_lgr, ref);
 	struct smcx_buf *b, *t;
+
+	smcx_lgr_uncount(lgr);
 
 	list_for_each_entry_safe(b, t, &lgr->bufs, list) {
 		list_del(&b->list);
@@ -227,7 +271,7 @@ static void smcx_lgr_linger_work(struct work_struct *work)
 
 struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 				 struct smcx_ib_choice *c,
-				 const struct smcx_v2x *v2x)
+				 const struct smcx_v2x *v2x, const u8 *peer_addr)
 {
 	struct smcx_link *lnk;
 	struct smcx_lgr *lgr;
@@ -239,8 +283,20 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 	lgr = kzalloc(sizeof(*lgr), GFP_KERNEL);
 	if (!lgr)
 		return ERR_PTR(-ENOMEM);
+	/* counted before anything costly is made for it, or not made */
+	lgr->net = net;
+	lgr->role = role;
+	memcpy(lgr->peer_addr, peer_addr, SMCX_GID_LEN);
+	if (smcx_lgr_count(lgr)) {
+		kfree(lgr);
+		smcx_stats_lgr_capped(net, role);
+		pr_info_ratelimited("link group limit reached (%u per peer, %u per netns): first contact declined\n",
+				    SMCX_LGR_PER_PEER, SMCX_LGR_PER_NET);
+		return ERR_PTR(-EUSERS);
+	}
 	lgr->rtoks = kzalloc(sizeof(*lgr->rtoks), GFP_KERNEL);
 	if (!lgr->rtoks) {
+		smcx_lgr_uncount(lgr);
 		kfree(lgr);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -264,7 +320,6 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 	smcx_link_preinit(lgr);
 	for (i = 0; i < SMCX_LGR_LINKS; i++)
 		INIT_WORK(&lgr->lnk[i].down_work, smcx_lgr_link_down_work);
-	lgr->role = role;
 	lgr->net = get_net(net);
 	lgr->dev = smcx_ibdev_get(c->dev);
 	lgr->version = SMCX_CLC_V2;

@@ -63,11 +63,31 @@ struct sock;
 #define SMCX_ADD_RETRY		(10 * HZ)
 #define SMCX_ADD_RETRY_MAX	(320 * HZ)
 
+/*
+ * Link groups per peer address and per network namespace (N4).  A first
+ * contact costs a group (a PD, a CQ, a QP, the receive ring, the first
+ * buffers) before the peer proved anything, and anyone who reaches a
+ * listener can ask for one with a Proposal naming a new GID each time.
+ * So a namespace holds at most SMCX_LGR_PER_NET groups, and at most
+ * SMCX_LGR_PER_PEER of one role to one peer address (the CLC connection's
+ * far end, whatever GID it claims).  An honest peer needs one group per
+ * SMCX_V2X_CONNS_MIN (16) to 255 connections, plus one draining at times:
+ * 32 carry 512 connections at the smallest max_conns.  Constants, not
+ * sysctls (mainline has no such knob); a first contact over a cap is
+ * declined with SMCX_DECL_MEM (insufficient resources: the peer falls
+ * back to TCP), counted as lgr_capped in debugfs "stats".  A group counts
+ * from its creation until its memory is freed (smcx_lgr_release()).
+ */
+#define SMCX_LGR_PER_PEER	32
+#define SMCX_LGR_PER_NET	1024
+
 extern int smcx_smcr_enabled;		/* module parameter smcr */
 extern u8 smcx_systemid[SMCX_PEERID_LEN];
 
 struct smcx_lgr {
 	struct list_head list;		/* smcx_lgrs */
+	struct list_head counted;	/* smcx_lgrs_counted (the caps) */
+	u8 peer_addr[SMCX_GID_LEN];	/* the CLC peer's address, GID form */
 	struct kref ref;
 	struct mutex mutex;		/* buffers, state, conn count */
 	int role;			/* SMCX_CLNT / SMCX_SRV */
@@ -296,9 +316,14 @@ struct smcx_lgr *smcx_lgr_find_net(const struct net *net, int role,
  * many close the group to reuse for a while; see smcx/reuse.h.
  */
 void smcx_lgr_reuse_failed(struct smcx_lgr *lgr);
+/*
+ * A new group of @role in @net, to the peer at @peer_addr (the CLC
+ * connection's far end, GID form): referenced, or an ERR_PTR; -EUSERS:
+ * over a cap (SMCX_LGR_PER_PEER, SMCX_LGR_PER_NET).
+ */
 struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 				 struct smcx_ib_choice *choice,
-				 const struct smcx_v2x *v2x);
+				 const struct smcx_v2x *v2x, const u8 *peer_addr);
 void smcx_lgr_put(struct smcx_lgr *lgr);
 /*
  * The token table: each connection is known by its socket, on which the

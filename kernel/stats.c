@@ -78,6 +78,11 @@ void smcx_stats_gid_not_peer(struct net *net)
 	this_cpu_inc(smcx_net_stats(net)->gid_not_peer);
 }
 
+void smcx_stats_lgr_capped(struct net *net, int role)
+{
+	this_cpu_inc(smcx_net_stats(net)->lgr_capped[role]);
+}
+
 void smcx_stats_link(struct net *net, enum smcx_link_ev ev)
 {
 	BUILD_BUG_ON(sizeof_field(struct smcx_stats, link_ev) <

@@ -83,6 +83,8 @@ struct smcx_stats {
 	u64 reuse_refused;
 	/* server: Proposals whose GID is not the client's address (no reuse) */
 	u64 gid_not_peer;
+	/* first contacts refused: link groups per peer or netns (lgr.h) */
+	u64 lgr_capped[SMCX_ROLES];
 	/* links of SMC-R link groups, see enum smcx_link_ev */
 	u64 link_ev[6];
 	/* receive busy polls: data came while spinning (hit) or not (miss) */
@@ -129,6 +131,7 @@ void smcx_stats_fallback(struct net *net, enum smcx_role role, u32 reason);
 void smcx_stats_reuse_failed(struct net *net);
 void smcx_stats_reuse_refused(struct net *net);
 void smcx_stats_gid_not_peer(struct net *net);
+void smcx_stats_lgr_capped(struct net *net, int role);
 void smcx_stats_link(struct net *net, enum smcx_link_ev ev);
 void smcx_stats_wwi(struct net *net, enum smcx_wwi_ev ev);
 void smcx_stats_tx_kick(struct net *net, enum smcx_kick_ev ev);

@@ -44,7 +44,13 @@ smcr=1 (first contacts):
     stranger only ever gets first contacts (a reuse is offered only to the
     peer at the GID's address), the transfer ends OK and alpha's link
     groups are those it had before.  beta's own next connection reuses one.
+  - N4: 200 first contacts at once from that second address, each claiming
+    a GID nobody has, none confirming: alpha holds at most 32 link groups
+    for that address at any time (kernel/lgr.h, sampled from debugfs
+    objects), declines the others with MEM (srv_lgr_capped), and beta's
+    own connection meanwhile gets SMC-R.
 """
+import os
 import re
 import time
 
@@ -59,6 +65,12 @@ PORT_X = 7102
 STRANGER = "198.18.0.50"    # beta's alias: an address that is not its GID
 STRANGER_TRIES = 3
 XFER_BYTES = 64 << 20
+PORT_V = 7103
+FLOOD = 200
+LGR_PER_PEER = 32       # kernel/lgr.h: SMCX_LGR_PER_PEER
+DECL_MEM = 0x01010000
+LGRS = "/tmp/hs_hostile.lgrs"
+HOSTILE = os.path.join(os.path.dirname(scenarios.XFER), "hostile")
 STOP = "/tmp/hs_hostile.stop"
 ACCEPTED = "/tmp/hs_hostile.accepted"
 MAXCONNERR = 0x0303000a
@@ -253,6 +265,8 @@ def first_contacts(t, a, b):
                     "beta's new connection made a link group; the old one stays")
         with t.subtest("N1: a stranger's out-of-sync Decline ends no link group"):
             stranger_outofsync(t, a, b)
+        with t.subtest("N4: a first-contact flood from one address stays under the cap"):
+            first_contact_flood(t, a, b)
     finally:
         for h in (a, b):
             h.run("hostname %s" % names[h], check=False)
@@ -305,6 +319,52 @@ def stranger_outofsync(t, a, b):
     honest(t, a, b, "beta after the stranger")
     t.eq(sorted(g["id_hex"] for g in stacks.linkgroups(a)), old,
          "beta's connection reused a link group")
+
+
+def first_contact_flood(t, a, b):
+    victim = a.bg("%s victim -p %d -b 1024" % (HOSTILE, PORT_V))
+    a.wait_port(PORT_V, job=victim)
+    b.run("ip addr add %s/24 dev eth0" % STRANGER)
+    a.run("rm -f %s" % LGRS)
+    b.run("rm -f %s.*" % ACCEPTED)
+    sampler = a.bg("while sleep 0.2; do awk '$1 == \"lgrs\" {print $2}'"
+                   " /sys/kernel/debug/smcx/objects >> %s; done" % LGRS)
+    try:
+        base = stacks.smcx_objects(a).get("lgrs", 0)
+        before = stats(a)
+        job = b.bg(CLIENT + " %s %d flood %s %s %d" % (a.ip, PORT_V, STRANGER, ACCEPTED, FLOOD))
+        t.check(scenarios.wait_for(lambda: int(b.out("ls %s.* 2>/dev/null | wc -l"
+                                                     % ACCEPTED)) >= FLOOD,
+                                   timeout=120, step=0.5),
+                "every flood connection got its reply or failed")
+        honest(t, a, b, "beta during the flood")
+        r = job.wait(timeout=120, check=False)
+        errors = re.findall(r"^flood error .*$", r.out, re.M)
+        if errors:
+            t.log("flood errors, first of %d: %s" % (len(errors), errors[0]))
+        replies = re.findall(r"^flood reply type (\d) first (\d) diag 0x([0-9a-f]+)$", r.out, re.M)
+        t.log("flood: %d replies, %d Accepts, declines %s, errors %d"
+              % (len(replies), sum(x[0] == "2" for x in replies),
+                 sorted(set(x[2] for x in replies if x[0] == "4")), len(errors)))
+        samples = [int(x) for x in (a.read(LGRS) or "").split()]
+        peak = max(samples or [0])
+        t.log("alpha's link groups: %d before, at most %d in %d samples"
+              % (base, peak, len(samples)))
+        t.check(peak - base <= LGR_PER_PEER,
+                "at most %d link groups for the flooding address (peak %d, base %d)"
+                % (LGR_PER_PEER, peak, base))
+        # a loaded lab may miss a server's 6 s CLC wait now and then (reset)
+        t.check(len(replies) + len(errors) == FLOOD and len(replies) >= FLOOD * 9 // 10,
+                "CLC replies to the flood: %d of %d" % (len(replies), FLOOD))
+        t.check(all(x[0] == "2" and x[1] == "1" or x[0] == "4" and int(x[2], 16) == DECL_MEM
+                    for x in replies), "first-contact Accepts or Declines MEM only")
+        t.check(any(x[0] == "4" for x in replies), "some first contacts were declined")
+        capped = delta(before, stats(a), "srv_lgr_capped")
+        t.eq(capped, sum(x[0] == "4" for x in replies), "srv_lgr_capped counts the Declines")
+    finally:
+        sampler.kill()
+        victim.kill()
+        b.run("ip addr del %s/24 dev eth0" % STRANGER, check=False)
 
 
 def run(t):

@@ -12,6 +12,10 @@ so they can lie: GIDs nobody has, a Confirm naming a stranger's QP.
   clc_client.py IP PORT first FLAG ADDR...  one thread per ADDR: a first
         contact whose Proposal claims ADDR's IPv4-mapped GID; read the
         Accept, create FLAG.I (I: the thread's index), never confirm
+  clc_client.py IP PORT flood SRC FLAG COUNT   COUNT threads from source
+        address SRC, each a first contact claiming a GID nobody has
+        (10.77.x.y); each reads the reply, creates FLAG.I and holds the
+        connection without confirming
   clc_client.py IP PORT maxconn ADDR        a Proposal asking for 8
         connections per link group
   clc_client.py IP PORT claim ADDR COUNT    COUNT Proposals one after the
@@ -37,9 +41,12 @@ Output, one line each:
   reply type T first F              the type of the server's CLC reply and
         its first-contact flag
   reply type T diag 0xD             the reply and its Decline diagnosis
+  flood reply type T first F diag 0xD   a flood thread's reply (diag 0 for
+        an Accept)
   smc connect errno E secs=S        the honest AF_SMC connect failed
 """
 import ctypes
+import errno
 import random
 import socket
 import struct
@@ -64,7 +71,13 @@ def hostile(ip, port, src="0.0.0.0"):
             s.close()
             continue
         s.settimeout(10)
-        s.connect((ip, port))
+        try:
+            s.connect((ip, port))
+        except OSError as e:
+            s.close()
+            if e.errno == errno.EADDRNOTAVAIL:      # that port's 4-tuple is taken
+                continue
+            raise
         return s
     raise OSError("no source port")
 
@@ -221,6 +234,27 @@ def first(ip, port, flag, *addrs):
     threads(one, list(enumerate(addrs)))
 
 
+def flood(ip, port, src, flag, count):
+    # first contacts for many GIDs nobody has, from one address, all held
+    # open at once: the server's link groups per peer address are capped
+    def one(i):
+        try:
+            s = hostile(ip, port, src)
+            s.sendall(proposal(mapped_gid("10.77.%d.%d" % (i // 250, i % 250 + 1))))
+            a = read_clc(s)
+        except OSError as e:
+            print("flood error %s" % e, flush=True)
+            open("%s.%d" % (flag, i), "w").close()
+            return
+        diag = struct.unpack("!I", a[16:20])[0] if a[4] == 4 else 0
+        print("flood reply type %d first %d diag 0x%08x" % (a[4], (a[7] >> 3) & 1, diag),
+              flush=True)
+        open("%s.%d" % (flag, i), "w").close()
+        outcome(s, 20)
+        s.close()
+    threads(one, [(i,) for i in range(int(count))])
+
+
 def maxconn(ip, port, addr):
     s = hostile(ip, port)
     s.sendall(proposal(mapped_gid(addr), conns=8))
@@ -280,7 +314,7 @@ def plain(ip, port):
 
 
 MODES = {"slow": slow, "first": first, "maxconn": maxconn, "claim": claim,
-         "outofsync": outofsync, "smc": smc, "plain": plain}
+         "outofsync": outofsync, "flood": flood, "smc": smc, "plain": plain}
 
 
 def main():
