@@ -58,13 +58,13 @@ import scenarios
 import stacks
 
 TIMEOUT = 600
-COST = 75
+COST = 150
 PORT_F1 = 7100
 PORT_R = 7101
 PORT_X = 7102
 STRANGER = "198.18.0.50"    # beta's alias: an address that is not its GID
 STRANGER_TRIES = 3
-XFER_BYTES = 64 << 20
+XFER_BYTES = 24 << 20
 PORT_V = 7103
 FLOOD = 200
 LGR_PER_PEER = 32       # kernel/lgr.h: SMCX_LGR_PER_PEER
