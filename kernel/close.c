@@ -2,8 +2,16 @@
 /*
  * Close: shutdown (done writing), close() (the data out, then "connection
  * closed"), the close work that frees the connection once the peer closed
- * or aborted (or gave no sign for SMCX_CLOSE_WAIT), and the abort when
- * the link group goes.
+ * or aborted (or gave no sign for SMCX_CLOSE_WAIT), the abort when the
+ * link group goes, and the drop of a connection no application holds.
+ *
+ * Two facts are kept apart: "nothing can be sent any more" (aborted: the
+ * link group or the connection's link is gone, set by smcx_conn_abort()
+ * and tx.c) and "we abort" (local_abort: every later CDC carries the abort
+ * flag, which still goes out).  After our abort the close work keeps the
+ * connection registered until the peer is quiet (smcx_conn_peer_quiet())
+ * or SMCX_ABORT_WAIT passed; the free then pools the RMB only if the peer
+ * can no longer write into it (smcx_conn_rmb_reusable()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -16,6 +24,7 @@
 #define SMCX_CLOSE_WAIT		(30 * HZ)	/* peer's close after ours */
 #define SMCX_FLUSH_WAIT		(10 * HZ)	/* in-flight data at close */
 #define SMCX_CLOSE_LAND_WAIT	(10 * HZ)	/* our close CDC's completion */
+#define SMCX_ABORT_WAIT		(10 * HZ)	/* the peer's answer to our abort */
 #define SMCX_CLOSE_LAND_POLL	(HZ / 10)
 
 /*
@@ -67,6 +76,43 @@ void smcx_conn_abort(struct smcx_sock *smc)
 	smcx_conn_wake(smc, EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP);
 	if (conn->released)
 		smcx_close_kick(smc, 0);
+}
+
+/*
+ * Let go of a connection whose socket no application holds and that the
+ * peer may consider open: a child of a listener closed (or shut down)
+ * before accept() took it, a connect aborted after its join (release or
+ * shutdown during the handshake, or its CLC TCP connection died).  TCP
+ * would send a reset; we abort: a CDC with the abort flag and no data
+ * goes to the peer (its reads and writes end with ECONNRESET), and the
+ * close work frees the connection once the peer answered (its abort,
+ * close or done writing: quiet) or SMCX_ABORT_WAIT passed or the group
+ * went, never at once, so the RMB is not pooled while the peer may write.
+ *
+ * References: the caller still holds its own on the sock (the listener's
+ * list or the handshake's owner) and may drop it right after; the close
+ * work's queueing holds another until its last run (smcx_close_kick()),
+ * and the sock holds the module (sk_alloc()), so unload waits for the
+ * bounded close work.  Process context, without the sock lock.
+ */
+void smcx_conn_drop(struct smcx_sock *smc)
+{
+	struct smcx_conn *conn = smc->conn;
+
+	if (!conn || !conn->lgr)
+		return;
+	spin_lock_bh(&conn->lock);
+	conn->released = true;
+	conn->local_abort = true;
+	/* pushed by the close work, and by completions until it went out */
+	conn->abort_owed = true;
+	smcx_close_event(conn, SMCX_CLOSE_EV_ABORT);
+	smcx_close_event(conn, SMCX_CLOSE_EV_CLOSE);
+	if (!smc->sk.sk_err)
+		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
+	spin_unlock_bh(&conn->lock);
+	smcx_conn_wake(smc, EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP);
+	smcx_close_kick(smc, 0);
 }
 
 /*
@@ -206,6 +252,25 @@ void smcx_conn_release(struct smcx_sock *smc)
 		smcx_close_kick(smc, SMCX_CLOSE_WAIT);
 }
 
+/*
+ * Does the close work keep the connection registered a while longer
+ * (bounded by close_by)?  While our close or abort is posted and its CDC
+ * has not completed (below), and after our abort until the peer is quiet:
+ * its answer tells that its RDMA WRITEs are in (smcx_conn_peer_quiet()).
+ * Not once nothing can be sent or heard any more (link group or link
+ * gone), nor after a protocol violation (the peer's messages are ignored
+ * from then on: its RMB goes as one the peer may write, discarded).
+ */
+static bool smcx_close_waits(struct smcx_conn *conn)
+{
+	if (!conn->lgr || READ_ONCE(conn->aborted) || READ_ONCE(conn->violated))
+		return false;
+	if ((conn->closed_sent || conn->local_abort) &&
+	    !READ_ONCE(conn->close_landed) && !READ_ONCE(conn->peer_abort))
+		return true;
+	return conn->local_abort && !smcx_conn_peer_quiet(conn);
+}
+
 void smcx_close_work(struct work_struct *work)
 {
 	struct smcx_conn *conn = container_of(to_delayed_work(work),
@@ -213,18 +278,23 @@ void smcx_close_work(struct work_struct *work)
 	struct smcx_sock *smc = conn->owner;
 
 	if (conn->close_by) {
-		/* waiting for our close to land (below) */
-	} else if (conn->lgr && !conn->peer_closed && !smcx_conn_dead(conn)) {
-		/* the peer never closed: abort it */
+		/* waiting for our close to land, or the peer's answer */
+	} else if (conn->lgr && !conn->peer_closed && !smcx_conn_dead(conn) &&
+		   !conn->local_abort) {
+		/* the peer never closed: abort it (after our close too) */
+		spin_lock_bh(&conn->lock);
 		conn->local_abort = true;
-		smcx_close_event_bh(conn, SMCX_CLOSE_EV_ABORT);
+		conn->abort_owed = true;
+		smcx_close_event(conn, SMCX_CLOSE_EV_ABORT);
+		spin_unlock_bh(&conn->lock);
 		smcx_tx_push_locked(smc, true);
 	} else if (conn->lgr && READ_ONCE(conn->abort_owed)) {
 		/* an abort no push has sent yet: the free cancels tx_work */
 		smcx_tx_push_locked(smc, true);
 	}
 	if (!conn->close_by)
-		conn->close_by = jiffies + SMCX_CLOSE_LAND_WAIT;
+		conn->close_by = jiffies + (conn->local_abort ? SMCX_ABORT_WAIT :
+						SMCX_CLOSE_LAND_WAIT);
 	/*
 	 * Our close (or abort) is posted, but its CDC has not completed: a
 	 * link that dies now takes it along, and only the failover says it
@@ -235,11 +305,11 @@ void smcx_close_work(struct work_struct *work)
 	 * dropped).  So the free waits for the completion, a few
 	 * ticks normally; a dead connection or group ends the wait, and so
 	 * does SMCX_CLOSE_LAND_WAIT (a dead wire's CDC fails within seconds).
+	 * After our abort the wait goes on for the peer's answer (a round
+	 * trip normally; SMCX_ABORT_WAIT at most), so that the RMB can go back
+	 * to the pool; without one the free discards it.
 	 */
-	if (conn->lgr && !smcx_conn_dead(conn) &&
-	    (conn->closed_sent || conn->local_abort) &&
-	    !READ_ONCE(conn->close_landed) &&
-	    time_before(jiffies, conn->close_by)) {
+	if (smcx_close_waits(conn) && time_before(jiffies, conn->close_by)) {
 		smcx_close_kick(smc, SMCX_CLOSE_LAND_POLL);
 		sock_put(&smc->sk);	/* this run's */
 		return;

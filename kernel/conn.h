@@ -206,12 +206,18 @@ struct smcx_conn {
 	bool peer_abort;
 	bool local_done_writing;	/* CDC with done writing sent */
 	bool local_closed;		/* CDC with conn closed sent */
-	bool aborted;			/* link gone or abort */
+	/*
+	 * Nothing can be sent any more (the link group or the connection's
+	 * link went): every push fails.  Our own abort is local_abort, whose
+	 * CDC still goes out (close.c).
+	 */
+	bool aborted;
 	bool released;			/* application closed the socket */
 	bool closed_sent;		/* ... and that CDC was posted */
 	bool close_landed;		/* a CDC with our close or abort completed */
 	bool local_abort;		/* send the abort flag */
-	bool abort_owed;		/* peer aborted: answer with ours */
+	/* our abort flag not sent yet (an answer to the peer's, or ours) */
+	bool abort_owed;
 	bool reset;			/* sent to a closed peer: TCP's RST */
 	bool violated;			/* peer broke the protocol: we abort */
 	/*
@@ -255,6 +261,18 @@ static inline bool smcx_conn_dead(struct smcx_conn *conn)
 {
 	return READ_ONCE(conn->aborted) || READ_ONCE(conn->peer_abort) ||
 	       READ_ONCE(conn->violated);
+}
+
+/*
+ * The peer writes no more into our RMB: its done writing, close or abort
+ * arrived, and RC ordering on the link put every RDMA WRITE it made before
+ * that CDC into the RMB first.  (Our own close or abort having landed
+ * says nothing: the peer may have posted WRITEs before it read it.)
+ */
+static inline bool smcx_conn_peer_quiet(struct smcx_conn *conn)
+{
+	return READ_ONCE(conn->peer_done_writing) ||
+	       READ_ONCE(conn->peer_closed) || READ_ONCE(conn->peer_abort);
 }
 
 /* conn.c */
@@ -323,6 +341,7 @@ void smcx_close_event(struct smcx_conn *conn, enum smcx_close_ev ev);
 void smcx_close_kick(struct smcx_sock *smc, unsigned long delay);
 void smcx_close_work(struct work_struct *work);
 void smcx_conn_abort(struct smcx_sock *smc);
+void smcx_conn_drop(struct smcx_sock *smc);
 int smcx_conn_shutdown(struct smcx_sock *smc, int how);
 void smcx_conn_release(struct smcx_sock *smc);
 

@@ -135,10 +135,14 @@ void smcx_connect_work(struct work_struct *work)
 
 	lock_sock(sk);
 	if (smc->smcr && (smc->aborting || rc < 0)) {
+		/*
+		 * The server has its connection (it read our Confirm): abort
+		 * it towards the peer instead of freeing it under it; the
+		 * close work frees it (smcx_conn_drop()).
+		 */
 		smc->smcr = false;
 		release_sock(sk);
-		smcx_conn_abort(smc);
-		smcx_conn_free(smc);
+		smcx_conn_drop(smc);
 		lock_sock(sk);
 	}
 	if (smc->aborting) {

@@ -217,7 +217,12 @@ static struct smcx_sock *smcx_child_new(struct smcx_sock *lsmc,
 
 /*
  * Close a connection that was never accepted: the peer gets a reset, like
- * the connections a closing TCP listener still had queued.
+ * the connections a closing TCP listener still had queued.  Over SMC-R
+ * that is our abort CDC (smcx_conn_drop()): the peer's reads and writes
+ * end at once, and its late RDMA WRITEs cannot reach the RMB's next user.
+ * The drop only starts it: the close work ends the connection later
+ * (bounded), on a sock reference of its own, so the listener's close()
+ * does not wait.  The CLC TCP connection is reset here too.
  */
 static void smcx_child_close(struct smcx_sock *child)
 {
@@ -227,8 +232,7 @@ static void smcx_child_close(struct smcx_sock *child)
 
 	if (child->smcr) {
 		child->smcr = false;
-		smcx_conn_abort(child);
-		smcx_conn_free(child);
+		smcx_conn_drop(child);
 	}
 	smcx_tcp_unlink(child);
 	if (inet_sk_state_load(tcpsk) != TCP_CLOSE)

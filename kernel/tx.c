@@ -254,8 +254,9 @@ static int __smcx_tx_push(struct smcx_sock *smc, bool force, bool wait)
 	do {
 		if (READ_ONCE(conn->aborted))
 			return -ECONNRESET;
+		/* our close is out, and no abort is owed after it */
 		if (conn->local_closed && conn->tx_sent == conn->tx_prep &&
-		    conn->closed_sent)
+		    conn->closed_sent && !READ_ONCE(conn->abort_owed))
 			return 0;
 		spin_lock_bh(&conn->lock);
 		/*
