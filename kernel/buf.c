@@ -267,6 +267,48 @@ void smcx_buf_put(struct smcx_lgr *lgr, struct smcx_buf *b)
 }
 
 /*
+ * An RMB whose rkeys the peer may still write through (review N2): it
+ * leaves the pool for good.  Deregistering its MRs invalidates the rkeys,
+ * so a late RDMA WRITE fails at the writer's QP instead of landing in the
+ * stream of the next connection that would have taken the buffer.
+ *
+ * Locking, in the documented order (lgr.h): conf_mutex first, which keeps
+ * the add-link flows out (they hold pointers to the pool's RMBs across
+ * their waits, smcx_addlink_keys()), then lgr->mutex, under which the
+ * buffer leaves the list and is unmapped from every link that still maps
+ * it.  Link clear unmaps the whole list under the same mutex before it
+ * destroys a link's PD and device objects, so an MR or mapping found here
+ * still has its device; one already cleared left nothing to undo.  Nobody
+ * else uses the buffer: its connection let go of it (smcx_conn_free()) and
+ * it was never free in the pool.  A dead group keeps the buffer for its
+ * release, which frees the pool with every link already cleared.
+ * Process context; conf_mutex may wait for an LLC exchange (bounded).
+ */
+void smcx_buf_discard(struct smcx_lgr *lgr, struct smcx_buf *b)
+{
+	u32 size = b->size;
+	int i;
+
+	mutex_lock(&lgr->conf_mutex);
+	mutex_lock(&lgr->mutex);
+	if (lgr->dead) {
+		b->used = false;	/* the group's release frees it */
+		b = NULL;
+	} else {
+		list_del(&b->list);
+		for (i = 0; i < SMCX_LGR_LINKS; i++)
+			smcx_buf_unmap(&lgr->lnk[i], b);
+	}
+	mutex_unlock(&lgr->mutex);
+	mutex_unlock(&lgr->conf_mutex);
+	smcx_stats_buf_put(lgr->net, true, size);
+	if (!b)
+		return;
+	smcx_stats_rmb_discard(lgr->net);
+	smcx_buf_free(b);
+}
+
+/*
  * Register an RMB for remote write on @lnk, once per buffer and link, before
  * its rkey goes out in a CLC or LLC message: the peer may write as soon as it has it.
  * A REG_MR completes only after every WR posted before it, so a busy link

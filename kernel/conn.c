@@ -130,12 +130,18 @@ void smcx_conn_use_link(struct smcx_conn *conn, struct smcx_link *lnk)
  * to the pool (where another connection may take them); the pushes
  * (process context, tx_work and completions) read them with the send side
  * owned (tx.c smcx_tx_lock()), which is held around the same stores.
+ *
+ * The RMB goes back to the pool only if smcx_conn_rmb_reusable(): a peer
+ * that may still write into it would write into the stream of the next
+ * connection that takes it (review N2), so it is discarded instead (its
+ * MRs deregistered: such a write fails at the writer).
  */
 void smcx_conn_free(struct smcx_sock *smc)
 {
 	struct smcx_conn *conn = smc->conn;
 	struct smcx_buf *sndbuf, *rmb;
 	struct smcx_lgr *lgr;
+	bool reusable;
 
 	if (!conn || !conn->lgr)
 		return;
@@ -148,6 +154,7 @@ void smcx_conn_free(struct smcx_sock *smc)
 	spin_lock_bh(&conn->lock);
 	sndbuf = conn->sndbuf;
 	rmb = conn->rmb;
+	reusable = smcx_conn_rmb_reusable(conn);
 	conn->sndbuf = NULL;
 	conn->rmb = NULL;
 	conn->lgr = NULL;
@@ -157,8 +164,10 @@ void smcx_conn_free(struct smcx_sock *smc)
 	smcx_tx_unlock(smc);
 	if (sndbuf)
 		smcx_buf_put(lgr, sndbuf);
-	if (rmb)
+	if (rmb && reusable)
 		smcx_buf_put(lgr, rmb);
+	else if (rmb)
+		smcx_buf_discard(lgr, rmb);
 	smcx_lgr_rtok_put(lgr, conn->peer_rtok);
 	conn->peer_rtok = -1;
 	smcx_lgr_put(lgr);

@@ -275,6 +275,24 @@ static inline bool smcx_conn_peer_quiet(struct smcx_conn *conn)
 	       READ_ONCE(conn->peer_closed) || READ_ONCE(conn->peer_abort);
 }
 
+/*
+ * May the connection's RMB go back to the pool, where the next connection
+ * of the group takes it with the same rkey?  Only if the peer never knew
+ * it as this connection's, or is quiet.  Otherwise smcx_conn_free()
+ * discards it (buf.c).  "Knew": the peer's RMB is known (its Accept or
+ * Confirm read), which on the client comes before our Confirm names ours
+ * and on the server after our Accept did; a server whose join failed
+ * between its Accept and the client's Confirm still pools it (the Accept
+ * is written in clc.c, which does not mark the connection yet).  A dead
+ * group takes every buffer with it anyway (smcx_buf_discard()).
+ */
+static inline bool smcx_conn_rmb_reusable(struct smcx_conn *conn)
+{
+	/* pairs with smcx_conn_set_peer_rmb() (only 0 or not matters) */
+	return !smp_load_acquire(&conn->peer_rmbe_size) ||
+	       smcx_conn_peer_quiet(conn);
+}
+
 /* conn.c */
 int smcx_conn_init(void);
 int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr);

@@ -94,6 +94,11 @@ struct smcx_stats {
 	u64 wwi_ev[4];
 	/* pushes a completion asked for (smcx_tx_kick), see smcx_kick_ev */
 	u64 kick_ev[3];
+	/*
+	 * RMBs not given back to the pool because the peer might still
+	 * write into them (smcx_buf_discard(), review N2)
+	 */
+	u64 rmb_discard;
 };
 
 /* what happened to a link, counted per namespace (debugfs "stats") */
@@ -168,6 +173,8 @@ void smcx_stats_tx_corked(struct net *net);
 void smcx_stats_buf_get(struct net *net, bool rmb, u32 size, bool reused,
 			bool dgrade);
 void smcx_stats_buf_put(struct net *net, bool rmb, u32 size);
+/* ... and an RMB given back was deregistered and freed, not pooled */
+void smcx_stats_rmb_discard(struct net *net);
 /* socket calls; counted only when the socket runs over SMC-R (@smcr) */
 void smcx_stats_splice(struct net *net, bool smcr);
 void smcx_stats_urg(struct net *net, bool smcr, int msg_flags);
