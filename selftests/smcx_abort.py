@@ -53,6 +53,7 @@ SLOW_ROCE = ("tc qdisc add dev eth0 root handle 1: prio &&"
              " tc filter add dev eth0 parent 1: protocol ip prio 1 u32"
              " match ip protocol 17 0xff match ip dport 4791 0xffff flowid 1:3")
 UNSLOW = "tc qdisc del dev eth0 root"
+STOP = "/tmp/abort_stop_a"
 
 
 def evidence(t, what):
@@ -117,16 +118,18 @@ def client_variant(t):
     a.run("echo 0 > /sys/module/smcx/parameters/lgr_linger_ms")
     a.run(SLOW_ROCE)
     try:
-        srv = a.bg("%s banner %d %d" % (TOOL, PORT3, ROUNDS * 3 + 20))
-        echo = a.bg("%s echo %d %d" % (TOOL, PORT4, ROUNDS * 3 + 20))
+        a.run("rm -f " + STOP)
+        srv = a.bg("%s banner %d %d %s" % (TOOL, PORT3, ROUNDS * 20, STOP))
+        echo = a.bg("%s echo %d %d %s" % (TOOL, PORT4, ROUNDS * 20, STOP))
         a.wait_port(PORT3, job=srv)
         a.wait_port(PORT4, job=echo)
         cli = json.loads(b.out("%s abortconn %s %d %d %d" % (TOOL, a.ip, PORT3, PORT4, ROUNDS),
                                timeout=ROUNDS * 20))
         modes(t, a, PORT3)
         evidence(t, "after the aborted connects")
-        got = json.loads(srv.wait(timeout=ROUNDS * 3 + 60).out)
-        echo.wait(timeout=ROUNDS * 3 + 60)
+        a.run("touch " + STOP)
+        got = json.loads(srv.wait(timeout=60).out)
+        echo.wait(timeout=60)
     finally:
         a.run(UNSLOW, check=False)
     t.log("beta rounds: %s" % cli["rounds"])

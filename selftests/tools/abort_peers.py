@@ -7,8 +7,8 @@ mode prints one JSON object.
     abort_peers.py hold PORT GO
     abort_peers.py reader PORT WANT
     abort_peers.py clients ADDR PORT N READY GO PORT2 NB
-    abort_peers.py banner PORT SECS
-    abort_peers.py echo PORT SECS
+    abort_peers.py banner PORT SECS STOP
+    abort_peers.py echo PORT SECS STOP
     abort_peers.py abortconn ADDR PORT PORT2 ROUNDS
 
 hold: an IPPROTO_SMC listener on PORT that never accepts; waits for the
@@ -27,12 +27,13 @@ connection to ADDR:PORT2 writes NB bytes "B" in 1000-byte pieces every
 "timeout", "secs": seconds from GO}], "late_a": bytes of "A" accepted
 after GO, "new_sent": NB}.
 
-banner: a server speaking first: for SECS seconds it accepts connections
-on PORT; on each it writes "Z" * 100 every 20 ms (for 6 s or until a write
+banner: a server speaking first: for SECS seconds, or until the file STOP
+exists, it accepts connections on PORT; on each it writes "Z" * 100 every 20 ms (for 6 s or until a write
 fails) and reads until EOF or an error (at most 20 s).  Prints {"conns":
 [{"end", "secs" since accept, "written"}]}.
 
-echo: for SECS seconds, accepts connections on PORT one at a time and
+echo: for SECS seconds (or until the file STOP exists), accepts
+connections on PORT one at a time and
 sends back what each sends until its EOF (5 s without data ends one);
 prints {"echo": "done"}.
 
@@ -211,12 +212,12 @@ def serve_banner(c, out):
     c.close()
 
 
-def banner(port, secs):
+def banner(port, secs, stop):
     s = listener(port)
     s.settimeout(0.5)
     out, threads = [], []
     t_end = time.time() + secs
-    while time.time() < t_end:
+    while time.time() < t_end and not os.path.exists(stop):
         try:
             c, _ = s.accept()
         except socket.timeout:
@@ -285,11 +286,11 @@ def abortconn(ip, port, port2, rounds):
     print(json.dumps({"rounds": out, "z_seen": z}))
 
 
-def echo(port, secs):
+def echo(port, secs, stop):
     s = listener(port)
     s.settimeout(0.5)
     t_end = time.time() + secs
-    while time.time() < t_end:
+    while time.time() < t_end and not os.path.exists(stop):
         try:
             c, _ = s.accept()
         except socket.timeout:
@@ -317,9 +318,9 @@ if __name__ == "__main__":
     elif a[0] == "clients":
         clients(a[1], int(a[2]), int(a[3]), a[4], a[5], int(a[6]), int(a[7]))
     elif a[0] == "banner":
-        banner(int(a[1]), float(a[2]))
+        banner(int(a[1]), float(a[2]), a[3])
     elif a[0] == "echo":
-        echo(int(a[1]), float(a[2]))
+        echo(int(a[1]), float(a[2]), a[3])
     elif a[0] == "abortconn":
         abortconn(a[1], int(a[2]), int(a[3]), int(a[4]))
     else:
