@@ -267,45 +267,22 @@ void smcx_buf_put(struct smcx_lgr *lgr, struct smcx_buf *b)
 }
 
 /*
- * An RMB whose rkeys the peer may still write through (review N2): it
- * leaves the pool for good.  Deregistering its MRs invalidates the rkeys,
- * so a late RDMA WRITE fails at the writer's QP instead of landing in the
- * stream of the next connection that would have taken the buffer.
- *
- * Locking, in the documented order (lgr.h): conf_mutex first, which keeps
- * the add-link flows out (they hold pointers to the pool's RMBs across
- * their waits, smcx_addlink_keys()), then lgr->mutex, under which the
- * buffer leaves the list and is unmapped from every link that still maps
- * it.  Link clear unmaps the whole list under the same mutex before it
- * destroys a link's PD and device objects, so an MR or mapping found here
- * still has its device; one already cleared left nothing to undo.  Nobody
- * else uses the buffer: its connection let go of it (smcx_conn_free()) and
- * it was never free in the pool.  A dead group keeps the buffer for its
- * release, which frees the pool with every link already cleared.
- * Process context; conf_mutex may wait for an LLC exchange (bounded).
+ * An RMB the peer may still write into (review N2) leaves the pool for good
+ * but stays allocated and registered: a late RDMA WRITE from the peer lands
+ * in it, where no reader will ever look, instead of in the stream of the
+ * next connection that would have taken it.  Deregistering it instead
+ * would turn such a write into a remote access error, which takes the
+ * writer's link down and with it every connection of the group.  The
+ * buffer stays marked used on lgr->bufs, so smcx_buf_take() never picks it
+ * again; the group's release frees it with the rest of the pool.  Its
+ * memory is what a connection would hold: a peer that never answers an
+ * abort keeps at most one RMB per connection we dropped, for the life of
+ * the group.  No lock: nothing changes in the buffer or the list.
  */
-void smcx_buf_discard(struct smcx_lgr *lgr, struct smcx_buf *b)
+void smcx_buf_retire(struct smcx_lgr *lgr, struct smcx_buf *b)
 {
-	u32 size = b->size;
-	int i;
-
-	mutex_lock(&lgr->conf_mutex);
-	mutex_lock(&lgr->mutex);
-	if (lgr->dead) {
-		b->used = false;	/* the group's release frees it */
-		b = NULL;
-	} else {
-		list_del(&b->list);
-		for (i = 0; i < SMCX_LGR_LINKS; i++)
-			smcx_buf_unmap(&lgr->lnk[i], b);
-	}
-	mutex_unlock(&lgr->mutex);
-	mutex_unlock(&lgr->conf_mutex);
-	smcx_stats_buf_put(lgr->net, true, size);
-	if (!b)
-		return;
-	smcx_stats_rmb_discard(lgr->net);
-	smcx_buf_free(b);
+	smcx_stats_buf_put(lgr->net, true, b->size);
+	smcx_stats_rmb_retire(lgr->net);
 }
 
 /*

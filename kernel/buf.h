@@ -71,10 +71,10 @@ struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, u32 size, bool rmb);
 /* back to the pool (the group keeps it) */
 void smcx_buf_put(struct smcx_lgr *lgr, struct smcx_buf *buf);
 /*
- * An RMB the peer may still write into: its MRs deregistered and the
- * buffer freed instead of pooled (process context; see buf.c)
+ * An RMB the peer may still write into: kept out of the pool, allocated
+ * and registered, until the group's release (see buf.c)
  */
-void smcx_buf_discard(struct smcx_lgr *lgr, struct smcx_buf *buf);
+void smcx_buf_retire(struct smcx_lgr *lgr, struct smcx_buf *buf);
 /* register an RMB for remote write on @lnk, once per link; 0 or -errno */
 int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *buf);
 /*

@@ -259,7 +259,7 @@ void smcx_conn_release(struct smcx_sock *smc)
  * its answer tells that its RDMA WRITEs are in (smcx_conn_peer_quiet()).
  * Not once nothing can be sent or heard any more (link group or link
  * gone), nor after a protocol violation (the peer's messages are ignored
- * from then on: its RMB goes as one the peer may write, discarded).
+ * from then on: its RMB goes as one the peer may write, retired).
  */
 static bool smcx_close_waits(struct smcx_conn *conn)
 {
@@ -307,7 +307,7 @@ void smcx_close_work(struct work_struct *work)
 	 * does SMCX_CLOSE_LAND_WAIT (a dead wire's CDC fails within seconds).
 	 * After our abort the wait goes on for the peer's answer (a round
 	 * trip normally; SMCX_ABORT_WAIT at most), so that the RMB can go back
-	 * to the pool; without one the free discards it.
+	 * to the pool; without one the free retires it.
 	 */
 	if (smcx_close_waits(conn) && time_before(jiffies, conn->close_by)) {
 		smcx_close_kick(smc, SMCX_CLOSE_LAND_POLL);

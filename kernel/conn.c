@@ -133,8 +133,8 @@ void smcx_conn_use_link(struct smcx_conn *conn, struct smcx_link *lnk)
  *
  * The RMB goes back to the pool only if smcx_conn_rmb_reusable(): a peer
  * that may still write into it would write into the stream of the next
- * connection that takes it (review N2), so it is discarded instead (its
- * MRs deregistered: such a write fails at the writer).
+ * connection that takes it (review N2), so it is retired instead: kept,
+ * registered and out of the pool, until the group's release (buf.c).
  */
 void smcx_conn_free(struct smcx_sock *smc)
 {
@@ -167,7 +167,7 @@ void smcx_conn_free(struct smcx_sock *smc)
 	if (rmb && reusable)
 		smcx_buf_put(lgr, rmb);
 	else if (rmb)
-		smcx_buf_discard(lgr, rmb);
+		smcx_buf_retire(lgr, rmb);
 	smcx_lgr_rtok_put(lgr, conn->peer_rtok);
 	conn->peer_rtok = -1;
 	smcx_lgr_put(lgr);

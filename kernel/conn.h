@@ -279,12 +279,12 @@ static inline bool smcx_conn_peer_quiet(struct smcx_conn *conn)
  * May the connection's RMB go back to the pool, where the next connection
  * of the group takes it with the same rkey?  Only if the peer never knew
  * it as this connection's, or is quiet.  Otherwise smcx_conn_free()
- * discards it (buf.c).  "Knew": the peer's RMB is known (its Accept or
+ * retires it (buf.c).  "Knew": the peer's RMB is known (its Accept or
  * Confirm read), which on the client comes before our Confirm names ours
  * and on the server after our Accept did; a server whose join failed
  * between its Accept and the client's Confirm still pools it (the Accept
  * is written in clc.c, which does not mark the connection yet).  A dead
- * group takes every buffer with it anyway (smcx_buf_discard()).
+ * group takes every buffer with it anyway.
  */
 static inline bool smcx_conn_rmb_reusable(struct smcx_conn *conn)
 {

@@ -143,7 +143,7 @@ static int smcx_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "tx_kick_bh %llu\n", s->kick_ev[SMCX_KICK_BH]);
 	seq_printf(m, "tx_kick_owner %llu\n", s->kick_ev[SMCX_KICK_OWNER]);
 	seq_printf(m, "tx_kick_work %llu\n", s->kick_ev[SMCX_KICK_WORK]);
-	seq_printf(m, "rmb_discarded %llu\n", s->rmb_discard);
+	seq_printf(m, "rmb_retired %llu\n", s->rmb_retire);
 	kfree(s);
 	return 0;
 }

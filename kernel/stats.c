@@ -221,9 +221,9 @@ void smcx_stats_buf_put(struct net *net, bool rmb, u32 size)
 		     (u64)size);
 }
 
-void smcx_stats_rmb_discard(struct net *net)
+void smcx_stats_rmb_retire(struct net *net)
 {
-	this_cpu_inc(smcx_net_stats(net)->rmb_discard);
+	this_cpu_inc(smcx_net_stats(net)->rmb_retire);
 }
 
 void smcx_stats_splice(struct net *net, bool smcr)

@@ -96,9 +96,9 @@ struct smcx_stats {
 	u64 kick_ev[3];
 	/*
 	 * RMBs not given back to the pool because the peer might still
-	 * write into them (smcx_buf_discard(), review N2)
+	 * write into them (smcx_buf_retire(), review N2)
 	 */
-	u64 rmb_discard;
+	u64 rmb_retire;
 };
 
 /* what happened to a link, counted per namespace (debugfs "stats") */
@@ -174,7 +174,7 @@ void smcx_stats_buf_get(struct net *net, bool rmb, u32 size, bool reused,
 			bool dgrade);
 void smcx_stats_buf_put(struct net *net, bool rmb, u32 size);
 /* ... and an RMB given back was deregistered and freed, not pooled */
-void smcx_stats_rmb_discard(struct net *net);
+void smcx_stats_rmb_retire(struct net *net);
 /* socket calls; counted only when the socket runs over SMC-R (@smcr) */
 void smcx_stats_splice(struct net *net, bool smcr);
 void smcx_stats_urg(struct net *net, bool smcr, int msg_flags);

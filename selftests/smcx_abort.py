@@ -23,7 +23,7 @@ guest side is selftests/tools/abort_peers.py.
            groups at once here (lgr_linger_ms=0), so each round starts a
            new one.
 
-Evidence printed: smcx's debugfs objects and stats (rmb_discarded, the
+Evidence printed: smcx's debugfs objects and stats (rmb_retired, the
 RMBs not pooled because the peer might still write them), rxe packet
 counters, sock_diag (smcss) mode of the connections involved.
 The client variant is PENDING (runs with --pending): see CLIENT_PENDING.
@@ -66,9 +66,9 @@ def evidence(t, what):
     for h in t.hosts:
         o = stacks.smcx_objects(h)
         st = scenarios.smcx_stats(h)
-        t.log("%s %s: objects %s; stats rmb_discarded %s; rxe sent %d rcvd %d"
+        t.log("%s %s: objects %s; stats rmb_retired %s; rxe sent %d rcvd %d"
               % (h.name, what, " ".join("%s=%d" % kv for kv in sorted(o.items()) if kv[1]),
-                 st.get("rmb_discarded"), h.rxe_counter("sent_pkts"),
+                 st.get("rmb_retired"), h.rxe_counter("sent_pkts"),
                  h.rxe_counter("rcvd_pkts")))
 
 
