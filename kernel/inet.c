@@ -66,10 +66,28 @@ static int smcx_inet_init_sock(struct sock *sk)
 	return smcx_clcsock_create(smcx_sk(sk));
 }
 
+/*
+ * inet_create() runs the cgroup sock_create programs after our init; on a
+ * deny (or a failed init) it releases the sock with sk_common_release(),
+ * which calls only this, unhash and the last sock_put(): the CLC socket
+ * our init made would stay behind, pointing back at a freed sock and
+ * holding its network namespace.  Nothing else calls a proto's destroy on
+ * our socks (release is smcx_sock_release(), which frees the CLC socket
+ * itself), so here the sock was never connected, listened nor grafted.
+ */
+static void smcx_inet_destroy_sock(struct sock *sk)
+{
+	struct smcx_sock *smc = smcx_sk(sk);
+
+	smcx_tcp_unlink(smc);
+	smcx_clcsock_free(smc);
+}
+
 static struct proto smcx_inet_prot = {
 	.name		= "SMCX_INET",
 	.owner		= THIS_MODULE,
 	.init		= smcx_inet_init_sock,
+	.destroy	= smcx_inet_destroy_sock,
 	.hash		= smcx_hash,
 	.unhash		= smcx_unhash,
 	.obj_size	= sizeof(struct smcx_sock),
@@ -79,6 +97,7 @@ static struct proto smcx_inet6_prot = {
 	.name		= "SMCX_INET6",
 	.owner		= THIS_MODULE,
 	.init		= smcx_inet_init_sock,
+	.destroy	= smcx_inet_destroy_sock,
 	.hash		= smcx_hash,
 	.unhash		= smcx_unhash,
 	.obj_size	= sizeof(struct smcx6_sock),

@@ -23,13 +23,20 @@ sysctl back with its own value.
   ENOSPC with an extack message, another namespace's table still takes
   entries, and DEL frees every entry (the object count is back to 0);
 - debugfs `socks` lists the socks of the reader's network namespace
-  only, as `stats` counts only its handshakes.
+  only, as `stats` counts only its handshakes;
+- a cgroup sock_create program that denies (review N7): every
+  IPPROTO_SMC socket made in a network namespace inside that cgroup is
+  EPERM, no CLC socket is left behind, and the namespace is freed once
+  deleted (its PNET entry goes with it, at pernet exit).
 """
 import json
 import os
+import time
+
+import stacks
 
 TIMEOUT = 300
-COST = 36
+COST = 60
 
 NOBODY = "setpriv --reuid=65534 --regid=65534 --clear-groups "
 
@@ -84,6 +91,10 @@ DEBUGFS = [(DBG + "/" + f, "r") for f in ("objects", "config", "stats", "socks",
 # debugfs socks read from each namespace.
 PROBE = "selftests/tools/privprobe.py"
 SOCKS = "selftests/tools/netns_socks.py"
+# cgroup_deny.py NETNS COUNT: COUNT IPPROTO_SMC sockets of each family in
+# NETNS, inside a cgroup whose sock_create program denies; their errnos
+DENY = "selftests/tools/cgroup_deny.py"
+DENY_COUNT = 200
 
 
 def probe_script(h, repo, ids, files):
@@ -226,3 +237,31 @@ def run(t):
         t.check(mine(r["list_ns"], r["ns"]), "the netns's sock listed in the netns: %s" % r)
         t.check(not mine(r["list_init"], r["ns"]), "the netns's sock not listed in init: %s" % r)
         t.check(not mine(r["list_ns"], r["init"]), "init's sock not listed in the netns: %s" % r)
+
+    with t.subtest("cgroup sock_create deny: no CLC socket left, the netns is freed"):
+        before = stacks.smcx_objects(a)
+        a.run("ip netns del privd 2>/dev/null; ip netns add privd")
+        entries = config(a)["pnet_entries"]
+        try:
+            ns = genl_batch(a, repo, ["SMC_PNETID %d 1=str:DENY 2=str:lo" % PNET_ADD], "privd")
+            t.eq(ns[0]["errno"], 0, "a PNET entry in the netns (freed with it)")
+            r = a.run("python3 %s privd %d" % (os.path.join(repo, DENY), DENY_COUNT),
+                      check=False)
+            t.check(r.rc == 0, "cgroup_deny ran: " + r.describe())
+            got = json.loads(r.out)
+        finally:
+            a.run("ip netns del privd")
+        for fam in ("smc", "smc6"):
+            t.eq(got[fam], {str(EPERM): DENY_COUNT}, "%s: every socket() EPERM" % fam)
+        t.eq(got["tcp"], EPERM, "a plain TCP socket too (the program runs)")
+        after = stacks.smcx_objects(a)
+        for kind in ("socks", "clcsocks"):
+            t.eq(after.get(kind, 0) - before.get(kind, 0), 0, "%s left by the denied sockets"
+                 % kind)
+        # cleanup_net() runs the pernet exits once the last reference goes
+        left = config(a)["pnet_entries"]
+        deadline = time.time() + 20
+        while left > entries and time.time() < deadline:
+            time.sleep(0.5)
+            left = config(a)["pnet_entries"]
+        t.eq(left, entries, "PNET entries once the netns is deleted (it was freed)")
