@@ -174,35 +174,57 @@ static void smcx_link_destroy_work(struct work_struct *work)
 	struct smcx_link *lnk = container_of(to_delayed_work(work),
 					     struct smcx_link, destroy_work);
 	struct smcx_lgr *lgr = lnk->lgr;
+	bool owed;
 
 	if (time_before(jiffies, lnk->destroy_by) &&
 	    !READ_ONCE(lnk->dev->removing) && !READ_ONCE(lgr->terminating) &&
 	    !lnk->destroy_ready) {
 		/* a tick after the port is seen up: its queue has drained */
 		lnk->destroy_ready = smcx_ibport_active(lnk->dev, lnk->port);
+		/*
+		 * Refused only while smcx_link_destroy_sync() cancels the
+		 * work (the cancel disables it until the running instance,
+		 * this one, has returned): destroy_owed stays set, and the
+		 * destroy and the reference are that caller's.
+		 */
 		queue_delayed_work(smcx_wq, &lnk->destroy_work, HZ / 2);
 		return;
 	}
 	mutex_lock(&lgr->links_mutex);
-	smcx_link_destroy(lnk);
+	owed = lnk->destroy_owed;
+	lnk->destroy_owed = false;
+	if (owed)
+		smcx_link_destroy(lnk);
 	mutex_unlock(&lgr->links_mutex);
+	if (!owed)
+		return;
 	/* the slot is free now: the port event found it busy */
 	if (!READ_ONCE(lgr->terminating) && smcx_lgr_active_links(lgr) == 1)
 		smcx_addlink_port_up(lgr);
 	smcx_lgr_put(lgr);		/* the work's */
 }
 
+/*
+ * 6.12's cancel_delayed_work_sync() disables the work while it waits for a
+ * running instance, so that instance's requeue fails silently and the
+ * cancel returns false: its return value cannot say whether a destroy is
+ * still owed.  destroy_owed can; with the work idle (cancelled or
+ * returned), it is read under links_mutex.
+ */
 void smcx_link_destroy_sync(struct smcx_link *lnk)
 {
 	struct smcx_lgr *lgr = lnk->lgr;
+	bool owed;
 
-	/* a running one finished its destroy (or was kept from requeueing) */
-	if (!cancel_delayed_work_sync(&lnk->destroy_work))
-		return;
+	cancel_delayed_work_sync(&lnk->destroy_work);
 	mutex_lock(&lgr->links_mutex);
-	smcx_link_destroy(lnk);
+	owed = lnk->destroy_owed;
+	lnk->destroy_owed = false;
+	if (owed)
+		smcx_link_destroy(lnk);
 	mutex_unlock(&lgr->links_mutex);
-	smcx_lgr_put(lgr);		/* the work's */
+	if (owed)
+		smcx_lgr_put(lgr);		/* the work's */
 }
 
 bool smcx_link_recycle(struct smcx_link *lnk)
@@ -214,7 +236,7 @@ bool smcx_link_recycle(struct smcx_link *lnk)
 	 * DEAD one it stays idle.
 	 */
 	if (lnk->state != SMCX_LNK_DEAD || !lnk->cleared ||
-	    work_busy(&lnk->down_work) || delayed_work_pending(&lnk->destroy_work) ||
+	    work_busy(&lnk->down_work) || lnk->destroy_owed ||
 	    lnk->qp || lnk->pd)
 		return false;
 	/* connections still naming it (aborted, not yet freed) */
@@ -375,6 +397,7 @@ void smcx_link_clear(struct smcx_link *lnk)
 		kref_get(&lgr->ref);
 		lnk->destroy_by = jiffies + SMCX_LINK_DESTROY_WAIT;
 		lnk->destroy_ready = false;
+		lnk->destroy_owed = true;
 		queue_delayed_work(smcx_wq, &lnk->destroy_work, HZ / 2);
 		return;
 	}

@@ -172,10 +172,13 @@ struct smcx_link {
 	/*
 	 * The QP, CQ and PD of a cleared link whose port is down are
 	 * destroyed later (smcx_link_clear()), with a group reference.
+	 * destroy_owed (under links_mutex): that destroy has not run, and
+	 * its reference is held; whoever runs it clears it and puts.
 	 */
 	struct delayed_work destroy_work;
 	unsigned long destroy_by;	/* jiffies: destroyed then at last */
 	bool destroy_ready;		/* the port was seen ACTIVE again */
+	bool destroy_owed;
 };
 
 /*
