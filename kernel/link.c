@@ -60,6 +60,20 @@ void smcx_link_preinit(struct smcx_lgr *lgr)
 		lnk->state = SMCX_LNK_UNUSED;
 		init_rwsem(&lnk->objs);
 		INIT_DELAYED_WORK(&lnk->destroy_work, smcx_link_destroy_work);
+		/*
+		 * Once per slot, never again: a slot is recycled for a new
+		 * link while a thread that does not count in conn_cnt (the
+		 * watchdog's probe, a sender that gave up waiting) may
+		 * still hold or wait on these (smcx_link_recycle()).
+		 */
+		spin_lock_init(&lnk->tx_lock);
+		init_waitqueue_head(&lnk->tx_wait);
+		spin_lock_init(&lnk->llc_lock);
+		init_waitqueue_head(&lnk->llc_wait);
+		INIT_LIST_HEAD(&lnk->llc_queue);
+		INIT_WORK(&lnk->llc_work, smcx_llc_work);
+		mutex_init(&lnk->reg_mutex);
+		mutex_init(&lnk->llc_flow);
 	}
 }
 
@@ -79,14 +93,6 @@ int smcx_link_init(struct smcx_link *lnk, u8 link_id, struct smcx_ib_choice *c)
 	memcpy(lnk->mac, c->mac, ETH_ALEN);
 	/* usable from here (views read the above), and link clear acts */
 	smp_store_release(&lnk->state, SMCX_LNK_INIT);
-	spin_lock_init(&lnk->tx_lock);
-	init_waitqueue_head(&lnk->tx_wait);
-	spin_lock_init(&lnk->llc_lock);
-	init_waitqueue_head(&lnk->llc_wait);
-	INIT_LIST_HEAD(&lnk->llc_queue);
-	INIT_WORK(&lnk->llc_work, smcx_llc_work);
-	mutex_init(&lnk->reg_mutex);
-	mutex_init(&lnk->llc_flow);
 	lnk->psn = get_random_u32() & 0xffffff;
 	lnk->link_id = link_id;
 	put_unaligned_be32(get_unaligned_be32(lgr->id) + lnk->link_id,
@@ -242,6 +248,17 @@ bool smcx_link_recycle(struct smcx_link *lnk)
 	/* connections still naming it (aborted, not yet freed) */
 	if (atomic_read(&lnk->conn_cnt))
 		return false;
+	/*
+	 * A flow of the dead link still running (the watchdog's TEST_LINK
+	 * probe walks the links without links_mutex) has its request in
+	 * the mailbox: the slot waits until it is over.
+	 */
+	if (!mutex_trylock(&lnk->llc_flow))
+		return false;
+	spin_lock_bh(&lnk->llc_lock);
+	memset(&lnk->llc_mbox, 0, sizeof(lnk->llc_mbox));
+	spin_unlock_bh(&lnk->llc_lock);
+	mutex_unlock(&lnk->llc_flow);
 	/* what link init does not set again; the objects are gone */
 	lnk->unmapped = false;
 	lnk->maps_bufs = false;
@@ -256,7 +273,6 @@ bool smcx_link_recycle(struct smcx_link *lnk)
 	memset(lnk->peer_gid, 0, sizeof(lnk->peer_gid));
 	memset(lnk->peer_mac, 0, sizeof(lnk->peer_mac));
 	memset(lnk->peer_link_uid, 0, sizeof(lnk->peer_link_uid));
-	memset(&lnk->llc_mbox, 0, sizeof(lnk->llc_mbox));
 	lnk->rx_nrkeys = 0;
 	lnk->state = SMCX_LNK_UNUSED;
 	return true;

@@ -182,8 +182,9 @@ struct smcx_link {
 };
 
 /*
- * Every slot of a new @lgr's lnk[] (its index, lock, state UNUSED), before
- * any is used: a section of smcx_link_enter() may probe an unused slot.
+ * Every slot of a new @lgr's lnk[] (its index, state UNUSED, and its locks,
+ * wait queues and works, made once for the group's life), before any is
+ * used: a section of smcx_link_enter() may probe an unused slot.
  */
 void smcx_link_preinit(struct smcx_lgr *lgr);
 /*
