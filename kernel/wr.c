@@ -449,6 +449,7 @@ int smcx_wr_rx_start(struct smcx_link *lnk)
 /* free what smcx_wr_init() and smcx_wr_rx_start() made; QP and CQ gone */
 void smcx_wr_clear(struct smcx_link *lnk)
 {
+	u8 *rkeys;
 	int i;
 
 	for (i = 0; i < SMCX_RX_SLOTS; i++) {
@@ -471,6 +472,17 @@ void smcx_wr_clear(struct smcx_link *lnk)
 	lnk->tx_long_dma = 0;
 	kfree(lnk->tx_long);
 	lnk->tx_long = NULL;
-	kfree(lnk->rx_rkeys);
+	/*
+	 * An add flow copies the key list under llc_lock (addlink.c
+	 * smcx_addlink_learn()) without links_mutex: the link may be
+	 * cleared and destroyed between its ADD_LINK exchange and that copy
+	 * (terminate and down work do not take conf_mutex).  Taken away
+	 * under the same lock, so the copy finds the list or NULL.
+	 */
+	spin_lock_bh(&lnk->llc_lock);
+	rkeys = lnk->rx_rkeys;
 	lnk->rx_rkeys = NULL;
+	lnk->rx_nrkeys = 0;
+	spin_unlock_bh(&lnk->llc_lock);
+	kfree(rkeys);
 }
