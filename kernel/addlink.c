@@ -105,6 +105,11 @@ static int smcx_addlink_new(struct smcx_lgr *lgr, struct smcx_ib_choice *c,
 	int rc;
 
 	mutex_lock(&lgr->links_mutex);
+	/* the choice was made before: a removal may have begun since */
+	if (READ_ONCE(c->dev->removing)) {
+		mutex_unlock(&lgr->links_mutex);
+		return -ENODEV;
+	}
 	lnk = READ_ONCE(lgr->dead) ? NULL : smcx_addlink_slot(lgr);
 	if (!lnk) {
 		mutex_unlock(&lgr->links_mutex);

@@ -415,6 +415,8 @@ static void smcx_ib_remove(struct ib_device *ibdev, void *client_data)
 	mutex_lock(&smcx_ib_mutex);
 	list_del_init(&d->list);
 	WRITE_ONCE(d->removing, true);	/* before the REMOVE below: lgr.c */
+	/* before the sweep reads link states: pairs with smcx_link_init() */
+	smp_mb();
 	mutex_unlock(&smcx_ib_mutex);
 
 	/* no handler runs once unregistered; then no work can be requeued */

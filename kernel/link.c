@@ -93,6 +93,16 @@ int smcx_link_init(struct smcx_link *lnk, u8 link_id, struct smcx_ib_choice *c)
 	memcpy(lnk->mac, c->mac, ETH_ALEN);
 	/* usable from here (views read the above), and link clear acts */
 	smp_store_release(&lnk->state, SMCX_LNK_INIT);
+	/*
+	 * No link on a device being removed: its removal sweeps the links of
+	 * the listed groups once (lgr_live.c), and a link made after that
+	 * would hold the device until its group ends.  Either the sweep saw
+	 * this link usable (and takes it down), or this sees ->removing:
+	 * pairs with the barrier after smcx_ib_remove() sets it.
+	 */
+	smp_mb();
+	if (READ_ONCE(lnk->dev->removing))
+		return -ENODEV;
 	lnk->psn = get_random_u32() & 0xffffff;
 	lnk->link_id = link_id;
 	put_unaligned_be32(get_unaligned_be32(lgr->id) + lnk->link_id,
