@@ -245,6 +245,9 @@ void smcx_link_destroy_sync(struct smcx_link *lnk)
 
 bool smcx_link_recycle(struct smcx_link *lnk)
 {
+	unsigned long flags;
+	bool held;
+
 	lockdep_assert_held(&lnk->lgr->links_mutex);
 	/*
 	 * A down work that is queued or running would clear the slot's next
@@ -254,6 +257,12 @@ bool smcx_link_recycle(struct smcx_link *lnk)
 	if (lnk->state != SMCX_LNK_DEAD || !lnk->cleared ||
 	    work_busy(&lnk->down_work) || lnk->destroy_owed ||
 	    lnk->qp || lnk->pd)
+		return false;
+	/* a sender still holding a slot of the dead link (wr.c) */
+	spin_lock_irqsave(&lnk->tx_lock, flags);
+	held = lnk->tx_held || lnk->tx_orphan;
+	spin_unlock_irqrestore(&lnk->tx_lock, flags);
+	if (held)
 		return false;
 	/* connections still naming it (aborted, not yet freed) */
 	if (atomic_read(&lnk->conn_cnt))
@@ -394,6 +403,14 @@ void smcx_link_clear(struct smcx_link *lnk)
 	 */
 	mutex_lock(&lnk->reg_mutex);
 	mutex_unlock(&lnk->reg_mutex);
+	/*
+	 * Senders that took a slot before DEAD write into its buffer before
+	 * their POST section turns them away; the buffers go with the
+	 * destroy, so wait for them to give the slots back (wr.c).
+	 */
+	if (!smcx_wr_wait_held(lnk))
+		pr_warn_once("link %u: send slots held %u ms after the link died; their buffers are freed by the last holder\n",
+			     lnk->link_id, jiffies_to_msecs(SMCX_WR_HELD_WAIT));
 	cancel_work_sync(&lnk->llc_work);
 	smcx_llc_flush(lnk);
 	/*

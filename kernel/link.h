@@ -130,6 +130,13 @@ struct smcx_link {
 	/* send slots: bounded, a bitmap of free ones */
 	spinlock_t tx_lock;
 	unsigned long tx_free;		/* bit i: slot i free */
+	/*
+	 * Slots smcx_wr_slot_get() handed out and not yet put back: link
+	 * clear waits for them before the buffers can go (wr.c); with
+	 * tx_orphan set the last put frees tx_bufs and tx_long instead.
+	 */
+	unsigned int tx_held;
+	bool tx_orphan;
 	bool tx_quiesce;		/* a REG_MR wants the queue idle */
 	wait_queue_head_t tx_wait;
 	struct smcx_tx_slot tx[SMCX_WR_SLOTS];

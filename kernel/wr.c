@@ -10,9 +10,23 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cache.h>
+#include <linux/delay.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 
 #include "lgr.h"
+
+/*
+ * For tests only (selftests/smcx_faults.py, teardown_push): a sender that
+ * may sleep sleeps this long (microseconds, at most 100 ms) between taking
+ * a send slot and writing into it, which widens the window in which its
+ * link is torn down under it.  0, the default: never.
+ */
+static unsigned int smcx_wr_fault_slot_delay_us;
+module_param_named(fault_slot_delay_us, smcx_wr_fault_slot_delay_us, uint,
+		   0600);
+MODULE_PARM_DESC(fault_slot_delay_us,
+		 "tests only: sleep (us) after taking a send slot; 0: never");
 
 #define SMCX_WR_KINDS		(SMCX_WR_KIND_LLC + 1)
 
@@ -62,10 +76,21 @@ static void smcx_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 		smcx_lgr_link_down(lnk, "send completion error");
 }
 
+/*
+ * The slot buffers' lifetime.  A sender writes its slot's buffer (and an
+ * LLC sender tx_long) after taking the slot and before its POST section,
+ * which turns it away once the link is DEAD; it then gives the slot back.
+ * So link clear waits for every slot handed out (tx_held) after the drain
+ * (smcx_wr_wait_held()), and the buffers are freed with the link's other
+ * objects (smcx_wr_clear()).  A sender still out after that bounded wait
+ * keeps them alive: the clear marks them orphaned and the last
+ * smcx_wr_slot_put() frees them, while the link slot is not recycled.
+ */
 struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait)
 {
 	struct smcx_tx_slot *slot = NULL;
 	unsigned long flags;
+	unsigned int delay;
 	int i;
 
 	for (;;) {
@@ -79,6 +104,7 @@ struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait)
 		if (i < SMCX_WR_SLOTS) {
 			clear_bit(i, &lnk->tx_free);
 			slot = &lnk->tx[i];
+			lnk->tx_held++;
 		}
 		spin_unlock_irqrestore(&lnk->tx_lock, flags);
 		if (slot)
@@ -92,6 +118,9 @@ struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait)
 				       10 * HZ) == 0)
 			return NULL;
 	}
+	delay = READ_ONCE(smcx_wr_fault_slot_delay_us);
+	if (unlikely(delay) && wait)
+		fsleep(min(delay, 100000U));
 	slot->done = NULL;
 	slot->owner = NULL;
 	slot->tx_upto = 0;
@@ -104,12 +133,29 @@ struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait)
 void smcx_wr_slot_put(struct smcx_tx_slot *slot)
 {
 	struct smcx_link *lnk = slot->lnk;
+	u8 *bufs = NULL, *lng = NULL;
 	unsigned long flags;
 
 	spin_lock_irqsave(&lnk->tx_lock, flags);
 	set_bit(slot - lnk->tx, &lnk->tx_free);
+	if (!--lnk->tx_held && lnk->tx_orphan) {
+		/* the last holder of a cleared link's slots (see above) */
+		bufs = lnk->tx_bufs;
+		lng = lnk->tx_long;
+		lnk->tx_bufs = NULL;
+		lnk->tx_long = NULL;
+		lnk->tx_orphan = false;
+	}
 	spin_unlock_irqrestore(&lnk->tx_lock, flags);
 	wake_up(&lnk->tx_wait);
+	kfree(bufs);
+	kfree(lng);
+}
+
+bool smcx_wr_wait_held(struct smcx_link *lnk)
+{
+	return wait_event_timeout(lnk->tx_wait, !READ_ONCE(lnk->tx_held),
+				  SMCX_WR_HELD_WAIT) != 0;
 }
 
 /*
@@ -449,7 +495,8 @@ int smcx_wr_rx_start(struct smcx_link *lnk)
 /* free what smcx_wr_init() and smcx_wr_rx_start() made; QP and CQ gone */
 void smcx_wr_clear(struct smcx_link *lnk)
 {
-	u8 *rkeys;
+	u8 *rkeys, *bufs, *lng;
+	unsigned long flags;
 	int i;
 
 	for (i = 0; i < SMCX_RX_SLOTS; i++) {
@@ -460,18 +507,28 @@ void smcx_wr_clear(struct smcx_link *lnk)
 		kfree(lnk->rx[i].buf);
 		lnk->rx[i].buf = NULL;
 	}
+	/* the device is done with them (drained); a late CPU write is not */
 	if (lnk->tx_dma)
 		ib_dma_unmap_single(lnk->ibdev, lnk->tx_dma,
 				    SMCX_WR_SLOTS * SMCX_WR_SLOT_LEN,
 				    DMA_TO_DEVICE);
-	kfree(lnk->tx_bufs);
-	lnk->tx_bufs = NULL;
+	lnk->tx_dma = 0;
 	if (lnk->tx_long_dma)
 		ib_dma_unmap_single(lnk->ibdev, lnk->tx_long_dma,
 				    SMCX_WR_LONG_LEN, DMA_TO_DEVICE);
 	lnk->tx_long_dma = 0;
-	kfree(lnk->tx_long);
-	lnk->tx_long = NULL;
+	spin_lock_irqsave(&lnk->tx_lock, flags);
+	bufs = lnk->tx_held ? NULL : lnk->tx_bufs;
+	lng = lnk->tx_held ? NULL : lnk->tx_long;
+	if (lnk->tx_held) {
+		lnk->tx_orphan = true;	/* the last slot put frees them */
+	} else {
+		lnk->tx_bufs = NULL;
+		lnk->tx_long = NULL;
+	}
+	spin_unlock_irqrestore(&lnk->tx_lock, flags);
+	kfree(bufs);
+	kfree(lng);
 	/*
 	 * An add flow copies the key list under llc_lock (addlink.c
 	 * smcx_addlink_learn()) without links_mutex: the link may be

@@ -30,6 +30,8 @@ struct smcx_link;
 #define SMCX_WR_LONG_LEN	(SMCX_LLC_ADD_LINK_RT_OFF + \
 				 SMCX_LLC_ADD_LINK_RKEYS_MAX_V2 * SMCX_LLC_RT_LEN)
 #define SMCX_REG_WAIT		(10 * HZ)	/* one REG_MR on a busy link */
+/* link clear waits this long for the senders holding a slot (wr.c) */
+#define SMCX_WR_HELD_WAIT	(2 * HZ)
 /*
  * A signalled send not completed after this long means the peer is gone:
  * rxe retransmits forever when retry_cnt is 7 (which SMC-R uses, as
@@ -90,6 +92,12 @@ int smcx_wr_imm_register(void (*fn)(struct smcx_link *lnk, u32 imm,
 struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait);
 /* give back a slot that was not posted */
 void smcx_wr_slot_put(struct smcx_tx_slot *slot);
+/*
+ * Link clear, after the drain: wait (bounded) until every slot handed out
+ * is back; false when one is still held (smcx_wr_clear() then leaves the
+ * slot buffers to the last smcx_wr_slot_put()).
+ */
+bool smcx_wr_wait_held(struct smcx_link *lnk);
 /*
  * Post @first (a chain of RDMA WRITEs, or NULL) followed by the slot's SEND
  * of @len bytes; a failed post ends the link group.  -ENOLINK without
