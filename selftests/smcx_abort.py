@@ -26,7 +26,6 @@ guest side is selftests/tools/abort_peers.py.
 Evidence printed: smcx's debugfs objects and stats (rmb_retired, the
 RMBs not pooled because the peer might still write them), rxe packet
 counters, sock_diag (smcss) mode of the connections involved.
-The client variant is PENDING (runs with --pending): see CLIENT_PENDING.
 
 The module before the N2 fix failed the server variant (2026-12-05): every
 client's recv() still blocked when the tool gave up, beta's sockets took
@@ -56,11 +55,6 @@ SLOW_ROCE = ("tc qdisc add dev eth0 root handle 1: prio &&"
              " match ip protocol 17 0xff match ip dport 4791 0xffff flowid 1:3")
 UNSLOW = "tc qdisc del dev eth0 root"
 STOP = "/tmp/abort_stop_a"
-# run with --pending (SMCX_PENDING=1)
-CLIENT_PENDING = ("pending: with the N2 fix, alpha's link group once ended on a receive"
-                  " completion error during these rounds (2026-12-05), which reset beta's"
-                  " check connection; not explained yet")
-
 
 def evidence(t, what):
     for h in t.hosts:
@@ -159,6 +153,4 @@ def run(t):
     with t.subtest("server: listener closed with queued SMC-R connections"):
         server_variant(t)
     with t.subtest("client: connect closed after its join"):
-        if not t.pending:
-            t.skip(CLIENT_PENDING)
         client_variant(t)
