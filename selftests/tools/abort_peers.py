@@ -212,20 +212,27 @@ def serve_banner(c, out):
     c.close()
 
 
-def banner(port, secs, stop):
+def accepted(port, secs, stop):
+    """The connections a listener on @port accepts, until @secs passed or
+    the file @stop exists; the listener closes after the last."""
     s = listener(port)
     s.settimeout(0.5)
-    out, threads = [], []
     t_end = time.time() + secs
     while time.time() < t_end and not os.path.exists(stop):
         try:
             c, _ = s.accept()
         except socket.timeout:
             continue
+        yield c
+    s.close()
+
+
+def banner(port, secs, stop):
+    out, threads = [], []
+    for c in accepted(port, secs, stop):
         t = threading.Thread(target=serve_banner, args=(c, out))
         t.start()
         threads.append(t)
-    s.close()
     for t in threads:
         t.join()
     print(json.dumps({"conns": out}))
@@ -287,14 +294,7 @@ def abortconn(ip, port, port2, rounds):
 
 
 def echo(port, secs, stop):
-    s = listener(port)
-    s.settimeout(0.5)
-    t_end = time.time() + secs
-    while time.time() < t_end and not os.path.exists(stop):
-        try:
-            c, _ = s.accept()
-        except socket.timeout:
-            continue
+    for c in accepted(port, secs, stop):
         c.settimeout(5)
         try:
             while True:
@@ -305,7 +305,6 @@ def echo(port, secs, stop):
         except OSError:
             pass
         c.close()
-    s.close()
     print(json.dumps({"echo": "done"}))
 
 
