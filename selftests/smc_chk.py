@@ -28,7 +28,7 @@ import re
 import stacks
 
 TIMEOUT = 300
-COST = 58
+COST = 36
 TIER = "main"
 
 SMC_PORT = 5400     # smc_chk -S on beta (smcx, then smc.ko)

@@ -39,7 +39,7 @@ import stacks
 
 WIRES = 2
 TIMEOUT = 600
-COST = 92
+COST = 189
 
 PORT = 7800
 CONNS = 8

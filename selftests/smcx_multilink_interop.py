@@ -31,7 +31,7 @@ import stacks
 
 WIRES = 2
 TIMEOUT = 900
-COST = 280
+COST = 197
 
 STREAMS = 4
 STREAM_BYTES = 16 << 20

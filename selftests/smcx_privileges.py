@@ -36,7 +36,7 @@ import time
 import stacks
 
 TIMEOUT = 300
-COST = 60
+COST = 44
 
 NOBODY = "setpriv --reuid=65534 --regid=65534 --clear-groups "
 
