@@ -107,14 +107,25 @@ def mapped_gid(addr):
     return bytes(10) + b"\xff\xff" + socket.inet_aton(addr)
 
 
+def clc_message(kind, size, flags, peer_id=False):
+    """A CLC message of @kind and @size bytes: both eyecatchers, the
+    length, the version/flags byte @flags and, with @peer_id, our peer ID
+    (system ID and instance); the body is left to the caller."""
+    m = bytearray(size)
+    m[0:4] = EYE
+    m[4] = kind
+    m[5:7] = struct.pack("!H", size)
+    m[7] = flags
+    if peer_id:
+        m[8:16] = bytes.fromhex("0102030405060708")
+    m[size - 4:size] = EYE
+    return m
+
+
 def proposal(gid, conns=255):
     # SMC-R v2 only (typev1 N, typev2 R), the SMC-D area, the v2 extension
     # with one user EID; 156 bytes (docs/wire.md)
-    m = bytearray(156)
-    m[0:4] = EYE
-    m[4] = 1
-    m[5:7] = struct.pack("!H", len(m))
-    m[7] = 0x22
+    m = clc_message(1, 156, 0x22)
     m[50:52] = struct.pack("!H", 28)        # v2 extension at 80
     m[80] = 1                               # EIDs
     m[83] = 0x10                            # release 1
@@ -122,18 +133,12 @@ def proposal(gid, conns=255):
     m[104] = conns
     m[105] = 2                              # max links
     m[120:152] = UEID
-    m[152:156] = EYE
     return bytes(m)
 
 
 def confirm(gid, qpn):
     # reuse Confirm (no first contact): 108 bytes
-    m = bytearray(108)
-    m[0:4] = EYE
-    m[4] = 3
-    m[5:7] = struct.pack("!H", len(m))
-    m[7] = 0x20
-    m[8:16] = bytes.fromhex("0102030405060708")
+    m = clc_message(3, 108, 0x20, peer_id=True)
     m[16:32] = gid
     m[32:38] = bytes.fromhex("020000000001")
     m[38:41] = qpn.to_bytes(3, "big")
@@ -144,21 +149,14 @@ def confirm(gid, qpn):
     m[52:60] = struct.pack("!Q", 0x10000)
     m[61:64] = (1).to_bytes(3, "big")
     m[64:96] = UEID
-    m[104:108] = EYE
     return bytes(m)
 
 
 def decline_outofsync():
     # v2 Decline, 44 bytes: out of sync (typev2 bit 1) with SYNCERR
-    m = bytearray(44)
-    m[0:4] = EYE
-    m[4] = 4
-    m[5:7] = struct.pack("!H", len(m))
-    m[7] = 0x28
-    m[8:16] = bytes.fromhex("0102030405060708")
+    m = clc_message(4, 44, 0x28, peer_id=True)
     m[16:20] = struct.pack("!I", 0x04000000)
     m[20] = 0x20                            # OS type Linux
-    m[40:44] = EYE
     return bytes(m)
 
 
