@@ -64,7 +64,7 @@ PORT_R = 7101
 PORT_X = 7102
 STRANGER = "198.18.0.50"    # beta's alias: an address that is not its GID
 STRANGER_TRIES = 3
-XFER_BYTES = 24 << 20
+XFER_SECS = 30         # a timed transfer: it outlives the Declines at any speed
 PORT_V = 7103
 FLOOD = 200
 LGR_PER_PEER = 32       # kernel/lgr.h: SMCX_LGR_PER_PEER
@@ -285,8 +285,8 @@ def stranger_outofsync(t, a, b):
     b.run("ip addr add %s/24 dev eth0" % STRANGER)
     cli = res = sres = None
     try:
-        cli = b.bg("%s client -f smc -a %s -p %d -n %d -m send -c 1"
-                   % (scenarios.XFER, a.ip, PORT_X, XFER_BYTES))
+        cli = b.bg("%s client -f smc -a %s -p %d -t %d -m send -c 1"
+                   % (scenarios.XFER, a.ip, PORT_X, XFER_SECS))
         t.check(scenarios.wait_for(lambda: sum(g["conns"] for g in stacks.linkgroups(a)) >= 1,
                                    timeout=30, step=0.3),
                 "beta's transfer runs by SMC-R")
