@@ -13,7 +13,8 @@ A test is a file selftests/<name>.py with
                        # balances its shards (--jobs) by it, optional
     SOLO = False       # True: while it runs, no test of another shard runs
                        # (a load that would starve the other lab's timing,
-                       # or timing that another lab's load would break)
+                       # or timing that another lab's load would break);
+                       # "part": only its `with t.solo(what)` sections do
 
     def run(t):        # t is a Ctx; raise (or t.check) to fail, t.skip() to skip
         ...
@@ -38,6 +39,10 @@ import re
 import sys
 import threading
 import time
+
+# The shard lock of the test running now (Runner.shard_turn), for
+# Ctx.solo: {"lock": the lock file, held shared, "turnstile": its path}.
+_TURN = {}
 import traceback
 
 import smcxlab
@@ -96,6 +101,29 @@ class Ctx:
         for line in str(msg).splitlines() or [""]:
             print("# " + line)
         sys.stdout.flush()
+
+    @contextlib.contextmanager
+    def solo(self, what):
+        """A section of a SOLO = "part" test that runs while no test of
+        another shard runs: the test gives up its shared hold of the shard
+        lock, takes it exclusive through the turnstile (as a SOLO test
+        does), and holds it shared again afterwards.  Outside side-by-side
+        shards it only runs the section."""
+        lk = _TURN.get("lock")
+        if lk is None:
+            yield
+            return
+        t0 = time.time()
+        fcntl.flock(lk, fcntl.LOCK_UN)
+        with open(_TURN["turnstile"], "a") as ts:
+            fcntl.flock(ts, fcntl.LOCK_EX)
+            fcntl.flock(lk, fcntl.LOCK_EX)
+            fcntl.flock(ts, fcntl.LOCK_UN)
+        self.log("alone for %s after %.1fs waiting for the other shards" % (what, time.time() - t0))
+        try:
+            yield
+        finally:
+            fcntl.flock(lk, fcntl.LOCK_SH)
 
     def check(self, cond, msg):
         if not cond:
@@ -255,7 +283,7 @@ class Runner:
             yield
             return
         try:
-            solo = bool(getattr(load_test(name), "SOLO", False))
+            solo = getattr(load_test(name), "SOLO", False) is True
         except Exception:  # noqa: BLE001 - _run reports it
             solo = False
         with open(path + ".turnstile", "a") as ts, open(path, "a") as lk:
@@ -267,9 +295,11 @@ class Runner:
             else:
                 fcntl.flock(ts, fcntl.LOCK_UN)
                 fcntl.flock(lk, fcntl.LOCK_SH)
+            _TURN.update(lock=lk, turnstile=path + ".turnstile")
             try:
                 yield
             finally:
+                _TURN.clear()
                 fcntl.flock(lk, fcntl.LOCK_UN)
 
     def run_one(self, num, name, total):
