@@ -82,6 +82,7 @@ import stacks
 TIMEOUT = 900
 COST = 266
 TIER = "main"
+KILLS = True		# peer_killed, the last scenario, kills beta
 
 XFER = scenarios.XFER
 OBJECTS = stacks.SMCX_DEBUGFS + "/objects"

@@ -6,6 +6,8 @@ A test is a file selftests/<name>.py with
     WIRES = 1          # wires the lab must have (1 or 2), optional
     TIMEOUT = 300      # seconds before the test counts as hung, optional
     FRESH = False      # True: boot a new lab for this test, optional
+    KILLS = False      # True: it kills a host (below); the runner runs it
+                       # last of the tests of its lab shape, optional
     PENDING = "..."    # the test checks work not landed yet (says what);
                        # reported as SKIP unless the runner gets --pending
     TIER = "main"      # which suite runs it, optional (TIERS below)
@@ -25,7 +27,8 @@ recovery from a dead guest) is done here so that no test can forget it.
 A test that needs a host to vanish (a peer crash) calls
 t.lab.kill_host(name): that guest's QEMU is killed, which is not reported as
 a death; the other host gets the usual checks and teardown, and the next
-test boots a fresh lab.  Such a test kills last, or declares FRESH = True.
+test boots a fresh lab.  Such a test kills last and declares KILLS = True,
+or declares FRESH = True.
 
 t.pending says whether the runner runs pending work (--pending or
 SMCX_PENDING=1): a test can keep single subtests whose fix has not landed
