@@ -48,7 +48,7 @@ PORT1, PORT2, PORT3, PORT4 = 7610, 7611, 7612, 7613
 NCONN = 3
 NB = 200000		# "B" bytes of the new connection (20 s at 1000 / 10 ms)
 BOUND = 5		# seconds a peer may take to see the abort
-ROUNDS = 16
+ROUNDS = 10
 SLOW_ROCE = ("tc qdisc add dev eth0 root handle 1: prio &&"
              " tc qdisc add dev eth0 parent 1:3 handle 30: netem delay 300ms &&"
              " tc filter add dev eth0 parent 1: protocol ip prio 1 u32"

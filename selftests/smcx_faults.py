@@ -13,7 +13,7 @@ again).
                       is refused) on the server: 16 held connections fill one
                       link group, a 17th goes to a second one (2 groups on
                       both hosts, 16 + 1 connections).
-  churn               1,008 connections (63 rounds of 16 at once, each
+  churn               512 connections (32 rounds of 16 at once, each
                       verifying 4 KiB both ways) after a warm-up of 2
                       rounds: one link group on each host all along (sampled
                       twice a second), link/PD/CQ/QP counts the same after
@@ -321,7 +321,7 @@ def full_lgr(t, port):
         conn_objects_zero(t, h)
 
 
-CHURN_ROUNDS, CHURN_CONNS = 63, 16
+CHURN_ROUNDS, CHURN_CONNS = 32, 16
 POOL_ROUNDS = 2		# buffers of this many rounds may be alive at once
 # caches that grow with the churn but are not smcx's: TCP's TIME_WAIT
 # entries of the CLC sockets and their port buckets (60 s), and vmalloc's

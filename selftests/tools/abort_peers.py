@@ -39,7 +39,7 @@ prints {"echo": "done"}.
 
 abortconn: ROUNDS times: once this host's smcx has no link group left (at
 most 15 s), a non-blocking IPPROTO_SMC connect to ADDR:PORT, closed after
-a delay that grows by 50 ms each round (from 0), whether or not it
+a delay that grows by 80 ms each round (from 0), whether or not it
 completed ("done" says which); then a new connection to ADDR:PORT2 (the
 echo above) writes "C" in 1000-byte pieces (30000 at most) and reads what
 comes back for 2 s: anything but "C" counts in "z".  Prints {"rounds":
@@ -275,7 +275,7 @@ def lgrs():
 def abortconn(ip, port, port2, rounds):
     out, z = [], 0
     for k in range(rounds):
-        delay = 0.05 * k
+        delay = 0.08 * k
         # a first contact each round, when the last round's group went
         deadline = time.time() + 15
         while lgrs() and time.time() < deadline:
