@@ -20,8 +20,9 @@
  *     Only then does ib_core free the ib_device, so a held smcx_ibdev always
  *     has a valid ->ibdev.  A copy of that pointer is only as good as the
  *     reference behind it: a link's copy (lnk->ibdev) is used in the link's
- *     completion handlers and in smcx_link_enter() sections only, which all
- *     end before its group drops the device reference (link.h).
+ *     completion handlers and in smcx_link_enter() sections only (the
+ *     netlink dump of links too, under smcx_lgrs_mutex), which all end
+ *     before link clear lets the device go (link.h).
  *
  * Locking: the device list is under a mutex (process context only); port
  * state is read live from ib_core's cache; the notifier chain is blocking

@@ -97,16 +97,30 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* one usable link @lnk of @lgr, a message of its own as mainline's */
+/*
+ * One usable link @lnk of @lgr, a message of its own as mainline's.  The
+ * device is read inside a section of smcx_link_enter() (link.h): link
+ * clear may run at any time, and the device reference behind lnk->ibdev
+ * goes with it.  A link that stopped being usable is left out.
+ */
 static int smcx_nl_put_link(struct sk_buff *skb, struct netlink_callback *cb,
 			    struct smcx_lgr *lgr, struct smcx_link *lnk)
 {
+	char ibname[IB_DEVICE_NAME_MAX];
 	struct net_device *ndev;
 	struct nlattr *a;
 	void *hdr;
 	int ifindex = 0;
 
+	if (!smcx_link_enter(lnk, SMCX_LNK_MAPPED))
+		return 0;
+	if (!smcx_link_usable(lnk)) {
+		smcx_link_leave(lnk);
+		return 0;
+	}
+	strscpy(ibname, dev_name(&lnk->ibdev->dev), sizeof(ibname));
 	ndev = ib_device_get_netdev(lnk->ibdev, lnk->port);
+	smcx_link_leave(lnk);
 	if (ndev) {
 		ifindex = ndev->ifindex;
 		dev_put(ndev);
@@ -125,8 +139,7 @@ static int smcx_nl_put_link(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u32(skb, SMC_NLA_LINK_CONN_CNT,
 			atomic_read(&lnk->conn_cnt)) ||
 	    nla_put_u8(skb, SMC_NLA_LINK_IB_PORT, lnk->port) ||
-	    nla_put_string(skb, SMC_NLA_LINK_IB_DEV,
-			   dev_name(&lnk->ibdev->dev)) ||
+	    nla_put_string(skb, SMC_NLA_LINK_IB_DEV, ibname) ||
 	    nla_put_u32(skb, SMC_NLA_LINK_NET_DEV, ifindex) ||
 	    nla_put_u32(skb, SMC_NLA_LINK_UID,
 			get_unaligned((u32 *)lnk->link_uid)) ||
