@@ -14,7 +14,17 @@ rewritten, as in smcx_fallback), its SYN-ACKs from the server-role port too.
     wrong message types, partial messages followed by FIN, RST or silence,
     one byte per second, first contacts with a hostile Confirm.  Each case
     must end as the codec's oracle allows (decline, fallback or reset; the
-    victim's application never gets a byte of a CLC message).
+    victim's application never gets a byte of a CLC message).  The review's
+    attacks (issue 30): oos-stranger claims a GID that is not beta's address
+    (random, a neighbour's, alpha's) and sends an "out of sync" Decline
+    first, with the Proposal, or after the Accept, which must be a first
+    contact, never a reuse (N1); reuse-guess claims beta's own GID and
+    answers the Accept with a Confirm naming guessed QPNs, MACs and rkeys:
+    a Decline or a reset, nothing for the application (F11);
+    first-contact-flood sends 33-48 Proposals with fake GIDs at once: first
+    contacts, Declines (MEM over the per-peer cap) or resets, never more
+    first contacts held at once than the cap, 32 (N4).  No link group of
+    alpha ends as "peer out of sync" during the CLC cases (kernel log).
   - RDMA level (HOSTILE_RDMA_CASES, default CASES/16, at least 300, each
     class at least once, about 4 cases/s; HOSTILE_RDMA_CLASSES=a,b only
     those): an
@@ -113,6 +123,11 @@ def tc_clear(h):
     h.run("tc qdisc del dev eth0 root", check=False)
 
 
+def out_of_sync(h):
+    """How often @h's kernel log says a link group ended as out of sync."""
+    return int(h.out("dmesg | grep -c 'peer out of sync' || true").strip() or 0)
+
+
 def table(out):
     """{outcome: count} from the tool's 'outcome NAME COUNT' lines."""
     return {m.group(1): int(m.group(2)) for m in re.finditer(r"^outcome (\S+) +(\d+)$", out, re.M)}
@@ -147,6 +162,7 @@ def run(t):
     closed = False
     try:
         before = scenarios.smcx_stats(a)
+        oos = out_of_sync(a)
         with t.subtest("%d seeded hostile cases (seed %d) end as the oracle allows"
                        % (CASES, SEED)):
             with t.solo("the CLC flood"):
@@ -156,6 +172,8 @@ def run(t):
                     % (r.rc, "\n".join(ln for ln in r.out.splitlines()
                                        if "unexpected" in ln)[:3000] or r.err[-2000:]))
             t.check(sum(tab.values()) >= CASES, "all %d cases ran: %s" % (CASES, tab))
+            # beta has no group of its own here: no Decline may end one (N1)
+            t.eq(out_of_sync(a) - oos, 0, "link groups ended as out of sync")
         after = scenarios.smcx_stats(a)
         t.log("smcx server stats delta: " + " ".join(
             "%s=%d" % (k, after[k] - before.get(k, 0)) for k in sorted(after)

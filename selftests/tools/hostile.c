@@ -54,11 +54,17 @@
  * Outcomes: decline, fallback, reset, unexpected (no answer within 20 s,
  * a CLC message from the victim that does not decode strictly, echoed bytes
  * that differ from the oracle's, an answer the oracle does not allow).
+ * The review's attacks (issue 30) add their own rules: a Proposal whose GID
+ * is not our source address never gets a reuse Accept (oos-stranger,
+ * first-contact-flood), a guessed Confirm gets a Decline or a reset
+ * (reuse-guess), and no more first contacts from us are held at once than
+ * the victim's cap per peer (first-contact-flood).
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <ifaddrs.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -85,6 +91,14 @@
 #define ANSWER_MS	20000	/* the victim's CLC wait (6 s) plus TCG slack */
 #define PROBE		"HOSTILE-PROBE\n"
 #define OUR_EID		HOSTILE_OUR_EID
+/*
+ * first-contact-flood: more first contacts at once than the victim serves
+ * one peer address (kernel/lgr.h: SMCX_LGR_PER_PEER link groups, N4)
+ */
+#define LGR_PER_PEER	32
+#define FC_FLOOD_MIN	(LGR_PER_PEER + 1)
+#define FC_FLOOD_MAX	48
+#define FC_HELD_MS	5000	/* Accepts in this time all coexist (CLC wait 6 s) */
 
 static const char *const outcome_names[HO_MAX] = {
 	"decline", "fallback", "reset", "lgr-term", "smcr", "known-bug", "unexpected",
@@ -116,6 +130,7 @@ struct hcase {
 	uint8_t fake_gid[16];
 	unsigned int flood;	/* connections of a flood case */
 	int locked;		/* holds first_contact_lock */
+	int point;		/* oos-stranger: where its Decline goes */
 };
 
 struct hopts {
@@ -676,7 +691,8 @@ enum {
 	K_PROP_DUP, K_DECLINE_FIRST, K_WRONG_TYPE, K_GARBAGE_EYE, K_GARBAGE_TCP,
 	K_PARTIAL_EYE_FIN, K_PARTIAL_EYE_RST, K_PARTIAL_EYE_SILENT, K_FIN_FIRST,
 	K_RST_FIRST, K_SILENT_FIRST, K_FLOOD_CONNS, K_FLOOD_BYTES, K_FIRST_CONTACT,
-	K_FIRST_CONTACT_SILENT, K_FIRST_CONTACT_PAR, K_SLOW, K_MAX
+	K_FIRST_CONTACT_SILENT, K_FIRST_CONTACT_PAR, K_OOS_STRANGER, K_REUSE_GUESS,
+	K_FC_FLOOD, K_SLOW, K_MAX
 };
 
 struct hclass {
@@ -709,6 +725,12 @@ static const struct hclass classes[K_MAX] = {
 				     "our EID, accept, then silence (only with -k)" },
 	[K_FIRST_CONTACT_PAR] = { "first-contact-parallel", 10,
 				  "first-contact, several at once (not serialised by us)" },
+	[K_OOS_STRANGER] = { "oos-stranger", 15,
+			     "a GID not ours, an out-of-sync decline at each point" },
+	[K_REUSE_GUESS] = { "reuse-guess", 1,
+			    "our own GID, a confirm with guessed QPN, MAC, rkey" },
+	[K_FC_FLOOD] = { "first-contact-flood", 2,
+			 "33-48 first contacts at once, a fake GID each" },
 	[K_SLOW] = { "slow", 0, "a proposal at one byte per second" },
 };
 
@@ -775,13 +797,12 @@ static size_t put_decline(struct hcase *c, uint8_t *out, int v1)
 	return len > 0 ? (size_t)len : 0;
 }
 
-/* an accept or confirm from us: fake QP, rkey, token and buffer */
-static size_t put_acc(struct hcase *c, uint8_t *out, uint8_t type, int first,
-		      const struct smcx_clc_accept *theirs)
+/* an accept or confirm from us in @a: fake QP, rkey, token and buffer */
+static void acc_fill(struct hcase *c, struct smcx_clc_accept *ap, uint8_t type, int first,
+		     const struct smcx_clc_accept *theirs)
 {
 	struct smcx_clc_accept a = { 0 };
 	struct hrng *r = &c->r;
-	int len;
 
 	a.hdr.eyecatcher = SMCX_EYE_SMCR;
 	a.hdr.version = SMCX_CLC_V2;
@@ -815,7 +836,118 @@ static size_t put_acc(struct hcase *c, uint8_t *out, uint8_t type, int first,
 		a.gid_cnt = 1;
 		memcpy(a.gids[0], c->fake_gid, 16);
 	}
+	*ap = a;
+}
+
+static size_t put_acc(struct hcase *c, uint8_t *out, uint8_t type, int first,
+		      const struct smcx_clc_accept *theirs)
+{
+	struct smcx_clc_accept a;
+	int len;
+
+	acc_fill(c, &a, type, first, theirs);
 	len = smcx_clc_encode_accept(&a, type, out, 512);
+	return len > 0 ? (size_t)len : 0;
+}
+
+/* ------------------------------------ issue 30: N1, N4 and F11's remainder */
+
+/*
+ * Our own address toward the victim as a RoCE v2 GID (::ffff:a.b.c.d), and
+ * the MAC of the interface that holds it (anyone on the segment sees it by
+ * ARP): what the victim takes as the CLC connection's peer.  Found once
+ * before the cases, from a UDP socket's route.  0, or -1 (no route).
+ */
+static uint8_t our_gid[16], our_mac[6];
+static int our_mac_ok;
+
+static int find_our_addr(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(O.port) }, me;
+	socklen_t l = sizeof(me);
+	struct ifaddrs *ifa, *i;
+	int fd;
+
+	if (inet_pton(AF_INET, O.addr, &sa.sin_addr) != 1)
+		return -1;
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    getsockname(fd, (struct sockaddr *)&me, &l)) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	memset(our_gid, 0, sizeof(our_gid));
+	our_gid[10] = 0xff;
+	our_gid[11] = 0xff;
+	memcpy(our_gid + 12, &me.sin_addr, 4);
+	if (getifaddrs(&ifa))
+		return 0;	/* no MAC: the cases draw one */
+	for (i = ifa; i; i = i->ifa_next) {
+		char path[96];
+		FILE *f;
+
+		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET ||
+		    ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr != me.sin_addr.s_addr)
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/net/%s/address", i->ifa_name);
+		f = fopen(path, "r");
+		if (f) {
+			our_mac_ok = fscanf(f, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &our_mac[0],
+					    &our_mac[1], &our_mac[2], &our_mac[3], &our_mac[4],
+					    &our_mac[5]) == 6;
+			fclose(f);
+		}
+		break;
+	}
+	freeifaddrs(ifa);
+	return 0;
+}
+
+/*
+ * oos-stranger: a GID in c->fake_gid that is not our source address's:
+ * a random link-local one, a neighbour's on our subnet (our address with
+ * another last byte), or the victim's own address.  The victim must not
+ * take it for us (N1): a first contact at most, never a reuse.
+ */
+static void stranger_gid(struct hcase *c)
+{
+	struct in_addr va;
+
+	switch (hr_below(&c->r, 3)) {
+	case 0:
+		note(c, "random GID");
+		break;		/* fake_gid(): fe80::/64, random */
+	case 1:
+		memcpy(c->fake_gid, our_gid, 16);
+		c->fake_gid[15] ^= (uint8_t)(1 + hr_below(&c->r, 255));
+		note(c, "a neighbour's GID");
+		break;
+	default:
+		memcpy(c->fake_gid, our_gid, 16);
+		if (inet_pton(AF_INET, O.addr, &va) == 1)
+			memcpy(c->fake_gid + 12, &va, 4);
+		note(c, "the victim's own GID");
+		break;
+	}
+}
+
+/* an "out of sync" Decline: v2, typev2 bit 1, diagnosis SYNCERR */
+static size_t put_oos_decline(struct hcase *c, uint8_t *out)
+{
+	struct smcx_clc_decline d = { 0 };
+	int len;
+
+	d.hdr.eyecatcher = SMCX_EYE_SMCR;
+	d.hdr.version = SMCX_CLC_V2;
+	d.hdr.typev1 = SMCX_TYPE_R;
+	d.hdr.typev2 = SMCX_CLC_FIRST_CONTACT;	/* a Decline's "out of sync" */
+	d.diag = SMCX_DECL_SYNCERR;
+	d.os_type = SMCX_CLC_OS_LINUX;
+	hr_fill(&c->r, d.peer_id, 8);
+	len = smcx_clc_encode_decline(&d, out, 64);
 	return len > 0 ? (size_t)len : 0;
 }
 
@@ -1049,6 +1181,37 @@ static void generate(struct hcase *c)
 		l = put_prop(c, c->tx, TXMAX, 1 + hr_below(r, 4), &p);
 		hr_fill(r, c->tx + l, 32768);
 		c->txlen = l + 32768;
+		break;
+	case K_OOS_STRANGER:
+		/*
+		 * the Decline instead of the Proposal (point 0), right
+		 * behind it (1), or after the victim's Accept with our
+		 * probe (2) or FIN (3) behind it
+		 */
+		stranger_gid(c);
+		c->point = (int)hr_below(r, 4);
+		if (!c->point) {
+			c->txlen = put_oos_decline(c, c->tx);
+			note(c, "out-of-sync decline first");
+			break;
+		}
+		c->txlen = put_prop(c, c->tx, TXMAX, 0, &p);
+		if (c->point == 1) {
+			c->txlen += put_oos_decline(c, c->tx + c->txlen);
+			note(c, "proposal and out-of-sync decline at once");
+		} else {
+			note(c, "out-of-sync decline after the accept%s",
+			     c->point == 3 ? ", FIN" : "");
+		}
+		break;
+	case K_REUSE_GUESS:
+		memcpy(c->fake_gid, our_gid, 16);
+		c->txlen = put_prop(c, c->tx, TXMAX, 0, &p);
+		note(c, "our own GID");
+		break;
+	case K_FC_FLOOD:
+		c->flood = FC_FLOOD_MIN + hr_below(r, FC_FLOOD_MAX - FC_FLOOD_MIN + 1);
+		note(c, "%u first contacts", c->flood);
 		break;
 	case K_SLOW:
 		put_prop(c, c->tx, TXMAX, 1, &p);
@@ -1293,6 +1456,199 @@ static void flood_conns(struct hcase *c)
 }
 
 /*
+ * oos-stranger after the victim's Accept: it must be a first contact (the
+ * GID is not ours: no reuse), and the out-of-sync Decline a fallback of
+ * this connection only.  Whether a group ended is the caller's to see
+ * (smcx_hostile.py: "peer out of sync" in the victim's kernel log).
+ */
+static void oos_after_accept(struct hcase *c, int fd, const struct smcx_clc_accept *acc)
+{
+	static __thread uint8_t buf[64];
+	size_t n;
+
+	if (!smcx_clc_first_contact(&acc->hdr)) {
+		fail(c, "a reuse accept for a GID that is not the connection's source address");
+		return;
+	}
+	if (c->point == 1) {
+		/* the Decline went with the Proposal: the victim took both */
+		c->consumed = c->txlen;
+		c->reply = R_ECHO;
+		judge(c, fd, c->tx, c->txlen, 1, NULL);
+		return;
+	}
+	n = put_oos_decline(c, buf);
+	c->end = c->point == 3 ? END_FIN : END_PROBE;
+	oracle(c, buf, n, SMCX_CLC_CONFIRM, 0);	/* a Decline: fallback */
+	if (send_stream(c, fd, buf, n)) {
+		c->outcome = HO_RESET;
+		return;
+	}
+	judge(c, fd, buf, n, 1, NULL);
+}
+
+/*
+ * reuse-guess after the victim's Accept for our own GID: a Confirm that
+ * names what a stranger would have to guess to pass the reuse check (F11:
+ * the Confirm's GID, MAC and QPN must be the link's): a QPN near the
+ * victim's (rxe numbers QPs one after the other on every host), a low one
+ * or a random one, our MAC (ARP shows it) or another, and rkey and buffer
+ * address of a buffer we do not have.  No QP of ours is behind any of it,
+ * so the victim must decline or reset: a reuse never becomes a
+ * connection, a first contact finds no peer QP.  The group the victim may
+ * have with us (none in the CLC part: we have no RDMA there) must live on,
+ * which the RDMA part's echo would show; here: nothing but a Decline or a
+ * reset comes back, and nothing reaches the application.
+ */
+static void guess_after_accept(struct hcase *c, int fd, const struct smcx_clc_accept *acc)
+{
+	static __thread uint8_t buf[512];
+	struct smcx_clc_accept a;
+	struct hrng *r = &c->r;
+	int first = smcx_clc_first_contact(&acc->hdr), len;
+
+	acc_fill(c, &a, SMCX_CLC_CONFIRM, first, acc);
+	switch (hr_below(r, 3)) {
+	case 0:
+		a.qpn = (acc->qpn + (hr_chance(r, 50) ? 1 + hr_below(r, 8) :
+				     0xffffff - hr_below(r, 8))) & 0xffffff;
+		note(c, "qpn %u near the victim's %u", a.qpn, acc->qpn);
+		break;
+	case 1:
+		a.qpn = 16 + hr_below(r, 256);
+		note(c, "low qpn %u", a.qpn);
+		break;
+	default:
+		note(c, "random qpn %u", a.qpn);
+		break;
+	}
+	if (our_mac_ok && hr_chance(r, 70))
+		memcpy(a.mac, our_mac, 6);
+	note(c, "%s, %s", first ? "first contact" : "reuse",
+	     our_mac_ok && !memcmp(a.mac, our_mac, 6) ? "our mac" : "random mac");
+	len = smcx_clc_encode_accept(&a, SMCX_CLC_CONFIRM, buf, sizeof(buf));
+	if (len <= 0) {
+		fail(c, "reuse-guess: confirm does not encode");
+		return;
+	}
+	c->end = END_PROBE;
+	c->reply = R_CLC;	/* a Decline, or a reset */
+	c->may_accept = 1;	/* (a reset is as good as a Decline) */
+	c->consumed = (size_t)len;
+	if (send_all(fd, buf, (size_t)len)) {
+		c->outcome = HO_RESET;
+		return;
+	}
+	if (judge(c, fd, buf, (size_t)len, 1, NULL) == 1)
+		fail(c, "a second accept");
+}
+
+/*
+ * first-contact-flood: c->flood Proposals with our EID, a fake GID each,
+ * on parallel connections, all sent before any answer is read.  Each must
+ * get a first-contact Accept (never a reuse: the GIDs are made up), a
+ * Decline (MEM when the victim's cap on groups per peer is reached) or a
+ * reset.  All Accepts read within FC_HELD_MS of the sends are of groups
+ * that exist at once (we hold every connection, the victim waits 6 s for
+ * each Confirm): more of them than LGR_PER_PEER is a finding.  Then each
+ * accepted connection ends with RST, FIN, or a Confirm naming a QP that
+ * does not exist, and FIN.
+ */
+static void fc_flood(struct hcase *c)
+{
+	static __thread uint8_t buf[1024];
+	static __thread struct smcx_clc_proposal p;
+	unsigned int i, k = c->flood, accepts = 0, mem = 0, other = 0, resets = 0;
+	int fds[FC_FLOOD_MAX], acc[FC_FLOOD_MAX], why;
+	struct smcx_clc_accept a;
+	struct smcx_clc_decline d;
+	struct smcx_clc_hdr h;
+	int64_t t0, last = 0, deadline;
+	size_t n, got;
+
+	c->outcome = HO_RESET;
+	for (i = 0; i < k; i++) {
+		acc[i] = 0;
+		fds[i] = tcp_connect(O.addr, O.port, ANSWER_MS);
+		if (fds[i] < 0) {
+			fail(c, "flood connect %u: %s", i, strerror(-fds[i]));
+			k = i;
+			goto out;
+		}
+	}
+	t0 = now_ms();
+	for (i = 0; i < k; i++) {
+		fake_gid(c);
+		n = put_prop(c, buf, sizeof(buf), 0, &p);
+		send_all(fds[i], buf, n);	/* a reset shows below */
+	}
+	/* under TCG the victim may make the groups one after the other */
+	deadline = now_ms() + ANSWER_MS + 500 * (int64_t)k;
+	for (i = 0; i < k; i++) {
+		got = rd_exact(fds[i], buf, SMCX_CLC_HDR_LEN, deadline, &why);
+		if (!got && why != -ETIMEDOUT) {
+			resets++;
+			continue;
+		}
+		if (got < SMCX_CLC_HDR_LEN) {
+			fail(c, "flood conn %u: %zu bytes, then %s", i, got,
+			     why == -ETIMEDOUT ? "no answer" : why ? strerror(-why) : "EOF");
+			continue;
+		}
+		if (smcx_clc_peek(buf, SMCX_CLC_HDR_LEN, &h) || h.length > sizeof(buf) ||
+		    h.length < SMCX_CLC_HDR_LEN + SMCX_CLC_TRL_LEN ||
+		    rd_exact(fds[i], buf + SMCX_CLC_HDR_LEN, h.length - SMCX_CLC_HDR_LEN, deadline,
+			     &why) != (size_t)h.length - SMCX_CLC_HDR_LEN) {
+			fail(c, "flood conn %u: the victim's answer does not decode", i);
+			continue;
+		}
+		if (h.type == SMCX_CLC_DECLINE && !smcx_clc_decode_decline(buf, h.length, &d, 0)) {
+			if (d.diag == SMCX_DECL_MEM)
+				mem++;
+			else
+				other++;
+			continue;
+		}
+		if (h.type != SMCX_CLC_ACCEPT ||
+		    smcx_clc_decode_accept(buf, h.length, SMCX_CLC_ACCEPT, &a, 0)) {
+			fail(c, "flood conn %u: victim sent CLC type %u that does not decode", i,
+			     h.type);
+			continue;
+		}
+		if (!smcx_clc_first_contact(&a.hdr)) {
+			fail(c, "flood conn %u: a reuse accept for a made-up GID", i);
+			continue;
+		}
+		acc[i] = 1;
+		accepts++;
+		last = now_ms();
+	}
+	note(c, "accepted %u, declined %u (MEM) %u (other), reset %u; last accept after %lld ms",
+	     accepts, mem, other, resets, (long long)(accepts ? last - t0 : 0));
+	if (accepts > LGR_PER_PEER && last - t0 < FC_HELD_MS)
+		fail(c, "%u first contacts from one peer accepted at once (the cap is %d)",
+		     accepts, LGR_PER_PEER);
+out:
+	for (i = 0; i < k; i++) {
+		switch (acc[i] ? hr_below(&c->r, 3) : 0) {
+		case 1:
+			close(fds[i]);		/* FIN */
+			break;
+		case 2:
+			n = put_acc(c, buf, SMCX_CLC_CONFIRM, 1, NULL);
+			send_all(fds[i], buf, n);
+			close(fds[i]);
+			break;
+		default:
+			rst_close(fds[i]);
+			break;
+		}
+	}
+	if (c->outcome != HO_UNEXPECTED)
+		c->outcome = mem + other ? HO_DECLINE : HO_RESET;
+}
+
+/*
  * Cases that may make a first contact run one at a time unless their class
  * says otherwise: the victim serialises first contacts across network
  * waits (REVIEW F10), so several at once wait on each other for longer
@@ -1332,6 +1688,12 @@ static void run_case_fc(struct hcase *c)
 		flood_conns(c);
 		return;
 	}
+	if (c->cls == K_FC_FLOOD) {	/* one at a time, as first contacts */
+		pthread_mutex_lock(&first_contact_lock);
+		fc_flood(c);
+		pthread_mutex_unlock(&first_contact_lock);
+		return;
+	}
 	complete = oracle(c, c->tx, c->txlen, SMCX_CLC_PROPOSAL, 1);
 	if (!complete && c->end == END_PROBE)
 		c->end = END_FIN;	/* a probe would become part of the message */
@@ -1363,7 +1725,11 @@ static void run_case_fc(struct hcase *c)
 		return;
 	}
 	if (judge(c, fd, c->tx, c->txlen, complete, &acc) == 1) {
-		if (c->txlen != c->consumed) {
+		if (c->cls == K_OOS_STRANGER) {
+			oos_after_accept(c, fd, &acc);
+		} else if (c->cls == K_REUSE_GUESS) {
+			guess_after_accept(c, fd, &acc);
+		} else if (c->txlen != c->consumed) {
 			fail(c, "accepted with bytes behind the proposal");
 		} else if (c->end != END_PROBE) {
 			int why;
@@ -1451,6 +1817,10 @@ static int cmd_client(void)
 
 	if (!O.addr || !O.port || O.threads < 1 || O.threads > 256) {
 		fprintf(stderr, "hostile client: -a ADDR -p PORT needed, -j 1..256\n");
+		return 2;
+	}
+	if (find_our_addr()) {
+		fprintf(stderr, "hostile client: no route to %s\n", O.addr);
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
