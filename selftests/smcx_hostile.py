@@ -33,7 +33,9 @@ rewritten, as in smcx_fallback), its SYN-ACKs from the server-role port too.
     bogus tokens, flag combinations, duplicates, unsolicited, malformed,
     unknown and flooding LLC messages, RDMA WRITEs outside the RMB,
     DELETE_LINK and RDMA WRITE WITH IMMEDIATE on a group that never
-    negotiated it (naming the connection: it must end); an echo through the victim shows whether the connection
+    negotiated it (naming the connection: it must end), and push-teardown:
+    the victim echoes 48 KiB to us while we send DELETE_LINK or put our QP
+    into error (N3: its connection must end, within 45 s); an echo through the victim shows whether the connection
     still carries data (smcr), was reset, or its link group ended (the
     victim's DELETE_LINK, our QP in error, or no TEST_LINK answer with the
     connection closed: the tool then makes a new first contact); the

@@ -926,7 +926,7 @@ static void conn_forget(struct hconn *k)
 enum {
 	RK_CDC_VALID, RK_CDC_FIELD, RK_CDC_CURSOR, RK_CDC_TOKEN, RK_CDC_FLAGS, RK_CDC_DUP,
 	RK_LLC_UNSOLICITED, RK_LLC_REQUEST, RK_LLC_FIELD, RK_LLC_FLOOD, RK_LLC_UNKNOWN,
-	RK_RDMA_OOB, RK_DELETE_LINK, RK_LLC_FIRST_UNSOL, RK_IMM_UNNEG, RK_MAX
+	RK_RDMA_OOB, RK_DELETE_LINK, RK_LLC_FIRST_UNSOL, RK_IMM_UNNEG, RK_PUSH_TEARDOWN, RK_MAX
 };
 
 static const struct {
@@ -951,6 +951,8 @@ static const struct {
 			   "RDMA WRITE WITH IMMEDIATE on a group that never negotiated it" },
 	[RK_LLC_FIRST_UNSOL] = { "llc-first-unsol", 20,
 				 "a first contact; an unsolicited response right behind our CONFIRM_LINK response" },
+	[RK_PUSH_TEARDOWN] = { "push-teardown", 10,
+			       "the victim echoes 48 KiB while we delete the link or fail our QP" },
 };
 
 struct rcase {
@@ -1502,6 +1504,110 @@ static void first_unsol(struct rcase *c)
 	rnote(c, "%s response", smcx_llc_type_name(R.tail.type));
 }
 
+/*
+ * push-teardown (N3): the victim's link goes while it pushes data to us.
+ * We write up to PUSH_LEN bytes into its RMB; its application echoes them
+ * into our RMB of RMB_SIZE, a window at a time.  Either, when the first
+ * window is in, our consumer update lets it write the next, and right
+ * behind that update comes our DELETE_LINK (the victim clears the link
+ * while its push runs); or our QP goes into the error state as soon as
+ * our write and CDC are acknowledged, before the victim's application has
+ * echoed (its RDMA WRITEs then find no QP: retries, then error
+ * completions, while its push runs; one that somehow pushed all it could
+ * first finds the dead link at its next TEST_LINK).  The group has this
+ * one link, so the victim's connection must end, its application closing
+ * the CLC connection, within PUSH_END_MS.  The runner then checks the victim's
+ * kernel log (no WARN, BUG, KFENCE: the send-slot buffers of N3).
+ */
+#define PUSH_LEN	(48 * 1024)
+#define PUSH_END_MS	45000	/* its TEST_LINK (30 s idle) finds a dead link too */
+
+static void push_teardown(struct rcase *c, struct hconn *k)
+{
+	size_t len = k->peer_size < PUSH_LEN ? k->peer_size : PUSH_LEN;
+	int64_t t0, deadline = now_ms() + 20000;
+	uint8_t raw[SMCX_CDC_LEN];
+	struct smcx_cdc_msg m;
+	struct smcx_llc_msg l;
+	struct ibv_qp_attr at;
+	int qp_err, closed = 0;
+	uint64_t got;
+
+	qp_err = hr_chance(&c->r, 50);
+	hr_fill(&c->r, src_area(), len);
+	cdc_build(k, &m, (uint32_t)len, 0);
+	if (hib_write(k->peer_rkey, k->peer_addr, len) || cdc_send_raw(k, &m, raw)) {
+		c->outcome = HO_UNEXPECTED;
+		snprintf(c->msg, sizeof(c->msg), "push-teardown: cannot write on a new connection");
+		return;
+	}
+	c->valid = (uint32_t)len;
+	if (qp_err) {
+		/* acknowledged by the victim's QP: its push is about to start */
+		deadline = now_ms() + 2000;
+		pthread_mutex_lock(&ib.lk);
+		while (ib.inflight && !ib.dead && now_ms() < deadline)
+			ib_wait_news();
+		pthread_mutex_unlock(&ib.lk);
+		memset(&at, 0, sizeof(at));
+		at.qp_state = IBV_QPS_ERR;
+		ibv_modify_qp(ib.qp, &at, IBV_QP_STATE);
+		rnote(c, "our QP in error before the echo");
+		goto dead;
+	}
+	/* the first window: full, or no more coming for 300 ms */
+	pthread_mutex_lock(&ib.lk);
+	got = 0;
+	t0 = now_ms();
+	while (!ib.dead && k->prod < (len < RMB_SIZE ? len : RMB_SIZE) && now_ms() < deadline &&
+	       !(got && now_ms() - t0 > 300)) {
+		if (k->prod != got) {
+			got = k->prod;
+			t0 = now_ms();
+		}
+		ib_wait_news();
+	}
+	got = k->prod;
+	pthread_mutex_unlock(&ib.lk);
+	if (ib.dead || !got) {
+		c->outcome = ib.dead ? HO_LGR_TERM : HO_UNEXPECTED;
+		snprintf(c->msg, sizeof(c->msg), "push-teardown: %s before the teardown",
+			 ib.dead ? ib.why : "no echo");
+		return;
+	}
+	/* the victim may write on: the next window ... */
+	cdc_build(k, &m, (uint32_t)len, 0);
+	m.cons.wrap = (uint16_t)(got / RMB_SIZE);
+	m.cons.count = (uint32_t)(got % RMB_SIZE);
+	cdc_send_raw(k, &m, raw);
+	/* ... and its link goes meanwhile */
+	memset(&l, 0, sizeof(l));
+	l.version = SMCX_LLC_V2;
+	l.type = SMCX_LLC_DELETE_LINK;
+	l.flags = hr_chance(&c->r, 50) ? SMCX_LLC_FLAG_DEL_LINK_ALL : 0;
+	l.u.delete_link.link_num = ib.link_num;
+	llc_send(&l);
+	rnote(c, "DELETE_LINK after %llu echoed", (unsigned long long)got);
+dead:
+	set_dead("we ended our link during the victim's push");
+	t0 = now_ms();
+	while (!(closed = clc_closed(k->fd)) && now_ms() - t0 < PUSH_END_MS)
+		sleep_ms(50);
+	pthread_mutex_lock(&ib.lk);
+	got = k->prod;
+	pthread_mutex_unlock(&ib.lk);
+	rnote(c, "echoed %llu of %zu", (unsigned long long)got, len);
+	if (!closed) {
+		c->outcome = HO_UNEXPECTED;
+		snprintf(c->msg, sizeof(c->msg),
+			 "the victim's connection lives %d s after its group's only link went",
+			 PUSH_END_MS / 1000);
+		return;
+	}
+	rnote(c, "closed after %lld ms", (long long)(now_ms() - t0));
+	c->outcome = HO_RESET;
+}
+
 static unsigned long long rcounts[RK_MAX][HO_MAX];
 
 /* tries to open a case's connection, 0.5 s apart unless our group ended */
@@ -1579,8 +1685,12 @@ int hostile_rdma(const char *addr, int port, uint64_t seed, uint64_t first, uint
 			snprintf(c.msg, sizeof(c.msg), "cannot open a connection: %s", err);
 		} else {
 			firsts += fc;
-			attack(&c, &conn);
-			echo_check(&c, &conn, 1 + hr_below(&c.r, 2048));
+			if (c.cls == RK_PUSH_TEARDOWN) {
+				push_teardown(&c, &conn);
+			} else {
+				attack(&c, &conn);
+				echo_check(&c, &conn, 1 + hr_below(&c.r, 2048));
+			}
 			if (hold > 0 && c.outcome == HO_UNEXPECTED) {
 				printf("rdma case %llu: unexpected (%s); holding its connection "
 				       "(victim token %#x) for %d s\n", (unsigned long long)i,
@@ -1598,6 +1708,7 @@ int hostile_rdma(const char *addr, int port, uint64_t seed, uint64_t first, uint
 					 "the connection lives after a WRITE WITH IMMEDIATE "
 					 "the group never negotiated");
 			}
+			/* a stranger's guessed reuse: our group and connection live */
 			/* an unsolicited response is dropped: the group lives */
 			if (c.cls == RK_LLC_FIRST_UNSOL && c.outcome != HO_SMCR &&
 			    c.outcome != HO_UNEXPECTED) {
