@@ -35,7 +35,10 @@ rewritten, as in smcx_fallback), its SYN-ACKs from the server-role port too.
     DELETE_LINK and RDMA WRITE WITH IMMEDIATE on a group that never
     negotiated it (naming the connection: it must end), and push-teardown:
     the victim echoes 48 KiB to us while we send DELETE_LINK or put our QP
-    into error (N3: its connection must end, within 45 s); an echo through the victim shows whether the connection
+    into error (N3: its connection must end, within 45 s), and reuse-guess:
+    a second connection from beta gets a reuse of our group and answers
+    with a Confirm naming a guessed QPN, MAC or GID (a Decline or a reset;
+    the case's connection must still echo: no group ends); an echo through the victim shows whether the connection
     still carries data (smcr), was reset, or its link group ended (the
     victim's DELETE_LINK, our QP in error, or no TEST_LINK answer with the
     connection closed: the tool then makes a new first contact); the

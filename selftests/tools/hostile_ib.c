@@ -926,7 +926,8 @@ static void conn_forget(struct hconn *k)
 enum {
 	RK_CDC_VALID, RK_CDC_FIELD, RK_CDC_CURSOR, RK_CDC_TOKEN, RK_CDC_FLAGS, RK_CDC_DUP,
 	RK_LLC_UNSOLICITED, RK_LLC_REQUEST, RK_LLC_FIELD, RK_LLC_FLOOD, RK_LLC_UNKNOWN,
-	RK_RDMA_OOB, RK_DELETE_LINK, RK_LLC_FIRST_UNSOL, RK_IMM_UNNEG, RK_PUSH_TEARDOWN, RK_MAX
+	RK_RDMA_OOB, RK_DELETE_LINK, RK_LLC_FIRST_UNSOL, RK_IMM_UNNEG, RK_PUSH_TEARDOWN,
+	RK_REUSE_GUESS, RK_MAX
 };
 
 static const struct {
@@ -953,6 +954,8 @@ static const struct {
 				 "a first contact; an unsolicited response right behind our CONFIRM_LINK response" },
 	[RK_PUSH_TEARDOWN] = { "push-teardown", 10,
 			       "the victim echoes 48 KiB while we delete the link or fail our QP" },
+	[RK_REUSE_GUESS] = { "reuse-guess", 20,
+			     "a reuse of our group whose Confirm names a guessed QPN, MAC or GID" },
 };
 
 struct rcase {
@@ -1264,6 +1267,8 @@ static void llc_random(struct rcase *c, struct smcx_llc_msg *m)
 }
 
 /* the attack of case @c on connection @k (then the echo judges it) */
+static void reuse_guess(struct rcase *c);
+
 static void attack(struct rcase *c, struct hconn *k)
 {
 	struct hrng *r = &c->r;
@@ -1405,6 +1410,9 @@ static void attack(struct rcase *c, struct hconn *k)
 		rnote(c, "imm write token=%#x", n);
 		c->claimed = 1;
 		hib_write_op(k->peer_rkey, k->peer_addr + c->valid % k->peer_size, 64, 1, n);
+		break;
+	case RK_REUSE_GUESS:
+		reuse_guess(c);
 		break;
 	case RK_DELETE_LINK:
 		memset(&l, 0, sizeof(l));
@@ -1608,6 +1616,104 @@ dead:
 	c->outcome = HO_RESET;
 }
 
+/*
+ * reuse-guess (F11, N1): what a stranger who guessed right would send.  A
+ * second CLC connection from our address proposes our GID; the victim
+ * offers a reuse of our group (or a first contact while its reuse meter,
+ * reuse.h, is closed: we reset that one).  Our Confirm repeats the link's
+ * values but one: a QP number near ours, a low or a random one, another
+ * MAC, or a neighbour's GID.  The victim must decline or reset that
+ * connection, and our group must live on: the case's own connection
+ * still echoes (the caller checks: smcr only).  What the victim did
+ * wrong on the guessing connection itself goes to guess_msg.
+ */
+static char guess_msg[160];
+
+static void reuse_guess(struct rcase *c)
+{
+	static uint8_t buf[1024];
+	struct smcx_clc_accept a, mine;
+	struct hrng *r = &c->r;
+	struct smcx_clc_hdr h;
+	int fd, len, why;
+	size_t n;
+
+	guess_msg[0] = 0;
+	fd = tcp_connect(R.addr, R.port, 20000);
+	if (fd < 0) {
+		rnote(c, "guess: connect: %s", strerror(-fd));
+		return;
+	}
+	n = honest_prop(r, buf);
+	len = send_all(fd, buf, n) ? -1 : read_clc(fd, buf, sizeof(buf), &h);
+	if (len < 0 || h.type != SMCX_CLC_ACCEPT ||
+	    smcx_clc_decode_accept(buf, (size_t)len, SMCX_CLC_ACCEPT, &a, 0)) {
+		rnote(c, "guess: no accept (%s)", len < 0 ? "none" : "a decline");
+		close(fd);
+		return;
+	}
+	if (smcx_clc_first_contact(&a.hdr)) {
+		rnote(c, "guess: a first contact offered (meter closed)");
+		close(fd);
+		return;
+	}
+	memset(&mine, 0, sizeof(mine));
+	mine.hdr = a.hdr;
+	mine.hdr.typev2 = 0;
+	hr_fill(r, mine.peer_id, 8);
+	memcpy(mine.gid, ib.gid, 16);
+	memcpy(mine.mac, ib.mac, 6);
+	mine.qpn = ib.qp->qp_num;
+	mine.rmb_rkey = (uint32_t)hr_next(r);
+	mine.rmbe_idx = 1;
+	mine.rmbe_alert_token = (uint32_t)hr_next(r) | 1;
+	mine.rmbe_size = 0;
+	mine.qp_mtu = IBV_MTU_1024;
+	mine.rmb_dma_addr = hr_next(r);
+	mine.psn = ib.psn;
+	memcpy(mine.eid, a.eid, SMCX_EID_LEN);
+	switch (hr_below(r, 5)) {
+	case 0:
+		mine.qpn = (mine.qpn + 1 + hr_below(r, 8)) & 0xffffff;
+		break;
+	case 1:
+		mine.qpn = (mine.qpn - 1 - hr_below(r, 8)) & 0xffffff;
+		break;
+	case 2:
+		mine.qpn = 16 + hr_below(r, 256);
+		if (mine.qpn == ib.qp->qp_num)
+			mine.qpn++;
+		break;
+	case 3:
+		mine.mac[5] ^= (uint8_t)(1 + hr_below(r, 255));
+		break;
+	default:
+		mine.gid[15] ^= (uint8_t)(1 + hr_below(r, 255));
+		break;
+	}
+	rnote(c, "guess: qpn %u (ours %u)%s%s", mine.qpn, ib.qp->qp_num,
+	      memcmp(mine.mac, ib.mac, 6) ? " other mac" : "",
+	      memcmp(mine.gid, ib.gid, 16) ? " other gid" : "");
+	len = smcx_clc_encode_accept(&mine, SMCX_CLC_CONFIRM, buf, sizeof(buf));
+	if (len < 0 || send_all(fd, buf, (size_t)len)) {
+		rnote(c, "guess: confirm not sent");
+		close(fd);
+		return;
+	}
+	/* a Decline, EOF or a reset; anything else, or nothing, a finding */
+	n = rd_exact(fd, buf, SMCX_CLC_HDR_LEN, now_ms() + 20000, &why);
+	if (n == SMCX_CLC_HDR_LEN && !smcx_clc_peek(buf, SMCX_CLC_HDR_LEN, &h) &&
+	    h.type == SMCX_CLC_DECLINE) {
+		rnote(c, "-> decline");
+	} else if (!n && why != -ETIMEDOUT) {
+		rnote(c, "-> reset");
+	} else {
+		snprintf(guess_msg, sizeof(guess_msg), "guessed reuse confirm: %s",
+			 n ? "an answer that is no Decline" : "no answer within 20 s");
+	}
+	close(fd);
+}
+
 static unsigned long long rcounts[RK_MAX][HO_MAX];
 
 /* tries to open a case's connection, 0.5 s apart unless our group ended */
@@ -1709,6 +1815,19 @@ int hostile_rdma(const char *addr, int port, uint64_t seed, uint64_t first, uint
 					 "the group never negotiated");
 			}
 			/* a stranger's guessed reuse: our group and connection live */
+			if (c.cls == RK_REUSE_GUESS && guess_msg[0]) {
+				c.outcome = HO_UNEXPECTED;
+				snprintf(c.msg, sizeof(c.msg), "%s", guess_msg);
+			} else if (c.cls == RK_REUSE_GUESS && c.outcome != HO_SMCR &&
+				   c.outcome != HO_UNEXPECTED) {
+				char was[sizeof(c.msg)];
+
+				memcpy(was, c.msg, sizeof(was));
+				snprintf(c.msg, sizeof(c.msg),
+					 "%s after a guessed reuse confirm: %.100s",
+					 onames[c.outcome], was);
+				c.outcome = HO_UNEXPECTED;
+			}
 			/* an unsolicited response is dropped: the group lives */
 			if (c.cls == RK_LLC_FIRST_UNSOL && c.outcome != HO_SMCR &&
 			    c.outcome != HO_UNEXPECTED) {
