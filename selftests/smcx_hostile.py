@@ -35,7 +35,7 @@ rewritten, as in smcx_fallback), its SYN-ACKs from the server-role port too.
     DELETE_LINK and RDMA WRITE WITH IMMEDIATE on a group that never
     negotiated it (naming the connection: it must end), and push-teardown:
     the victim echoes 48 KiB to us while we send DELETE_LINK or put our QP
-    into error (N3: its connection must end, within 45 s), and reuse-guess:
+    into error (N3: its connection must end, within 60 s), and reuse-guess:
     a second connection from beta gets a reuse of our group and answers
     with a Confirm naming a guessed QPN, MAC or GID (a Decline or a reset;
     the case's connection must still echo: no group ends); an echo through the victim shows whether the connection
