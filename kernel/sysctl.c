@@ -20,6 +20,12 @@
  * whoever has CAP_NET_ADMIN over it) writes that namespace's values, so a
  * container's root sets its own and nobody else's; everyone reads.  The
  * copy of the table is charged to the task that creates the namespace.
+ * One difference (review N6): in a namespace owned by another user
+ * namespace than the initial one, rmem/wmem take at most the initial
+ * namespace's net.core.rmem_max/wmem_max (the most any user gets with
+ * SO_RCVBUF/SO_SNDBUF), and a larger value is refused with -EPERM;
+ * mainline takes up to INT_MAX / 2 there, which makes every SMC socket of
+ * the namespace ask for 512 MiB buffers, bypassing rmem_max.
  *
  * Registering net/smc in init_net fails when another provider (smc.ko)
  * already owns the directory; module init then unwinds, as it would a
@@ -32,11 +38,13 @@
 #include <linux/sysctl.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
+#include <net/sock.h>
 
 #include "sysctl.h"
 
 struct smcx_sysctl_net {
 	struct smcx_sysctl val;
+	bool capped;			/* not owned by init_user_ns: N6 */
 	struct ctl_table_header *hdr;
 	struct ctl_table *table;	/* this namespace's copy */
 };
@@ -134,6 +142,38 @@ static int smcx_proc_autocork(const struct ctl_table *table, int write,
 	return 0;
 }
 
+/*
+ * net.smc.wmem / rmem: bytes, SMCX_BUF_MIN_SIZE .. INT_MAX / 2 (mainline's
+ * range); in a namespace of a non-initial user namespace at most the
+ * initial namespace's net.core.wmem_max / rmem_max, read at the write
+ * (see the top of the file).  @table->data points into the namespace's
+ * smcx_sysctl_net, which says whether it is capped.
+ */
+static int smcx_proc_mem(const struct ctl_table *table, int write, void *buf,
+			 size_t *lenp, loff_t *ppos)
+{
+	bool rmem = !strcmp(table->procname, "rmem");
+	struct smcx_sysctl_net *sn;
+	int val, rc;
+	u32 max;
+
+	rc = smcx_parse(table, write, buf, lenp, ppos, proc_dointvec_minmax,
+			&val);
+	if (rc || !write)
+		return rc;
+	sn = rmem ? container_of(table->data, struct smcx_sysctl_net, val.rmem) :
+		    container_of(table->data, struct smcx_sysctl_net, val.wmem);
+	if (sn->capped) {
+		max = rmem ? READ_ONCE(sysctl_rmem_max) :
+			     READ_ONCE(sysctl_wmem_max);
+		/* val >= SMCX_BUF_MIN_SIZE > 0 (extra1) */
+		if ((u32)val > max_t(u32, max, SMCX_BUF_MIN_SIZE))
+			return -EPERM;
+	}
+	WRITE_ONCE(*(int *)table->data, val);
+	return 0;
+}
+
 #define SMCX_OFF(f) offsetof(struct smcx_sysctl, f)
 
 /* .data holds the field's offset here; each namespace's copy gets pointers */
@@ -166,7 +206,7 @@ static const struct ctl_table smcx_sysctl_template[] = {
 		.data		= (void *)SMCX_OFF(wmem),
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= smcx_proc_mem,
 		.extra1		= &smcx_buf_min,
 		.extra2		= &smcx_buf_max,
 	},
@@ -175,7 +215,7 @@ static const struct ctl_table smcx_sysctl_template[] = {
 		.data		= (void *)SMCX_OFF(rmem),
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= smcx_proc_mem,
 		.extra1		= &smcx_buf_min,
 		.extra2		= &smcx_buf_max,
 	},
@@ -232,6 +272,7 @@ static int __net_init smcx_sysctl_net_init(struct net *net)
 	v->smcr_max_conns_per_lgr = SMCX_CONNS_PER_LGR_DEFAULT;
 	v->limit_smc_hs = 0;
 	v->smcx_write_imm = 1;
+	sn->capped = net->user_ns != &init_user_ns;
 
 	sn->table = kmemdup(smcx_sysctl_template, sizeof(smcx_sysctl_template),
 			    GFP_KERNEL_ACCOUNT);
