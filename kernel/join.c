@@ -531,17 +531,22 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		smcx_lgr_put(lgr);	/* ours: the group was full */
 	}
 	smcx_ib_choice_release(&c);
-	if (IS_ERR(lgr)) {
+	if (IS_ERR(lgr))
 		rc = PTR_ERR(lgr);
-		/* over a cap (lgr.h): the client goes on over TCP */
-		if (rc == -EUSERS) {
-			rc = 0;
-			decline = SMCX_DECL_MEM;
-		}
-		goto out;
+	else
+		j.lgr = lgr;
+	/*
+	 * Over a cap (-EUSERS, lgr.h), or no memory for the group, the
+	 * connection or its buffers (-ENOMEM: a memory cgroup at its limit,
+	 * review N6): it is still our turn to speak, so decline with the
+	 * MEM reason and the client goes on over TCP, as mainline's
+	 * SMC_CLC_DECL_MEM; a reset would end a connection TCP can carry.
+	 */
+	if (rc == -EUSERS || rc == -ENOMEM) {
+		rc = 0;
+		decline = SMCX_DECL_MEM;
 	}
-	j.lgr = lgr;
-	if (rc)
+	if (rc || decline)
 		goto out;
 	/*
 	 * Reuse: the new RMB is registered and its rkey confirmed on the
