@@ -6,8 +6,11 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/gfp.h>
+#include <linux/memcontrol.h>
 #include <linux/random.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <net/sock.h>
 
 #include "lgr.h"
 #include "obj.h"
@@ -41,9 +44,59 @@ void smcx_buf_unmap(struct smcx_link *lnk, struct smcx_buf *b)
 	bl->rkey_conf = false;
 }
 
+/*
+ * Memory cgroups (review N6).  A buffer's pages are charged to the memory
+ * cgroup of the socket it is made for: sk->sk_memcg, which the socket core
+ * sets (with a reference, put at the sock's destruct) when a socket is
+ * made in process context in a cgroup other than the root with socket
+ * accounting on (cgroup v2, no cgroup.memory=nosocket); a server's
+ * connection gets its listener's (smcx_buf_memcg_inherit()).  The join
+ * runs in a worker as often as in the application's task, so the cgroup
+ * is named explicitly: __GFP_ACCOUNT under set_active_memcg().  A socket
+ * without one (root cgroup, memcg off) charges nobody, as before.  The
+ * charge is the page allocator's: a cgroup at its limit gets no buffer
+ * (the size is halved, then the handshake declines with reason MEM), and
+ * free_pages() uncharges.
+ *
+ * The pool: a buffer is reused only by a socket of the cgroup it is
+ * charged to (b->memcg, the same pointer or both none).  So a charge never
+ * moves between cgroups, and no cgroup uses memory another one pays for;
+ * a socket of another cgroup makes its own buffer.  b->memcg holds a
+ * reference, so the comparison never meets a freed and reused cgroup; a
+ * removed cgroup stays a zombie until its last pooled buffer is freed.
+ */
+#ifdef CONFIG_MEMCG
+static struct mem_cgroup *smcx_buf_memcg_get(const struct sock *sk)
+{
+	struct mem_cgroup *memcg = READ_ONCE(sk->sk_memcg);
+
+	if (memcg)
+		css_get(&memcg->css);
+	return memcg;
+}
+
+void smcx_buf_memcg_inherit(struct sock *sk, const struct sock *from)
+{
+	if (!sk->sk_memcg && from->sk_memcg) {
+		css_get(&from->sk_memcg->css);	/* put by the sock's destruct */
+		sk->sk_memcg = from->sk_memcg;
+	}
+}
+#else
+static struct mem_cgroup *smcx_buf_memcg_get(const struct sock *sk)
+{
+	return NULL;
+}
+
+void smcx_buf_memcg_inherit(struct sock *sk, const struct sock *from)
+{
+}
+#endif
+
 void smcx_buf_free(struct smcx_buf *b)
 {
 	free_pages((unsigned long)b->cpu, get_order(b->size));
+	mem_cgroup_put(b->memcg);
 	kfree(b);
 	smcx_obj_dec(SMCX_OBJ_BUF);
 }
@@ -129,9 +182,16 @@ static int smcx_buf_map(struct smcx_link *lnk, struct smcx_buf *b)
 	return 0;
 }
 
-/* a new buffer, mapped on every link that maps the pool; lgr->mutex held */
-static struct smcx_buf *smcx_buf_new(struct smcx_lgr *lgr, u32 size, bool rmb)
+/*
+ * A new buffer charged to @memcg (NULL: nobody), whose reference it takes
+ * on success; mapped on every link that maps the pool.  lgr->mutex held.
+ */
+static struct smcx_buf *smcx_buf_new(struct smcx_lgr *lgr, u32 size, bool rmb,
+				     struct mem_cgroup *memcg)
 {
+	gfp_t gfp = GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY |
+		    __GFP_NOMEMALLOC | __GFP_ZERO;
+	struct mem_cgroup *old;
 	struct smcx_link *lnk;
 	struct smcx_buf *b;
 	int i;
@@ -147,9 +207,11 @@ static struct smcx_buf *smcx_buf_new(struct smcx_lgr *lgr, u32 size, bool rmb)
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
 		return NULL;
-	b->cpu = (void *)__get_free_pages(GFP_KERNEL | __GFP_NOWARN |
-					  __GFP_NORETRY | __GFP_NOMEMALLOC |
-					  __GFP_ZERO, get_order(size));
+	if (memcg)
+		gfp |= __GFP_ACCOUNT;
+	old = set_active_memcg(memcg);
+	b->cpu = (void *)__get_free_pages(gfp, get_order(size));
+	set_active_memcg(old);
 	if (!b->cpu) {
 		kfree(b);
 		return NULL;
@@ -157,6 +219,7 @@ static struct smcx_buf *smcx_buf_new(struct smcx_lgr *lgr, u32 size, bool rmb)
 	smcx_obj_inc(SMCX_OBJ_BUF);
 	b->size = size;
 	b->rmb = rmb;
+	b->memcg = memcg;
 	for (i = 0; i < SMCX_LGR_LINKS; i++) {
 		lnk = &lgr->lnk[i];
 		if (lnk->maps_bufs && smcx_buf_map(lnk, b))
@@ -167,6 +230,7 @@ err:
 	for (i = 0; i < SMCX_LGR_LINKS; i++)
 		if (lgr->lnk[i].maps_bufs)
 			smcx_buf_unmap(&lgr->lnk[i], b);
+	b->memcg = NULL;		/* the reference stays the caller's */
 	smcx_buf_free(b);
 	return NULL;
 }
@@ -204,14 +268,18 @@ out:
 	return rc;
 }
 
-/* a free buffer of @size and kind in the pool, taken; lgr->mutex held */
+/*
+ * A free buffer of @size and kind charged to @memcg in the pool, taken;
+ * lgr->mutex held
+ */
 static struct smcx_buf *smcx_buf_take(struct smcx_lgr *lgr, u32 size,
-				      bool rmb)
+				      bool rmb, const struct mem_cgroup *memcg)
 {
 	struct smcx_buf *b;
 
 	list_for_each_entry(b, &lgr->bufs, list) {
-		if (!b->used && b->rmb == rmb && b->size == size) {
+		if (!b->used && b->rmb == rmb && b->size == size &&
+		    b->memcg == memcg) {
 			b->used = true;
 			return b;
 		}
@@ -225,27 +293,31 @@ static struct smcx_buf *smcx_buf_take(struct smcx_lgr *lgr, u32 size,
  * is halved.  A smaller buffer only makes the connection's window smaller:
  * the RMB size goes to the peer in the CLC, the send buffer's is local.
  */
-struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, u32 size, bool rmb)
+struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, const struct sock *sk,
+			      u32 size, bool rmb)
 {
+	struct mem_cgroup *memcg = smcx_buf_memcg_get(sk);
 	struct smcx_buf *b = NULL;
 	bool reused = false;
 	u32 want = size;
 
 	mutex_lock(&lgr->mutex);
 	for (; !lgr->dead && size >= SMCX_BUF_MIN; size /= 2) {
-		b = smcx_buf_take(lgr, size, rmb);
+		b = smcx_buf_take(lgr, size, rmb, memcg);
 		if (b) {
 			reused = true;
 			break;
 		}
-		b = smcx_buf_new(lgr, size, rmb);
+		b = smcx_buf_new(lgr, size, rmb, memcg);
 		if (b) {
+			memcg = NULL;		/* the buffer's reference now */
 			b->used = true;
 			list_add_tail(&b->list, &lgr->bufs);
 			break;
 		}
 	}
 	mutex_unlock(&lgr->mutex);
+	mem_cgroup_put(memcg);		/* reused, or none made */
 	if (!b)
 		return NULL;
 	smcx_stats_buf_get(lgr->net, rmb, b->size, reused, b->size < want);

@@ -3,9 +3,10 @@
  * Buffers of a link group (buf.c): the send buffers and RMBs of its
  * connections.  Physically contiguous and DMA mapped on each link's device;
  * an RMB also has an MR per link registered (REG_MR) for remote write, a
- * send buffer uses each link's PD's local DMA lkey.  A buffer is reused
- * across the group's connections and freed with the group.  The pool list
- * and the used flags are under lgr->mutex.
+ * send buffer uses each link's PD's local DMA lkey.  A buffer is charged
+ * to the memory cgroup of the socket it was made for, reused across the
+ * group's connections of that cgroup, and freed with the group (buf.c).
+ * The pool list and the used flags are under lgr->mutex.
  */
 #ifndef SMCX_BUF_H
 #define SMCX_BUF_H
@@ -19,7 +20,9 @@
 
 #include "link.h"
 
+struct mem_cgroup;
 struct smcx_lgr;
+struct sock;
 
 #define SMCX_BUF_DEFAULT	(64 * 1024)	/* mainline 6.12 wmem/rmem */
 #define SMCX_BUF_MIN		SMCX_BUFSIZE_MIN
@@ -59,6 +62,7 @@ struct smcx_buf {
 	u32 size;
 	bool rmb;
 	bool used;
+	struct mem_cgroup *memcg;	/* charged to; referenced; or NULL */
 	struct smcx_buf_lnk l[SMCX_LGR_LINKS];	/* by lnk->idx */
 };
 
@@ -66,8 +70,16 @@ struct smcx_buf {
  * A free buffer of @size (a power of two from SMCX_BUF_MIN) from the link
  * group's pool, or a new one; if neither, the same at half the size, down
  * to SMCX_BUF_MIN.  NULL if there is none at all or the group is dead.
+ * Charged to @sk's memory cgroup (a pooled one: of the same cgroup).
  */
-struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, u32 size, bool rmb);
+struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, const struct sock *sk,
+			      u32 size, bool rmb);
+/*
+ * A server connection's sock @sk, made in a worker: charge its buffers to
+ * the memory cgroup of its listener @from (a reference the sock's destruct
+ * puts), as a client's go to the cgroup of the task that made its socket.
+ */
+void smcx_buf_memcg_inherit(struct sock *sk, const struct sock *from);
 /* back to the pool (the group keeps it) */
 void smcx_buf_put(struct smcx_lgr *lgr, struct smcx_buf *buf);
 /*

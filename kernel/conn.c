@@ -101,8 +101,10 @@ int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 	}
 	conn->token = rc;
 	atomic_inc(&conn->lnk->conn_cnt);
-	conn->sndbuf = smcx_buf_get(lgr, smcx_buf_size(&smc->sk, false), false);
-	conn->rmb = smcx_buf_get(lgr, smcx_buf_size(&smc->sk, true), true);
+	conn->sndbuf = smcx_buf_get(lgr, &smc->sk,
+				    smcx_buf_size(&smc->sk, false), false);
+	conn->rmb = smcx_buf_get(lgr, &smc->sk,
+				 smcx_buf_size(&smc->sk, true), true);
 	if (!conn->sndbuf || !conn->rmb)
 		return -ENOMEM;
 	/* as mainline: max(RMB/10, SOCK_MIN_SNDBUF/2) */

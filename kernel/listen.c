@@ -201,6 +201,7 @@ static struct smcx_sock *smcx_child_new(struct smcx_sock *lsmc,
 	if (!child)
 		return NULL;
 	child->clcsock = newcs;
+	smcx_buf_memcg_inherit(&child->sk, &lsmc->sk);	/* N6: buf.c */
 	/* TCP cloned the listener's callbacks into the child: undo that */
 	write_lock_bh(&tcpsk->sk_callback_lock);
 	tcpsk->sk_data_ready = lsmc->tcp_data_ready;
