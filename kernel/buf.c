@@ -7,6 +7,7 @@
 
 #include <linux/gfp.h>
 #include <linux/memcontrol.h>
+#include <linux/moduleparam.h>
 #include <linux/random.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
@@ -61,10 +62,16 @@ void smcx_buf_unmap(struct smcx_link *lnk, struct smcx_buf *b)
  * The pool: a buffer is reused only by a socket of the cgroup it is
  * charged to (b->memcg, the same pointer or both none).  So a charge never
  * moves between cgroups, and no cgroup uses memory another one pays for;
- * a socket of another cgroup makes its own buffer.  b->memcg holds a
- * reference, so the comparison never meets a freed and reused cgroup; a
- * removed cgroup stays a zombie until its last pooled buffer is freed.
+ * a socket of another cgroup makes its own buffer, and the idle ones go
+ * after smcx_buf_idle_ms (smcx_buf_reap()).  b->memcg holds a reference,
+ * so the comparison never meets a freed and reused cgroup; a removed
+ * cgroup stays a zombie until its last pooled buffer is freed.
  */
+static unsigned int smcx_buf_idle_ms = 30 * MSEC_PER_SEC;
+module_param_named(buf_idle_ms, smcx_buf_idle_ms, uint, 0644);
+MODULE_PARM_DESC(buf_idle_ms,
+		 "pooled buffers unused this long are freed (default 30000; checked every 5 s)");
+
 #ifdef CONFIG_MEMCG
 static struct mem_cgroup *smcx_buf_memcg_get(const struct sock *sk)
 {
@@ -334,8 +341,72 @@ void smcx_buf_put(struct smcx_lgr *lgr, struct smcx_buf *b)
 {
 	mutex_lock(&lgr->mutex);
 	b->used = false;
+	b->idle_since = jiffies;
 	mutex_unlock(&lgr->mutex);
 	smcx_stats_buf_put(lgr->net, b->rmb, b->size);
+}
+
+/* has an REG_MR of @b not completed on some link (the group is ending)? */
+static bool smcx_buf_reg_busy(const struct smcx_buf *b)
+{
+	int i;
+
+	for (i = 0; i < SMCX_LGR_LINKS; i++)
+		if (READ_ONCE(b->l[i].reg_pending))
+			return true;
+	return false;
+}
+
+/*
+ * Free the buffers of @lgr's pool that nobody used for smcx_buf_idle_ms
+ * (review N6: before, a pool kept every buffer it ever made, of every
+ * size, until the group ended, which an idle group does after 10 min).
+ * From the group's watchdog, every 5 s, in process context: so an idle
+ * buffer goes 30 to 35 s after its connection let go, while the group
+ * itself may linger for its next connection.
+ *
+ * Under lgr->mutex the buffer leaves the list and is unmapped on every
+ * link that maps the pool, as link clear does under the same mutex (so
+ * no link's device goes away meanwhile, and no other link maps it).  A
+ * free buffer has no user: a send buffer's last CDC completed before its
+ * connection put it, and the peer writes no more into a free RMB (an RMB
+ * it might still write into is retired, marked used for good).  An RMB
+ * is reaped only while the group's key flows are not running (conf_mutex
+ * taken without waiting): the add-link flow keeps pointers to RMBs
+ * between its list and its REG_MRs (addlink.c); a busy round leaves them
+ * for the next one.  The peer keeps the reaped RMB's key (we send no
+ * DELETE_RKEY): an smcx peer drops it with its last connection naming it
+ * (rtok.c), and the MR is gone, so the key opens nothing.
+ */
+void smcx_buf_reap(struct smcx_lgr *lgr)
+{
+	unsigned long idle = msecs_to_jiffies(READ_ONCE(smcx_buf_idle_ms));
+	struct smcx_buf *b, *t;
+	LIST_HEAD(gone);
+	bool keys;
+	int i;
+
+	keys = mutex_trylock(&lgr->conf_mutex);
+	mutex_lock(&lgr->mutex);
+	list_for_each_entry_safe(b, t, &lgr->bufs, list) {
+		if (lgr->dead)
+			break;			/* the release frees them */
+		if (b->used || (b->rmb && !keys) ||
+		    time_before(jiffies, b->idle_since + idle) ||
+		    smcx_buf_reg_busy(b))
+			continue;
+		for (i = 0; i < SMCX_LGR_LINKS; i++)
+			if (lgr->lnk[i].maps_bufs)
+				smcx_buf_unmap(&lgr->lnk[i], b);
+		list_move(&b->list, &gone);
+	}
+	mutex_unlock(&lgr->mutex);
+	if (keys)
+		mutex_unlock(&lgr->conf_mutex);
+	list_for_each_entry_safe(b, t, &gone, list) {
+		list_del(&b->list);
+		smcx_buf_free(b);
+	}
 }
 
 /*

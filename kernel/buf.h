@@ -5,8 +5,9 @@
  * an RMB also has an MR per link registered (REG_MR) for remote write, a
  * send buffer uses each link's PD's local DMA lkey.  A buffer is charged
  * to the memory cgroup of the socket it was made for, reused across the
- * group's connections of that cgroup, and freed with the group (buf.c).
- * The pool list and the used flags are under lgr->mutex.
+ * group's connections of that cgroup, and freed once unused for
+ * buf_idle_ms (30 s) or with the group (buf.c).  The pool list, the used
+ * flags and idle times are under lgr->mutex.
  */
 #ifndef SMCX_BUF_H
 #define SMCX_BUF_H
@@ -62,6 +63,7 @@ struct smcx_buf {
 	u32 size;
 	bool rmb;
 	bool used;
+	unsigned long idle_since;	/* jiffies at the last put */
 	struct mem_cgroup *memcg;	/* charged to; referenced; or NULL */
 	struct smcx_buf_lnk l[SMCX_LGR_LINKS];	/* by lnk->idx */
 };
@@ -80,6 +82,8 @@ struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, const struct sock *sk,
  * puts), as a client's go to the cgroup of the task that made its socket.
  */
 void smcx_buf_memcg_inherit(struct sock *sk, const struct sock *from);
+/* the group's watchdog: free pooled buffers idle for buf_idle_ms */
+void smcx_buf_reap(struct smcx_lgr *lgr);
 /* back to the pool (the group keeps it) */
 void smcx_buf_put(struct smcx_lgr *lgr, struct smcx_buf *buf);
 /*

@@ -73,6 +73,7 @@ void smcx_lgr_watchdog(struct work_struct *work)
 	if (lgr->role == SMCX_SRV && smcx_lgr_active_links(lgr) == 1 &&
 	    time_after(jiffies, READ_ONCE(lgr->add_retry_at)))
 		smcx_addlink_kick(lgr);
+	smcx_buf_reap(lgr);		/* idle pooled buffers (buf.c) */
 	if (!READ_ONCE(lgr->terminating))
 		queue_delayed_work(smcx_wq, &lgr->watchdog, SMCX_TX_STALL / 3);
 }
