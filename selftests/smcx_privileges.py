@@ -27,16 +27,27 @@ sysctl back with its own value.
 - a cgroup sock_create program that denies (review N7): every
   IPPROTO_SMC socket made in a network namespace inside that cgroup is
   EPERM, no CLC socket is left behind, and the namespace is freed once
-  deleted (its PNET entry goes with it, at pernet exit).
+  deleted (its PNET entry goes with it, at pernet exit);
+- SMC buffers (review N6), last, with smcx on both hosts: nobody, in a
+  memory cgroup of its own, holds N6_CONNS SMC-R connections with 1 MiB
+  SO_SNDBUF/SO_RCVBUF (net.core.[rw]mem_max raised to 4 MiB) and the
+  cgroup's memory.current grows by at least their send buffers and RMBs;
+  a user namespace's root cannot raise net.smc.rmem/wmem of its network
+  namespace above the initial namespace's net.core.rmem_max/wmem_max
+  (EPERM), and can below; once closed, the pooled buffers are freed
+  after the pool's idle time (buf_idle_ms, set to 2 s here) while the
+  link group lingers, and the cgroup's charge goes with them.
 """
 import json
 import os
 import time
 
+import scenarios
+import smcr_cases
 import stacks
 
-TIMEOUT = 300
-COST = 44
+TIMEOUT = 420
+COST = 68
 
 NOBODY = "setpriv --reuid=65534 --regid=65534 --clear-groups "
 
@@ -95,6 +106,9 @@ SOCKS = "selftests/tools/netns_socks.py"
 # NETNS, inside a cgroup whose sock_create program denies; their errnos
 DENY = "selftests/tools/cgroup_deny.py"
 DENY_COUNT = 200
+N6_CONNS = 8
+N6_PORT = 47106
+MIB = 1 << 20
 
 
 def probe_script(h, repo, ids, files):
@@ -265,3 +279,87 @@ def run(t):
             time.sleep(0.5)
             left = config(a)["pnet_entries"]
         t.eq(left, entries, "PNET entries once the netns is deleted (it was freed)")
+
+    n6(t, a, b, dict(ids)["userns+netns"])
+
+
+def cgroup2(h):
+    """A cgroup v2 directory of @h whose children get the memory controller."""
+    root = h.out("awk '$3 == \"cgroup2\" {print $2; exit}' /proc/self/mounts").strip()
+    if not root:
+        root = "/tmp/smcx-cg2"
+        h.run("mkdir -p %s && mount -t cgroup2 none %s" % (root, root))
+    h.run("echo +memory > %s/cgroup.subtree_control" % root, check=False)
+    return root
+
+
+def n6(t, a, b, usernet):
+    """Review N6, smcx on both hosts (see the docstring)."""
+    stacks.setup_pair(a, stacks.SMCX, b, stacks.SMCX)
+    a.run("sysctl -qw net.core.rmem_max=%d net.core.wmem_max=%d" % (4 * MIB, 4 * MIB))
+    cg = cgroup2(a) + "/smcx-n6"
+    a.run("rmdir %s 2>/dev/null; mkdir %s" % (cg, cg))
+    wrap = "/tmp/smcx-n6-wrap.sh"
+    want = N6_CONNS * 2 * MIB
+    held = None
+    try:
+        with t.subtest("N6: nobody's SMC buffers are charged to its memory cgroup"):
+            a.run("cat > %s && chmod 0755 %s" % (wrap, wrap),
+                  input="#!/bin/sh\necho $$ > %s/cgroup.procs || exit 1\n"
+                        "exec setpriv --reuid=65534 --regid=65534 --clear-groups \"$@\"\n"
+                        % cg)
+            b.run("cat > %s && chmod 0755 %s" % (wrap, wrap), input="#!/bin/sh\nexec \"$@\"\n")
+            before = int(a.read(cg + "/memory.current"))
+            bufs0 = stacks.smcx_objects(a).get("bufs", 0)
+            with smcr_cases.Held(t, a, b, N6_PORT, N6_CONNS, 10000, family="ipproto_smc",
+                                 timeout=120, client_opts="-S 1M -B 1M",
+                                 server_opts="-S 1M -B 1M", wrap=wrap + " "):
+                now = int(a.read(cg + "/memory.current"))
+                socks = smcr_cases.active(stacks.sockets(a, N6_PORT))
+                t.eq(len(socks), N6_CONNS, "alpha: connected sockets held")
+                t.eq(sorted(set(s["mode"] for s in socks)), ["SMCR"], "alpha: their mode")
+                bufs = stacks.smcx_objects(a).get("bufs", 0) - bufs0
+                t.check(bufs >= 2 * N6_CONNS, "alpha: %d buffers made for %d connections"
+                        % (bufs, N6_CONNS))
+                t.log("memory.current: %d before, %d with %d connections held (+%d KiB)"
+                      % (before, now, N6_CONNS, (now - before) >> 10))
+                held = now
+                t.check(now - before >= want,
+                        "memory.current grew by %d KiB: at least the %d KiB of send buffers "
+                        "and RMBs" % ((now - before) >> 10, want >> 10))
+
+        with t.subtest("N6: a user namespace's root cannot raise net.smc.rmem/wmem past "
+                       "init's net.core.rmem_max/wmem_max"):
+            script = ("for f in rmem wmem; do"
+                      " echo 8388608 > /proc/sys/net/smc/$f 2>/dev/null; echo $f big $?;"
+                      " echo 1048576 > /proc/sys/net/smc/$f 2>/dev/null; echo $f small $?;"
+                      " echo $f now $(cat /proc/sys/net/smc/$f); done")
+            r = a.run("%ssh -c '%s'" % (usernet, script), check=False)
+            got = dict(((w[0], w[1]), w[2]) for w in (ln.split() for ln in r.out.splitlines())
+                       if len(w) == 3)
+            for f in ("rmem", "wmem"):
+                t.check(got.get((f, "big")) not in (None, "0"),
+                        "net.smc.%s = 8 MiB (over the 4 MiB net.core.%s_max) refused: %s"
+                        % (f, f, r.describe()))
+                t.eq(got.get((f, "small")), "0", "net.smc.%s = 1 MiB taken" % f)
+                t.eq(got.get((f, "now")), "1048576", "net.smc.%s is 1 MiB" % f)
+            t.eq(a.out("sysctl -n net.smc.rmem").strip(), "65536", "init's net.smc.rmem")
+
+        with t.subtest("N6: idle pooled buffers are freed, the link group lingers"):
+            idle = "/sys/module/smcx/parameters/buf_idle_ms"
+            t.check(a.run("echo 2000 > %s" % idle, check=False).rc == 0,
+                    "buf_idle_ms set to 2 s")
+            gone = scenarios.wait_for(lambda: stacks.smcx_objects(a).get("bufs", 0) == 0,
+                                      timeout=30, step=1)
+            t.check(gone, "alpha: the pooled buffers freed within 30 s (objects bufs %d)"
+                    % stacks.smcx_objects(a).get("bufs", 0))
+            t.check(stacks.smcx_objects(a).get("lgrs", 0) >= 1, "the link group lingers")
+            if held is not None:
+                after = int(a.read(cg + "/memory.current"))
+                t.check(held - after >= want, "memory.current back down by %d KiB"
+                        % ((held - after) >> 10))
+    finally:
+        a.run("rmdir %s" % cg, check=False)
+        a.run("sysctl -qw net.core.rmem_max=212992 net.core.wmem_max=212992", check=False)
+        for h in (a, b):
+            stacks.clear(h)
