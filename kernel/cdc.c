@@ -39,22 +39,35 @@ static void smcx_cdc_sigurg(struct sock *sk)
 /*
  * A cursor no correct peer sends (include/smcx/cursor.h, smcx/wwi.h): the
  * stream is out of step, so the connection ends as mainline ends one on a
- * protocol error, with our abort; the application sees TCP's reset.
- * The caller's kick sends the abort (no data goes out after
- * it) and every later message of the peer is ignored.  Under conn->lock;
- * the events to wake.
+ * protocol error, with our abort (VIOLATION); the application sees TCP's
+ * reset.  From then on the receive side is deaf (smcx_close_rx_deaf()):
+ * only the peer's connection-state bits count, which end our wait for its
+ * answer.  Under conn->lock; the step's actions.
  */
-static __poll_t smcx_cdc_violated(struct smcx_sock *smc)
+static u32 smcx_cdc_violated(struct smcx_sock *smc)
 {
-	struct smcx_conn *conn = smc->conn;
+	return __smcx_close_event(smc, SMCX_CLOSE_EV_VIOLATION);
+}
 
-	conn->violated = true;
-	conn->local_abort = true;
-	conn->abort_owed = true;
-	smcx_close_event(conn, SMCX_CLOSE_EV_ABORT);
-	if (!READ_ONCE(smc->sk.sk_err))
-		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
-	return EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP | EPOLLRDHUP;
+/*
+ * The connection-state bits of a peer's CDC, as events (a repeated bit
+ * changes nothing; closed implies done writing; the abort last).  The
+ * step answers a peer's abort with ours, as mainline does (it sets the
+ * abort flag in its next CDC): a mainline side that aborted waits for it
+ * in PEERABORTWAIT, its connection and module reference held until then.
+ * Under conn->lock; the step's actions.
+ */
+static u32 smcx_cdc_rx_flags(struct smcx_sock *smc, u8 cf)
+{
+	u32 act = 0;
+
+	if (cf & SMCX_CDC_CF_CONN_CLOSED)
+		act |= __smcx_close_event(smc, SMCX_CLOSE_EV_PEER_CLOSED);
+	else if (cf & SMCX_CDC_CF_DONE_WRITING)
+		act |= __smcx_close_event(smc, SMCX_CLOSE_EV_PEER_DONE);
+	if (cf & SMCX_CDC_CF_CONN_ABORT)
+		act |= __smcx_close_event(smc, SMCX_CLOSE_EV_PEER_ABORT);
+	return act;
 }
 
 /* wr.c's receive handler of SMCX_WR_KIND_CDC (registered by smcx_cdc_init) */
@@ -67,8 +80,8 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	struct smcx_buf *rmb;
 	struct sock *sk;
 	__poll_t ev = 0;
-	bool push = false, finish = false, work = false;
-	u32 psz;
+	bool push = false, work = false;
+	u32 psz, act = 0;
 	u64 v = 0;
 
 	if (smcx_cdc_decode(buf, len, &m, SMCX_WIRE_LAX_RSVD))
@@ -79,9 +92,9 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	smc = smcx_sk(sk);
 	conn = smc->conn;
 	spin_lock_bh(&conn->lock);
-	/* after a protocol error the connection is aborted: nothing counts */
-	if (conn->violated)
-		goto unlock;
+	/* after an abort (or a protocol error) only the peer's bits count */
+	if (smcx_close_rx_deaf(conn->close.state))
+		goto flags;
 	/*
 	 * Mainline's failover validation (smcx/cursor.h): nothing to take
 	 * from it, unless it shows that the dead link took a CDC with it;
@@ -150,50 +163,21 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	conn->peer_write_blocked = !!(m.prod_flags &
 				      (SMCX_CDC_PF_WRITE_BLOCKED |
 				       SMCX_CDC_PF_CONS_UPD_REQ));
-	if (m.conn_flags & SMCX_CDC_CF_DONE_WRITING)
-		conn->peer_done_writing = true;
-	if (m.conn_flags & SMCX_CDC_CF_CONN_CLOSED) {
-		conn->peer_closed = true;
-		conn->peer_done_writing = true;
-	}
-	if (m.conn_flags & (SMCX_CDC_CF_DONE_WRITING | SMCX_CDC_CF_CONN_CLOSED))
-		smcx_close_event(conn, SMCX_CLOSE_EV_PEER_DONE);
-	if (m.conn_flags & SMCX_CDC_CF_CONN_CLOSED)
-		smcx_close_event(conn, SMCX_CLOSE_EV_PEER_CLOSED);
-	if ((m.conn_flags & SMCX_CDC_CF_CONN_ABORT) && !conn->peer_abort) {
-		conn->peer_abort = true;
-		smcx_close_event(conn, SMCX_CLOSE_EV_PEER_ABORT);
-		/* TCP's reset: the error is reported once (sock_error) */
-		if (!READ_ONCE(smc->sk.sk_err))
-			WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
-		/*
-		 * Answer an abort with ours, as mainline does (it sets the
-		 * abort flag in its next CDC): a mainline side that aborted
-		 * waits for it in PEERABORTWAIT, its connection and module
-		 * reference held until then.
-		 */
-		if (!conn->local_abort) {
-			conn->local_abort = true;
-			conn->abort_owed = true;
-			push = true;
-		}
-	}
-	if (m.conn_flags)
-		ev |= EPOLLIN | EPOLLRDHUP | EPOLLOUT;
+flags:
+	act = smcx_cdc_rx_flags(smc, m.conn_flags);
 	goto out;
 violation:
-	ev |= smcx_cdc_violated(smc);
-	push = true;
+	act = smcx_cdc_violated(smc);
 out:
-	finish = conn->released && (conn->peer_closed || conn->peer_abort ||
-				    conn->violated);
-	work = push || (conn->peer_write_blocked && (ev & EPOLLIN) == 0);
+	/* the step's CDC (our abort) goes with this kick */
+	work = push || (act & SMCX_CA_PUSH) ||
+	       (conn->peer_write_blocked && (ev & EPOLLIN) == 0);
+	act &= ~SMCX_CA_PUSH;
 unlock:
 	spin_unlock_bh(&conn->lock);
 	if (work)
 		smcx_tx_kick(smc);
-	if (finish)
-		smcx_close_kick(smc, 0);
+	smcx_close_apply(smc, act);
 	if (ev & EPOLLPRI)
 		smcx_cdc_sigurg(&smc->sk);
 	if (ev)
@@ -215,7 +199,8 @@ static void smcx_cdc_rx_imm(struct smcx_link *lnk, u32 token, u32 len)
 	struct sock *sk;
 	enum smcx_wwi_ev counted = SMCX_WWI_EVS;
 	__poll_t ev = 0;
-	bool work = false, finish = false;
+	bool work = false;
+	u32 act = 0;
 	u64 v = 0;
 
 	sk = smcx_lgr_conn_get(lgr, token);
@@ -224,7 +209,7 @@ static void smcx_cdc_rx_imm(struct smcx_link *lnk, u32 token, u32 len)
 	smc = smcx_sk(sk);
 	conn = smc->conn;
 	spin_lock_bh(&conn->lock);
-	if (conn->violated || !conn->rmb)
+	if (smcx_close_rx_deaf(conn->close.state) || !conn->rmb)
 		goto unlock;
 	switch (smcx_wwi_rx_judge(lgr->v2x.write_imm, conn->rx_stated_set,
 				  conn->rx_stated_lnk, lnk->idx, len,
@@ -234,8 +219,9 @@ static void smcx_cdc_rx_imm(struct smcx_link *lnk, u32 token, u32 len)
 		counted = SMCX_WWI_STALE;
 		goto unlock;
 	case SMCX_WWI_RX_BAD:
-		ev = smcx_cdc_violated(smc);
-		work = true;
+		act = smcx_cdc_violated(smc);
+		work = act & SMCX_CA_PUSH;
+		act &= ~SMCX_CA_PUSH;
 		break;
 	case SMCX_WWI_RX_OK:
 		counted = SMCX_WWI_RX;
@@ -252,16 +238,13 @@ static void smcx_cdc_rx_imm(struct smcx_link *lnk, u32 token, u32 len)
 	}
 	/* as after a CDC: the peer waits for our cursor, no data to read */
 	work = work || (conn->peer_write_blocked && !(ev & EPOLLIN));
-	finish = conn->released && (conn->peer_closed || conn->peer_abort ||
-				    conn->violated);
 unlock:
 	spin_unlock_bh(&conn->lock);
 	if (counted != SMCX_WWI_EVS)
 		smcx_stats_wwi(sock_net(sk), counted);
 	if (work)
 		smcx_tx_kick(smc);
-	if (finish)
-		smcx_close_kick(smc, 0);
+	smcx_close_apply(smc, act);
 	if (ev)
 		smcx_conn_wake(smc, ev);
 	sock_put(sk);
@@ -273,6 +256,7 @@ void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
 	struct smcx_sock *smc = slot->owner;
 	struct smcx_conn *conn;
 	bool wake = false, push;
+	u32 act = 0;
 
 	if (!smc)
 		return;
@@ -285,10 +269,8 @@ void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
 		conn->tx_fin = slot->tx_upto;
 	if (ok && slot->closing)
 		conn->close_landed = true;
-	if (!ok && !smcx_lgr_can_failover(slot->lnk)) {
-		conn->aborted = true;
-		wake = true;
-	}
+	if (!ok && !smcx_lgr_can_failover(slot->lnk))
+		act = __smcx_close_event(smc, SMCX_CLOSE_EV_GONE);
 	/*
 	 * Wake only who waits for this (TCP's rule, SOCK_NOSPACE): a sender
 	 * or poller that found the send buffer full, once there is room;
@@ -301,7 +283,7 @@ void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
 		conn->tx_nospace = false;
 		wake = true;
 	}
-	if (conn->local_closed)
+	if (conn->close.local.closed || conn->close.local.abort)
 		wake = true;
 	/*
 	 * Autocorking (tx.c): the last CDC in flight pushes what the sends
@@ -314,6 +296,7 @@ void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
 	spin_unlock_bh(&conn->lock);
 	if (push)
 		smcx_tx_kick(smc);
+	smcx_close_apply(smc, act);
 	if (wake)
 		smcx_conn_wake(smc, EPOLLOUT | EPOLLWRNORM);
 	slot->owner = NULL;

@@ -356,6 +356,8 @@ int smcx_clc_send_confirm(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 		a->gid_cnt = 1;
 		memcpy(a->gids[0], smc->conn->lnk->gid, SMCX_GID_LEN);
 	}
+	/* the Confirm names our RMB: the peer may write into it from now */
+	smcx_close_expose(smc->conn);
 	return smcx_clc_send_acc(smc->clcsock, ctx, SMCX_CLC_CONFIRM);
 }
 
@@ -413,6 +415,8 @@ int smcx_clc_srv_accept(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 	rc = smcx_clc_fill_acc(smc, &ctx->m.acc, first, ctx->eid);
 	if (rc)
 		return rc;
+	/* the Accept names our RMB: the peer may write into it from now */
+	smcx_close_expose(smc->conn);
 	rc = smcx_clc_send_acc(cs, ctx, SMCX_CLC_ACCEPT);
 	if (rc)
 		return rc;

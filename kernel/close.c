@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Close: shutdown (done writing), close() (the data out, then "connection
- * closed"), the close work that frees the connection once the peer closed
- * or aborted (or gave no sign for SMCX_CLOSE_WAIT), the abort when the
- * link group goes, and the drop of a connection no application holds.
+ * Close: the close protocol of an SMC-R connection runs on one state
+ * machine, include/smcx/close.h.  Every close, abort, shutdown, release
+ * and peer-close decision is an event (enum smcx_close_ev) that
+ * smcx_close_event() feeds to smcx_close_step() under conn->lock; it
+ * stores the result in conn->close, the one source of truth, and carries
+ * out the step's actions here and nowhere else: our wire bits (in the
+ * close facts, which every later CDC carries), the CDC that says them,
+ * sk_err, the wake-up, and the close work, now or after the close wait
+ * or the abort wait.  The close work raises TIMEOUT when a wait runs out
+ * and, once the state says free (smcx_close_timer_for()), sends what is
+ * still owed, waits (bounded) for our last CDC to land and frees; the
+ * free's FREE event decides whether the RMB goes back to the pool
+ * (smcx_close_rmb_reusable(): never while the peer may write into it).
  *
- * Two facts are kept apart: "nothing can be sent any more" (aborted: the
- * link group or the connection's link is gone, set by smcx_conn_abort()
- * and tx.c) and "we abort" (local_abort: every later CDC carries the abort
- * flag, which still goes out).  After our abort the close work keeps the
- * connection registered until the peer is quiet (smcx_conn_peer_quiet())
- * or SMCX_ABORT_WAIT passed; the free then pools the RMB only if the peer
- * can no longer write into it (smcx_conn_rmb_reusable()).
+ * Two facts are kept apart: "nothing can be sent any more" (close.gone,
+ * the link group or the connection's link went: GONE) and "we abort"
+ * (close.local.abort: every later CDC carries the abort flag, which still
+ * goes out).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -42,40 +48,106 @@ void smcx_close_kick(struct smcx_sock *smc, unsigned long delay)
 }
 
 /*
- * Move the close state on @ev (the rule: include/smcx/state.h), beside the
- * flag the caller just set; conn->lock held.  Only sock_diag reads the
- * state: the flags drive the protocol.
+ * The step of @ev, conn->lock held (any context): the new close facts are
+ * stored, sk_err set (SMCX_CA_ERR) and the armed wait's end noted; the
+ * actions left for smcx_close_apply() once the lock is dropped.
  */
-void smcx_close_event(struct smcx_conn *conn, enum smcx_close_ev ev)
-{
-	lockdep_assert_held(&conn->lock);
-	WRITE_ONCE(conn->state, smcx_close_next(conn->state, ev, conn->released,
-						conn->peer_closed));
-}
-
-/* smcx_close_event() for process context, taking conn->lock */
-static void smcx_close_event_bh(struct smcx_conn *conn,
-				enum smcx_close_ev ev)
-{
-	spin_lock_bh(&conn->lock);
-	smcx_close_event(conn, ev);
-	spin_unlock_bh(&conn->lock);
-}
-
-/* link down or peer gone: wake everyone with ECONNRESET */
-void smcx_conn_abort(struct smcx_sock *smc)
+u32 __smcx_close_event(struct smcx_sock *smc, enum smcx_close_ev ev)
 {
 	struct smcx_conn *conn = smc->conn;
+	struct smcx_close_res r;
+
+	lockdep_assert_held(&conn->lock);
+	r = smcx_close_step(conn->close, ev);
+	WRITE_ONCE(conn->close, r.next);
+	if ((r.act & SMCX_CA_ERR) && !READ_ONCE(smc->sk.sk_err))
+		WRITE_ONCE(smc->sk.sk_err, r.err);
+	if (r.act & SMCX_CA_ARM_CW)
+		WRITE_ONCE(conn->close_by, jiffies + SMCX_CLOSE_WAIT);
+	if (r.act & SMCX_CA_ARM_AW)
+		WRITE_ONCE(conn->close_by, jiffies + SMCX_ABORT_WAIT);
+	return r.act;
+}
+
+/*
+ * The rest of a step's actions, conn->lock dropped.  @bh: softirq (or a
+ * caller that may own the send side): the CDC goes through
+ * smcx_tx_kick(), which pushes what is owed (smcx_close_owed()) here or
+ * through the send side's owner; else (process context, the send side
+ * not owned) it is pushed here, waiting for a send slot.
+ */
+static void __smcx_close_apply(struct smcx_sock *smc, u32 act, bool bh)
+{
+	__poll_t ev = EPOLLIN | EPOLLOUT | EPOLLRDHUP;
+
+	if (act & SMCX_CA_PUSH) {
+		if (bh)
+			smcx_tx_kick(smc);
+		else
+			smcx_tx_push_locked(smc, true);
+	}
+	if (act & SMCX_CA_WAKE) {
+		if (smcx_conn_dead(smc->conn))
+			ev |= EPOLLERR | EPOLLHUP;
+		smcx_conn_wake(smc, ev);
+	}
+	if (act & SMCX_CA_KICK)
+		smcx_close_kick(smc, 0);
+	else if (act & SMCX_CA_ARM_AW)
+		smcx_close_kick(smc, SMCX_ABORT_WAIT);
+	else if (act & SMCX_CA_ARM_CW)
+		smcx_close_kick(smc, SMCX_CLOSE_WAIT);
+}
+
+/* smcx_close_apply() from any context (softirq, or the send side owned) */
+void smcx_close_apply(struct smcx_sock *smc, u32 act)
+{
+	__smcx_close_apply(smc, act, true);
+}
+
+/* @ev in any context: softirq, or with the send side owned (tx.c) */
+void smcx_close_event_any(struct smcx_sock *smc, enum smcx_close_ev ev)
+{
+	u32 act;
+
+	spin_lock_bh(&smc->conn->lock);
+	act = __smcx_close_event(smc, ev);
+	spin_unlock_bh(&smc->conn->lock);
+	__smcx_close_apply(smc, act, true);
+}
+
+/* @ev from process context, the send side not owned: the CDC goes here */
+void smcx_close_event(struct smcx_sock *smc, enum smcx_close_ev ev)
+{
+	u32 act;
+
+	spin_lock_bh(&smc->conn->lock);
+	act = __smcx_close_event(smc, ev);
+	spin_unlock_bh(&smc->conn->lock);
+	__smcx_close_apply(smc, act, false);
+}
+
+/*
+ * The CLC code named our RMB to the peer (the server's Accept, the
+ * client's Confirm, about to be written): from now on the peer may write
+ * into it, so an abort goes out and the free pools it only once the peer
+ * is quiet.  Process context.
+ */
+void smcx_close_expose(struct smcx_conn *conn)
+{
+	struct smcx_close c;
 
 	spin_lock_bh(&conn->lock);
-	conn->aborted = true;
-	smcx_close_event(conn, SMCX_CLOSE_EV_GONE);
-	if (!smc->sk.sk_err)
-		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
+	c = conn->close;
+	c.exposed = true;
+	WRITE_ONCE(conn->close, c);
 	spin_unlock_bh(&conn->lock);
-	smcx_conn_wake(smc, EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP);
-	if (conn->released)
-		smcx_close_kick(smc, 0);
+}
+
+/* link down or peer gone: nothing can be sent any more */
+void smcx_conn_abort(struct smcx_sock *smc)
+{
+	smcx_close_event_any(smc, SMCX_CLOSE_EV_GONE);
 }
 
 /*
@@ -83,11 +155,12 @@ void smcx_conn_abort(struct smcx_sock *smc)
  * peer may consider open: a child of a listener closed (or shut down)
  * before accept() took it, a connect aborted after its join (release or
  * shutdown during the handshake, or its CLC TCP connection died).  TCP
- * would send a reset; we abort: a CDC with the abort flag and no data
- * goes to the peer (its reads and writes end with ECONNRESET), and the
- * close work frees the connection once the peer answered (its abort,
+ * would send a reset; we abort (DROP): a CDC with the abort flag and no
+ * data goes to the peer (its reads and writes end with ECONNRESET), and
+ * the close work frees the connection once the peer answered (its abort,
  * close or done writing: quiet) or SMCX_ABORT_WAIT passed or the group
  * went, never at once, so the RMB is not pooled while the peer may write.
+ * A connection never named to the peer (not exposed) is freed at once.
  *
  * References: the caller still holds its own on the sock (the listener's
  * list or the handshake's owner) and may drop it right after; the close
@@ -101,18 +174,7 @@ void smcx_conn_drop(struct smcx_sock *smc)
 
 	if (!conn || !conn->lgr)
 		return;
-	spin_lock_bh(&conn->lock);
-	conn->released = true;
-	conn->local_abort = true;
-	/* pushed by the close work, and by completions until it went out */
-	conn->abort_owed = true;
-	smcx_close_event(conn, SMCX_CLOSE_EV_ABORT);
-	smcx_close_event(conn, SMCX_CLOSE_EV_CLOSE);
-	if (!smc->sk.sk_err)
-		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
-	spin_unlock_bh(&conn->lock);
-	smcx_conn_wake(smc, EPOLLIN | EPOLLOUT | EPOLLERR | EPOLLHUP);
-	smcx_close_kick(smc, 0);
+	smcx_close_event(smc, SMCX_CLOSE_EV_DROP);
 }
 
 /*
@@ -142,22 +204,21 @@ void smcx_close_init(void)
 int smcx_conn_shutdown(struct smcx_sock *smc, int how)
 {
 	struct smcx_conn *conn = smc->conn;
+	struct smcx_close c = smcx_conn_close(conn);
 	struct sock *sk = &smc->sk;
 
 	/*
 	 * TCP's socket is CLOSE once both FINs went (or after a reset), and
 	 * shutdown() on it is ENOTCONN.
 	 */
-	if (smcx_conn_dead(conn) || READ_ONCE(conn->reset) ||
-	    (conn->local_done_writing && conn->peer_done_writing))
+	if (smcx_close_app_dead(c) || smcx_close_shut_done(c.state))
 		return -ENOTCONN;
 	if ((how + 1) & RCV_SHUTDOWN)
 		sk->sk_shutdown |= RCV_SHUTDOWN;
-	if (((how + 1) & SEND_SHUTDOWN) && !conn->local_done_writing) {
+	if (((how + 1) & SEND_SHUTDOWN) && !c.local.done_writing) {
 		sk->sk_shutdown |= SEND_SHUTDOWN;
-		conn->local_done_writing = true;
-		smcx_close_event_bh(conn, SMCX_CLOSE_EV_SHUT_WR);
-		smcx_tx_push_locked(smc, true);
+		/* our done writing goes out after the data (the push) */
+		smcx_close_event(smc, SMCX_CLOSE_EV_SHUT_WR);
 	}
 	smcx_conn_wake(smc, EPOLLIN | EPOLLOUT | EPOLLHUP);
 	return 0;
@@ -165,37 +226,41 @@ int smcx_conn_shutdown(struct smcx_sock *smc, int how)
 
 /*
  * close() waits no longer: the data is out and our close with it, or it
- * never will be (dead connection, a peer that closed: it reads no more,
- * or our abort: it drops the data)
+ * never will be (smcx_close_flushed(): an ended connection, a peer that
+ * closed and reads no more, or our abort, which drops the data)
  */
 static bool smcx_flushed(struct smcx_sock *smc)
 {
 	struct smcx_conn *conn = smc->conn;
 
-	return smcx_conn_dead(conn) || READ_ONCE(conn->peer_closed) ||
-	       conn->local_abort ||
-	       (conn->tx_fin == conn->tx_prep && conn->closed_sent);
+	return smcx_close_flushed(smcx_conn_close(conn),
+				  READ_ONCE(conn->tx_fin) ==
+				  READ_ONCE(conn->tx_prep),
+				  READ_ONCE(conn->closed_sent));
 }
 
 /*
  * close(): what was written still reaches the peer (bounded wait), then
- * a CDC with "connection closed".  The connection stays registered until
- * the peer's close or abort arrives (or SMCX_CLOSE_WAIT passes, then we
- * abort it); the sock stays alive for that through close_work's reference.
+ * a CDC with "connection closed" (CLOSE), or at once our abort (DROP:
+ * unread data, SO_LINGER {1, 0}).  The state then says what the close
+ * work waits for: the peer's close (SMCX_CLOSE_WAIT, then we abort) or
+ * its answer to our abort (SMCX_ABORT_WAIT), or nothing; the sock stays
+ * alive for it through close_work's reference.
  */
 void smcx_conn_release(struct smcx_sock *smc)
 {
 	struct smcx_conn *conn = smc->conn;
 	struct sock *sk = &smc->sk;
 	long timeo = SMCX_FLUSH_WAIT;
+	struct smcx_close c;
+	bool abort;
 
 	lock_sock(sk);
-	if (!smcx_conn_dead(conn) && conn->lgr) {
-		if (smcx_rx_avail(conn) ||
-		    (sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime)) {
-			/* unread data or SO_LINGER {1, 0}: abort, as TCP resets */
-			conn->local_abort = true;
-		}
+	c = smcx_conn_close(conn);
+	if (!smcx_close_app_dead(c) && conn->lgr) {
+		/* unread data or SO_LINGER {1, 0}: abort, as TCP resets */
+		abort = smcx_rx_avail(conn) ||
+			(sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime);
 		/*
 		 * FIN on the CLC socket before the close CDC: the peer's TCP
 		 * sees it before the peer's application can close, so the
@@ -204,14 +269,10 @@ void smcx_conn_release(struct smcx_sock *smc)
 		 * same reason).  Otherwise a server keeps its port in
 		 * TIME_WAIT and cannot listen again without SO_REUSEADDR.
 		 */
-		if (!conn->peer_closed && smc->clcsock)
+		if (!c.peer.closed && smc->clcsock)
 			kernel_sock_shutdown(smc->clcsock, SHUT_RDWR);
-		conn->local_done_writing = true;
-		conn->local_closed = true;
-		smcx_close_event_bh(conn, conn->local_abort ?
-					  SMCX_CLOSE_EV_ABORT :
-					  SMCX_CLOSE_EV_CLOSE);
-		smcx_tx_push_locked(smc, true);
+		smcx_close_event(smc, abort ? SMCX_CLOSE_EV_DROP :
+					      SMCX_CLOSE_EV_CLOSE);
 		/*
 		 * The rest of the data goes as the peer's consumer cursor
 		 * moves (cdc.c kicks a push), our close in its last CDC.
@@ -227,94 +288,103 @@ void smcx_conn_release(struct smcx_sock *smc)
 					    !conn->closed_sent);
 		}
 		/*
-		 * Data that did not get out (the peer closed, or did not
-		 * consume it within the wait) never will: TCP would reset,
-		 * we abort, at once (the close work would only do it later,
-		 * and not at all for a peer that closed).
+		 * Data that did not get out (the peer did not consume it
+		 * within the wait) never will: TCP would reset, we abort, at
+		 * once (the close work would only do it later).
 		 */
-		if (!smcx_conn_dead(conn) && !conn->closed_sent &&
-		    !conn->local_abort) {
-			conn->local_abort = true;
-			smcx_close_event_bh(conn, SMCX_CLOSE_EV_ABORT);
-			smcx_tx_push_locked(smc, true);
-		}
+		c = smcx_conn_close(conn);
+		if (!smcx_close_ended(c.state) && !c.local.abort &&
+		    !c.peer.closed && !READ_ONCE(conn->closed_sent))
+			smcx_close_event(smc, SMCX_CLOSE_EV_ABORT);
 	}
-	spin_lock_bh(&conn->lock);
-	conn->released = true;
-	/* a dead connection sent nothing above; a second CLOSE changes nothing */
-	smcx_close_event(conn, SMCX_CLOSE_EV_CLOSE);
-	spin_unlock_bh(&conn->lock);
+	/* never joined, or its group went: nothing to say to the peer */
+	if (!conn->lgr)
+		smcx_close_event(smc, SMCX_CLOSE_EV_GONE);
+	/* released in every state: an ended one goes to the free */
+	smcx_close_event(smc, SMCX_CLOSE_EV_CLOSE);
 	release_sock(sk);
-	if (smcx_conn_dead(conn) || conn->peer_closed || !conn->lgr ||
-	    conn->local_abort)
+	/* never joined, or freed already: the close work only lets go */
+	if (!conn->lgr)
 		smcx_close_kick(smc, 0);
-	else
-		smcx_close_kick(smc, SMCX_CLOSE_WAIT);
 }
 
 /*
  * Does the close work keep the connection registered a while longer
- * (bounded by close_by)?  While our close or abort is posted and its CDC
- * has not completed (below), and after our abort until the peer is quiet:
- * its answer tells that its RDMA WRITEs are in (smcx_conn_peer_quiet()).
- * Not once nothing can be sent or heard any more (link group or link
- * gone), nor after a protocol violation (the peer's messages are ignored
- * from then on: its RMB goes as one the peer may write, retired).
+ * (bounded by land_by)?  While our close or abort is posted and its CDC
+ * has not completed: a link that dies now takes it along, and only the
+ * failover says it again (tx.c), to a connection that is still
+ * registered.  Not once nothing can be sent any more, nor after the
+ * peer's abort (it freed its side).
  */
-static bool smcx_close_waits(struct smcx_conn *conn)
+static bool smcx_close_wait_land(struct smcx_conn *conn)
 {
-	if (!conn->lgr || READ_ONCE(conn->aborted) || READ_ONCE(conn->violated))
-		return false;
-	if ((conn->closed_sent || conn->local_abort) &&
-	    !READ_ONCE(conn->close_landed) && !READ_ONCE(conn->peer_abort))
-		return true;
-	return conn->local_abort && !smcx_conn_peer_quiet(conn);
+	struct smcx_close c;
+	bool wait;
+
+	spin_lock_bh(&conn->lock);
+	c = conn->close;
+	wait = conn->lgr && !c.gone && !c.peer.abort && !conn->close_landed &&
+	       (conn->closed_sent || conn->abort_sent);
+	spin_unlock_bh(&conn->lock);
+	return wait;
 }
 
+/*
+ * The free, the state saying so: what is still owed goes out, then the
+ * wait for it to land (SMCX_CLOSE_LAND_WAIT at most, polling).  Freed
+ * before, the peer would wait for a close that never comes and end the
+ * connection by abort SMCX_CLOSE_WAIT later (the side that read the EOF
+ * closes and frees at once, while its close is on a wire just dropped).
+ * A dead connection or group ends the wait (a dead wire's CDC fails
+ * within seconds).
+ */
+static void smcx_close_finish(struct smcx_sock *smc)
+{
+	struct smcx_conn *conn = smc->conn;
+	struct smcx_close c = smcx_conn_close(conn);
+
+	if (conn->lgr &&
+	    smcx_close_owed(c, READ_ONCE(conn->closed_sent),
+			    READ_ONCE(conn->abort_sent)))
+		smcx_tx_push_locked(smc, true);
+	if (!conn->land_by)
+		conn->land_by = (jiffies + SMCX_CLOSE_LAND_WAIT) ?: 1;
+	if (smcx_close_wait_land(conn) && time_before(jiffies, conn->land_by)) {
+		smcx_close_kick(smc, SMCX_CLOSE_LAND_POLL);
+		return;
+	}
+	smcx_conn_free(smc);
+}
+
+/*
+ * The close work: queued by the step's KICK and ARM_* actions (and the
+ * land wait's polls), each queueing with a sock reference, runs only once
+ * the socket is released.  A run before the armed wait's end (a kick
+ * that came first) does nothing: the armed run follows.
+ */
 void smcx_close_work(struct work_struct *work)
 {
 	struct smcx_conn *conn = container_of(to_delayed_work(work),
 					      struct smcx_conn, close_work);
 	struct smcx_sock *smc = conn->owner;
 
-	if (conn->close_by) {
-		/* waiting for our close to land, or the peer's answer */
-	} else if (conn->lgr && !conn->peer_closed && !smcx_conn_dead(conn) &&
-		   !conn->local_abort) {
-		/* the peer never closed: abort it (after our close too) */
-		spin_lock_bh(&conn->lock);
-		conn->local_abort = true;
-		conn->abort_owed = true;
-		smcx_close_event(conn, SMCX_CLOSE_EV_ABORT);
-		spin_unlock_bh(&conn->lock);
-		smcx_tx_push_locked(smc, true);
-	} else if (conn->lgr && READ_ONCE(conn->abort_owed)) {
-		/* an abort no push has sent yet: the free cancels tx_work */
-		smcx_tx_push_locked(smc, true);
+	switch (smcx_close_timer_for(smcx_conn_close(conn))) {
+	case SMCX_CT_NONE:
+		/* the application holds it; close() goes on from here */
+		if (!conn->lgr)
+			smcx_conn_free(smc);
+		break;
+	case SMCX_CT_CLOSE:
+	case SMCX_CT_ABORT:
+		if (conn->lgr &&
+		    time_before(jiffies, READ_ONCE(conn->close_by)))
+			break;
+		/* the wait ran out: abort, or free after the abort wait */
+		smcx_close_event(smc, SMCX_CLOSE_EV_TIMEOUT);
+		break;
+	case SMCX_CT_FREE:
+		smcx_close_finish(smc);
+		break;
 	}
-	if (!conn->close_by)
-		conn->close_by = jiffies + (conn->local_abort ? SMCX_ABORT_WAIT :
-						SMCX_CLOSE_LAND_WAIT);
-	/*
-	 * Our close (or abort) is posted, but its CDC has not completed: a
-	 * link that dies now takes it along, and only the failover says it
-	 * again (tx.c), to a connection that is still registered.  Freed
-	 * now, the peer would wait for a close that never comes and end the
-	 * connection by abort SMCX_CLOSE_WAIT later (the side that read the
-	 * EOF closes and frees at once, while its close is on a wire just
-	 * dropped).  So the free waits for the completion, a few
-	 * ticks normally; a dead connection or group ends the wait, and so
-	 * does SMCX_CLOSE_LAND_WAIT (a dead wire's CDC fails within seconds).
-	 * After our abort the wait goes on for the peer's answer (a round
-	 * trip normally; SMCX_ABORT_WAIT at most), so that the RMB can go back
-	 * to the pool; without one the free retires it.
-	 */
-	if (smcx_close_waits(conn) && time_before(jiffies, conn->close_by)) {
-		smcx_close_kick(smc, SMCX_CLOSE_LAND_POLL);
-		sock_put(&smc->sk);	/* this run's */
-		return;
-	}
-	smcx_conn_free(smc);
-	smcx_close_event_bh(conn, SMCX_CLOSE_EV_GONE);
 	sock_put(&smc->sk);
 }

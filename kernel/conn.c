@@ -85,7 +85,7 @@ int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 		INIT_DELAYED_WORK(&conn->close_work, smcx_close_work);
 		conn->owner = smc;
 		conn->peer_rtok = -1;
-		conn->state = SMCX_ACTIVE;
+		conn->close.state = SMCX_ACTIVE;
 		smc->conn = conn;
 	}
 	/* before the token table: a link's down reads it there */
@@ -133,10 +133,11 @@ void smcx_conn_use_link(struct smcx_conn *conn, struct smcx_link *lnk)
  * (process context, tx_work and completions) read them with the send side
  * owned (tx.c smcx_tx_lock()), which is held around the same stores.
  *
- * The RMB goes back to the pool only if smcx_conn_rmb_reusable(): a peer
- * that may still write into it would write into the stream of the next
- * connection that takes it (review N2), so it is retired instead: kept,
- * registered and out of the pool, until the group's release (buf.c).
+ * The close state machine's FREE event decides the RMB's fate
+ * (smcx_close_rmb_reusable()): back to the pool, or, while the peer may
+ * still write into it, which would write into the stream of the next
+ * connection that takes it (review N2), retired: kept, registered and out
+ * of the pool, until the group's release (buf.c).
  */
 void smcx_conn_free(struct smcx_sock *smc)
 {
@@ -156,7 +157,8 @@ void smcx_conn_free(struct smcx_sock *smc)
 	spin_lock_bh(&conn->lock);
 	sndbuf = conn->sndbuf;
 	rmb = conn->rmb;
-	reusable = smcx_conn_rmb_reusable(conn);
+	reusable = __smcx_close_event(smc, SMCX_CLOSE_EV_FREE) &
+		   SMCX_CA_RMB_POOL;
 	conn->sndbuf = NULL;
 	conn->rmb = NULL;
 	conn->lgr = NULL;
@@ -214,22 +216,26 @@ void smcx_conn_destruct(struct smcx_sock *smc)
 void smcx_conn_show(struct seq_file *m, struct smcx_conn *conn)
 {
 	spin_lock_bh(&conn->lock);
-	seq_printf(m, "  conn token %08x peer %08x tx prep %llu sent %llu fin %llu peer_cons %llu rx prod %llu cons %llu cons_sent %llu seq %u inline %u flags %s%s%s%s%s%s%s%s%s%s%s%s\n",
+	seq_printf(m, "  conn token %08x peer %08x tx prep %llu sent %llu fin %llu peer_cons %llu rx prod %llu cons %llu cons_sent %llu seq %u inline %u state %u flags %s%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n",
 		   conn->token, conn->peer_token, conn->tx_prep, conn->tx_sent,
 		   conn->tx_fin, conn->peer_cons, conn->rx_prod, conn->rx_cons,
 		   conn->rx_cons_sent, conn->tx_seq,
 		   /* the link's inline limit (wr.c); the link lives with lgr */
 		   conn->lgr && conn->lnk ? conn->lnk->max_inline : 0,
+		   conn->close.state,
 		   conn->peer_write_blocked ? "Pwb " : "",
-		   conn->peer_done_writing ? "Pdw " : "",
-		   conn->peer_closed ? "Pcl " : "",
-		   conn->peer_abort ? "Pab " : "",
-		   conn->local_done_writing ? "Ldw " : "",
-		   conn->local_closed ? "Lcl " : "",
+		   conn->close.peer.done_writing ? "Pdw " : "",
+		   conn->close.peer.closed ? "Pcl " : "",
+		   conn->close.peer.abort ? "Pab " : "",
+		   conn->close.local.done_writing ? "Ldw " : "",
+		   conn->close.local.closed ? "Lcl " : "",
+		   conn->close.local.abort ? "Lab " : "",
 		   conn->closed_sent ? "Lcs " : "",
-		   conn->aborted ? "dead " : "",
-		   conn->violated ? "bad " : "",
-		   conn->released ? "rel " : "",
+		   conn->abort_sent ? "Las " : "",
+		   conn->close_landed ? "land " : "",
+		   conn->close.gone ? "dead " : "",
+		   conn->close.exposed ? "exp " : "",
+		   conn->close.released ? "rel " : "",
 		   conn->lgr && conn->lgr->v2x.write_imm ? "wwi " : "",
 		   conn->lgr ? "" : "nolgr");
 	spin_unlock_bh(&conn->lock);

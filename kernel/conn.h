@@ -33,7 +33,7 @@
 #include <net/inet_sock.h>
 #include <net/sock.h>
 
-#include <smcx/state.h>
+#include <smcx/close.h>
 
 #include "link.h"
 
@@ -201,25 +201,24 @@ struct smcx_conn {
 	u8 rx_stated_lnk;
 	bool rx_stated_set;
 	bool peer_write_blocked;
-	bool peer_done_writing;
-	bool peer_closed;
-	bool peer_abort;
-	bool local_done_writing;	/* CDC with done writing sent */
-	bool local_closed;		/* CDC with conn closed sent */
 	/*
-	 * Nothing can be sent any more (the link group or the connection's
-	 * link went): every push fails.  Our own abort is local_abort, whose
-	 * CDC still goes out (close.c).
+	 * The close protocol (include/smcx/close.h): the state, our and the
+	 * peer's wire bits, released, exposed, gone and app_reset.  It is
+	 * the one source of truth of every close, abort, shutdown, release
+	 * and peer-close decision, written only by smcx_close_event() (and
+	 * smcx_close_expose()) under lock; lockless readers take a copy of
+	 * the whole (smcx_conn_close()).  sock_diag reports close.state.
 	 */
-	bool aborted;
-	bool released;			/* application closed the socket */
-	bool closed_sent;		/* ... and that CDC was posted */
-	bool close_landed;		/* a CDC with our close or abort completed */
-	bool local_abort;		/* send the abort flag */
-	/* our abort flag not sent yet (an answer to the peer's, or ours) */
-	bool abort_owed;
-	bool reset;			/* sent to a closed peer: TCP's RST */
-	bool violated;			/* peer broke the protocol: we abort */
+	struct smcx_close close;
+	/*
+	 * Send bookkeeping of the close, tx.c's, under lock: a CDC with our
+	 * close / our abort was posted (a failover clears both: the dead
+	 * link may have taken it, it goes again), and one of them completed
+	 * (cdc.c), which the close work waits for before the free.
+	 */
+	bool closed_sent;
+	bool abort_sent;
+	bool close_landed;
 	/*
 	 * TCP's SOCK_NOSPACE: a sender or poll() found the send buffer full,
 	 * so the completion that frees room wakes them (cdc.c); completions
@@ -228,12 +227,6 @@ struct smcx_conn {
 	 * going away under release.
 	 */
 	bool tx_nospace;
-	/*
-	 * The close protocol's state (enum smcx_state: SMCX_ACTIVE from
-	 * creation, the close states, SMCX_CLOSED), moved by
-	 * smcx_close_event() beside the flags above; sock_diag reports it.
-	 */
-	u8 state;
 	/* urgent data (urg.c), under lock */
 	u8 urg_state;			/* SMCX_URG_* */
 	u8 urg_byte;			/* the received urgent byte */
@@ -254,43 +247,24 @@ struct smcx_conn {
 	struct mutex tx_mutex;		/* serialises process-context pushes */
 	struct work_struct tx_work;
 	struct delayed_work close_work;
-	unsigned long close_by;		/* close_work: free by then at the latest */
+	unsigned long close_by;		/* close_work: the armed wait ends then */
+	unsigned long land_by;		/* close_work: our last CDC lands by then */
 };
 
+/* a consistent copy of the close facts, for readers without conn->lock */
+static inline struct smcx_close smcx_conn_close(struct smcx_conn *conn)
+{
+	return READ_ONCE(conn->close);
+}
+
+/*
+ * recv and send fail, poll shows HUP and ERR: the connection ended by an
+ * abort (either side's) or the link group going, or a send after the
+ * peer closed (TCP's reset)
+ */
 static inline bool smcx_conn_dead(struct smcx_conn *conn)
 {
-	return READ_ONCE(conn->aborted) || READ_ONCE(conn->peer_abort) ||
-	       READ_ONCE(conn->violated);
-}
-
-/*
- * The peer writes no more into our RMB: its done writing, close or abort
- * arrived, and RC ordering on the link put every RDMA WRITE it made before
- * that CDC into the RMB first.  (Our own close or abort having landed
- * says nothing: the peer may have posted WRITEs before it read it.)
- */
-static inline bool smcx_conn_peer_quiet(struct smcx_conn *conn)
-{
-	return READ_ONCE(conn->peer_done_writing) ||
-	       READ_ONCE(conn->peer_closed) || READ_ONCE(conn->peer_abort);
-}
-
-/*
- * May the connection's RMB go back to the pool, where the next connection
- * of the group takes it with the same rkey?  Only if the peer never knew
- * it as this connection's, or is quiet.  Otherwise smcx_conn_free()
- * retires it (buf.c).  "Knew": the peer's RMB is known (its Accept or
- * Confirm read), which on the client comes before our Confirm names ours
- * and on the server after our Accept did; a server whose join failed
- * between its Accept and the client's Confirm still pools it (the Accept
- * is written in clc.c, which does not mark the connection yet).  A dead
- * group takes every buffer with it anyway.
- */
-static inline bool smcx_conn_rmb_reusable(struct smcx_conn *conn)
-{
-	/* pairs with smcx_conn_set_peer_rmb() (only 0 or not matters) */
-	return !smp_load_acquire(&conn->peer_rmbe_size) ||
-	       smcx_conn_peer_quiet(conn);
+	return smcx_close_app_dead(smcx_conn_close(conn));
 }
 
 /* conn.c */
@@ -355,7 +329,11 @@ int smcx_conn_ioctl(struct smcx_sock *smc, unsigned int cmd,
 
 /* close.c */
 void smcx_close_init(void);
-void smcx_close_event(struct smcx_conn *conn, enum smcx_close_ev ev);
+u32 __smcx_close_event(struct smcx_sock *smc, enum smcx_close_ev ev);
+void smcx_close_apply(struct smcx_sock *smc, u32 act);
+void smcx_close_event(struct smcx_sock *smc, enum smcx_close_ev ev);
+void smcx_close_event_any(struct smcx_sock *smc, enum smcx_close_ev ev);
+void smcx_close_expose(struct smcx_conn *conn);
 void smcx_close_kick(struct smcx_sock *smc, unsigned long delay);
 void smcx_close_work(struct work_struct *work);
 void smcx_conn_abort(struct smcx_sock *smc);

@@ -72,7 +72,7 @@ static u8 smcx_diag_state(struct smcx_sock *smc, struct sock *tcpsk)
 	if (!READ_ONCE(smc->grafted) || !tcpsk) {
 		/* an SMC-R connection: where its close protocol is */
 		if (state == SMCX_ACTIVE && READ_ONCE(smc->smcr) && conn)
-			return READ_ONCE(conn->state);
+			return smcx_conn_close(conn).state;
 		return state;
 	}
 	switch (READ_ONCE(tcpsk->sk_state)) {
@@ -109,6 +109,14 @@ static void smcx_diag_fill_id(struct smc_diag_msg *r, struct sock *tcpsk)
 }
 
 /* a monotonic byte count as a ring position: offset and wrap count */
+/* a CDC's connection-state bits as the wire byte carries them */
+static u8 smcx_diag_cf(struct smcx_cdc_flags f)
+{
+	return (f.done_writing ? SMCX_CDC_CF_DONE_WRITING : 0) |
+	       (f.closed ? SMCX_CDC_CF_CONN_CLOSED : 0) |
+	       (f.abort ? SMCX_CDC_CF_CONN_ABORT : 0);
+}
+
 static void smcx_diag_curs(struct smc_diag_cursor *c, u64 pos, u32 size)
 {
 	struct smcx_cdc_cursor w;
@@ -158,7 +166,6 @@ static int smcx_diag_fill_smcr(struct sk_buff *skb, struct smcx_sock *smc,
 	if (lgr && conn->sndbuf && conn->rmb &&
 	    smcx_diag_want(ext, SMC_DIAG_CONNINFO)) {
 		u32 ssz = conn->sndbuf->size, rsz = conn->rmb->size;
-		u8 sf = 0;
 
 		ci.token = conn->token;
 		ci.sndbuf_size = ssz;
@@ -174,21 +181,8 @@ static int smcx_diag_fill_smcr(struct sk_buff *skb, struct smcx_sock *smc,
 		smcx_diag_curs(&ci.tx_fin, conn->tx_fin, ssz);
 		if (conn->peer_write_blocked)
 			ci.rx_prod_flags |= SMCX_CDC_PF_WRITE_BLOCKED;
-		if (conn->peer_done_writing)
-			sf |= SMCX_CDC_CF_DONE_WRITING;
-		if (conn->peer_closed)
-			sf |= SMCX_CDC_CF_CONN_CLOSED;
-		if (conn->peer_abort)
-			sf |= SMCX_CDC_CF_CONN_ABORT;
-		ci.rx_conn_state_flags = sf;
-		sf = 0;
-		if (conn->local_done_writing)
-			sf |= SMCX_CDC_CF_DONE_WRITING;
-		if (conn->local_closed)
-			sf |= SMCX_CDC_CF_CONN_CLOSED;
-		if (conn->local_abort)
-			sf |= SMCX_CDC_CF_CONN_ABORT;
-		ci.tx_conn_state_flags = sf;
+		ci.rx_conn_state_flags = smcx_diag_cf(conn->close.peer);
+		ci.tx_conn_state_flags = smcx_diag_cf(conn->close.local);
 		have_ci = true;
 	}
 	spin_unlock_bh(&conn->lock);

@@ -33,8 +33,10 @@ static bool smcx_can_recv(struct smcx_sock *smc)
 {
 	struct smcx_conn *conn = smc->conn;
 
-	return smcx_rx_avail(conn) || conn->peer_done_writing ||
-	       smcx_conn_dead(conn) ||
+	struct smcx_close c = smcx_conn_close(conn);
+
+	return smcx_rx_avail(conn) || c.peer.done_writing ||
+	       smcx_close_ended(c.state) ||
 	       (smc->sk.sk_shutdown & RCV_SHUTDOWN);
 }
 
@@ -138,12 +140,12 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 		if (!avail) {
 			if (copied >= target)
 				break;
-			if (smcx_conn_dead(conn)) {
+			if (smcx_close_ended(smcx_conn_close(conn).state)) {
 				/* as TCP after a reset: the error once, then EOF */
 				rc = copied ? 0 : sock_error(sk);
 				break;
 			}
-			if (conn->peer_done_writing ||
+			if (smcx_conn_close(conn).peer.done_writing ||
 			    (sk->sk_shutdown & RCV_SHUTDOWN))
 				break;
 			if (!timeo) {
@@ -219,7 +221,7 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 					      conn->rmbe_update_limit) ||
 			 conn->peer_write_blocked;
 		spin_unlock_bh(&conn->lock);
-		if (update && !smcx_conn_dead(conn))
+		if (update && !smcx_close_ended(smcx_conn_close(conn).state))
 			smcx_tx_push_locked(smc, true);
 		if (rc)
 			break;
@@ -237,11 +239,12 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 static u8 smcx_conn_shutdown_state(struct smcx_sock *smc)
 {
 	struct smcx_conn *conn = smc->conn;
+	struct smcx_close c = smcx_conn_close(conn);
 	u8 shut = READ_ONCE(smc->sk.sk_shutdown);
 
-	if (READ_ONCE(conn->peer_done_writing))
+	if (c.peer.done_writing)
 		shut |= RCV_SHUTDOWN;
-	if (smcx_conn_dead(conn) || READ_ONCE(conn->reset))
+	if (smcx_close_app_dead(c))
 		shut |= SHUTDOWN_MASK;
 	return shut;
 }

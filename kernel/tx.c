@@ -34,7 +34,8 @@ static int smcx_tx_lost(struct smcx_conn *conn, struct smcx_link *lnk)
 {
 	if (smcx_lgr_can_failover(lnk))
 		return 0;
-	WRITE_ONCE(conn->aborted, true);
+	/* the send side owned: GONE sends nothing, it wakes and kicks */
+	smcx_close_event_any(conn->owner, SMCX_CLOSE_EV_GONE);
 	return -ECONNRESET;
 }
 
@@ -81,8 +82,8 @@ static int smcx_tx_writes(struct smcx_conn *conn, struct smcx_link *lnk,
  */
 static bool smcx_tx_cdc_news(const struct smcx_conn *conn)
 {
-	return conn->local_done_writing || conn->local_closed ||
-	       conn->local_abort || conn->urg_tx_pend ||
+	return conn->close.local.done_writing || conn->close.local.closed ||
+	       conn->close.local.abort || conn->urg_tx_pend ||
 	       (conn->peer_write_blocked && conn->rx_cons > conn->rx_cons_sent);
 }
 
@@ -196,16 +197,16 @@ static int smcx_tx_cdc(struct smcx_sock *smc, struct smcx_tx_slot *slot,
 	if (conn->tx_prep > conn->tx_sent)
 		m.prod_flags |= SMCX_CDC_PF_WRITE_BLOCKED;
 	if (conn->tx_prep == conn->tx_sent) {
-		if (conn->local_done_writing)
+		if (conn->close.local.done_writing)
 			m.conn_flags |= SMCX_CDC_CF_DONE_WRITING;
-		if (conn->local_closed) {
+		if (conn->close.local.closed) {
 			m.conn_flags |= SMCX_CDC_CF_CONN_CLOSED;
 			conn->closed_sent = true;
 		}
 	}
-	if (conn->local_abort) {
+	if (conn->close.local.abort) {
 		m.conn_flags |= SMCX_CDC_CF_CONN_ABORT;
-		conn->abort_owed = false;
+		conn->abort_sent = true;
 	}
 	spin_unlock_bh(&conn->lock);
 	smcx_tx_slot_own(smc, slot,
@@ -238,6 +239,7 @@ static int __smcx_tx_push(struct smcx_sock *smc, bool force, bool wait)
 	struct smcx_link *lnk;
 	struct smcx_tx_slot *slot;
 	u64 pending, space, n, urg_pos;
+	struct smcx_close c;
 	u32 ssz, psz;
 	bool urg_pend, imm;
 	u8 urg_flags;
@@ -252,11 +254,14 @@ static int __smcx_tx_push(struct smcx_sock *smc, bool force, bool wait)
 	if (!psz)
 		return 0;	/* peer's RMB not known yet (CLC Confirm unread) */
 	do {
-		if (READ_ONCE(conn->aborted))
+		c = smcx_conn_close(conn);
+		if (c.gone)
 			return -ECONNRESET;
-		/* our close is out, and no abort is owed after it */
-		if (conn->local_closed && conn->tx_sent == conn->tx_prep &&
-		    conn->closed_sent && !READ_ONCE(conn->abort_owed))
+		/* our close or abort is out, and nothing more is owed */
+		if ((c.local.closed || c.local.abort) &&
+		    conn->tx_sent == conn->tx_prep &&
+		    !smcx_close_owed(c, READ_ONCE(conn->closed_sent),
+				     READ_ONCE(conn->abort_sent)))
 			return 0;
 		spin_lock_bh(&conn->lock);
 		/*
@@ -273,8 +278,7 @@ static int __smcx_tx_push(struct smcx_sock *smc, bool force, bool wait)
 		 * and its RMB may serve another connection by now), nor with
 		 * or after our abort (TCP's reset drops unsent data too).
 		 */
-		n = conn->peer_abort || conn->peer_closed || conn->local_abort ?
-		    0 : min(pending, space);
+		n = smcx_close_data_ok(conn->close) ? min(pending, space) : 0;
 		/*
 		 * An urgent byte ends the CDC that marks it; it stops being
 		 * pending only once that CDC is built (below), not when no
@@ -396,7 +400,7 @@ int smcx_tx_failover(struct smcx_sock *smc, struct smcx_link *from,
 	if (rc)
 		goto out;		/* the peer's RMB has no key on @to */
 	spin_lock_bh(&conn->lock);
-	if (conn->aborted) {
+	if (conn->close.gone) {
 		rc = -ECONNRESET;
 	} else {
 		conn->peer_rkey[to->idx] = rkey;
@@ -409,6 +413,7 @@ int smcx_tx_failover(struct smcx_sock *smc, struct smcx_link *from,
 			conn->urg_tx_pend = true;
 		/* our close may have gone with the dead link: say it again */
 		conn->closed_sent = false;
+		conn->abort_sent = false;
 		/* the first message on @to is a CDC (smcx/wwi.h) */
 		conn->tx_stated_lnk = NULL;
 		atomic_inc(&to->conn_cnt);
@@ -439,7 +444,7 @@ static bool smcx_tx_held(struct smcx_sock *smc)
 	if (!READ_ONCE(smc->tx_cork))
 		return false;
 	spin_lock_bh(&conn->lock);
-	held = conn->sndbuf && !conn->local_done_writing &&
+	held = conn->sndbuf && !conn->close.local.done_writing &&
 	       !conn->urg_tx_pend &&
 	       smcx_curs_space(conn->sndbuf->size, conn->tx_prep, conn->tx_fin);
 	spin_unlock_bh(&conn->lock);
@@ -454,11 +459,20 @@ static bool smcx_tx_held(struct smcx_sock *smc)
 static int smcx_tx_owed(struct smcx_sock *smc, bool wait)
 {
 	struct smcx_conn *conn = smc->conn;
+	struct smcx_close c;
 	bool force;
 
 	if (!conn->lgr)
 		return 0;
-	force = READ_ONCE(conn->abort_owed) ||
+	/*
+	 * what the close owes (smcx_close_owed()): our abort at once, our
+	 * close once the data is out (it goes in the last data's CDC)
+	 */
+	c = smcx_conn_close(conn);
+	force = smcx_close_owed(c, READ_ONCE(conn->closed_sent),
+				READ_ONCE(conn->abort_sent)) &&
+		(c.local.abort || conn->tx_sent == conn->tx_prep);
+	force = force ||
 		(conn->peer_write_blocked && conn->rx_cons > conn->rx_cons_sent);
 	if (!force && smcx_tx_held(smc))
 		return 0;
@@ -585,8 +599,10 @@ u64 smcx_tx_space_or_wait(struct smcx_conn *conn)
  */
 static bool smcx_can_send(struct smcx_sock *smc)
 {
-	return smcx_tx_space_or_wait(smc->conn) > 0 || smcx_conn_dead(smc->conn) ||
-	       READ_ONCE(smc->conn->peer_closed);
+	struct smcx_close c = smcx_conn_close(smc->conn);
+
+	return smcx_tx_space_or_wait(smc->conn) > 0 ||
+	       smcx_close_may_send(c) != SMCX_SEND_OK;
 }
 
 int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
@@ -605,31 +621,33 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 		u32 ssz, off, l;
 		bool cork;
 
-		if (smcx_conn_dead(conn) || READ_ONCE(conn->reset)) {
+		switch (smcx_close_may_send(smcx_conn_close(conn))) {
+		case SMCX_SEND_DEAD:
 			/* as TCP after a reset: the error once, then EPIPE */
 			rc = sock_error(sk) ?: -EPIPE;
 			break;
-		}
-		if (conn->local_done_writing || (sk->sk_shutdown & SEND_SHUTDOWN)) {
+		case SMCX_SEND_SHUT:
 			rc = -EPIPE;
 			break;
-		}
-		if (conn->peer_closed) {
+		case SMCX_SEND_RESET:
 			/*
 			 * TCP takes these bytes into a connection the peer
 			 * has closed, and the peer's RST answers them:
 			 * sk_err EPIPE (a reset in CLOSE_WAIT), both sides
-			 * shut.  The peer's RMB may serve another connection
-			 * by now, so nothing is written; the bytes are lost
-			 * as TCP's are.
+			 * shut (RESET).  The peer's RMB may serve another
+			 * connection by now, so nothing is written; the
+			 * bytes are lost as TCP's are.
 			 */
-			WRITE_ONCE(conn->reset, true);
-			WRITE_ONCE(sk->sk_err, EPIPE);
-			smcx_conn_wake(smc, EPOLLIN | EPOLLOUT | EPOLLERR |
-					    EPOLLHUP | EPOLLRDHUP);
+			smcx_close_event(smc, SMCX_CLOSE_EV_RESET);
 			smcx_stats_tx(sock_net(sk), len, copied);
 			return len;
+		case SMCX_SEND_OK:
+			if (sk->sk_shutdown & SEND_SHUTDOWN)
+				rc = -EPIPE;
+			break;
 		}
+		if (rc)
+			break;
 		space = smcx_tx_space_or_wait(conn);
 		if (!space) {
 			smcx_stats_tx_full(sock_net(sk));
