@@ -21,12 +21,12 @@
  *   PROCESSABORT      the peer aborted; the application has not closed yet
  *   CLOSED            both closed, an abort ended it, or the link group went
  *
- * smcx_close_next() is one transition.  The kernel (kernel/close.c,
- * kernel/cdc.c) keeps the state beside the flags, which alone drive the
- * protocol, and reports it through sock_diag.  smcx/close.h has the state
- * machine that is to drive the protocol instead (smcx_close_step(): the
- * events appended below, our and the peer's wire bits, the abort wait of
- * N2); smcx_close_next() goes once the kernel runs on it.
+ * The state machine that drives the close protocol is smcx/close.h
+ * (smcx_close_step(): every event below, our and the peer's wire bits,
+ * the abort wait); the kernel runs on it (kernel/close.c) and reports the
+ * state through sock_diag.  smcx_close_next() is the older rule of the
+ * orderly states alone, kept for its unit tests (test_state.cc); the
+ * kernel no longer calls it.
  *
  * Header-only C that compiles in the kernel (SMCX_KERNEL), C11 and C++20,
  * so the module, smcctl and the unit tests share the numbers and the rule.
