@@ -258,9 +258,14 @@ void smcx_conn_release(struct smcx_sock *smc)
 	lock_sock(sk);
 	c = smcx_conn_close(conn);
 	if (!smcx_close_app_dead(c) && conn->lgr) {
-		/* unread data or SO_LINGER {1, 0}: abort, as TCP resets */
+		/*
+		 * unread data, SO_LINGER {1, 0}, or data a peer that closed
+		 * will never read: abort, as TCP resets
+		 */
 		abort = smcx_rx_avail(conn) ||
-			(sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime);
+			(sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) ||
+			(c.peer.closed &&
+			 READ_ONCE(conn->tx_prep) != READ_ONCE(conn->tx_sent));
 		/*
 		 * FIN on the CLC socket before the close CDC: the peer's TCP
 		 * sees it before the peer's application can close, so the

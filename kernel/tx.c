@@ -196,7 +196,8 @@ static int smcx_tx_cdc(struct smcx_sock *smc, struct smcx_tx_slot *slot,
 	conn->rx_cons_sent = conn->rx_cons;
 	if (conn->tx_prep > conn->tx_sent)
 		m.prod_flags |= SMCX_CDC_PF_WRITE_BLOCKED;
-	if (conn->tx_prep == conn->tx_sent) {
+	/* after the data, or when it can never go (the peer closed) */
+	if (conn->tx_prep == conn->tx_sent || !smcx_close_data_ok(conn->close)) {
 		if (conn->close.local.done_writing)
 			m.conn_flags |= SMCX_CDC_CF_DONE_WRITING;
 		if (conn->close.local.closed) {
@@ -471,7 +472,8 @@ static int smcx_tx_owed(struct smcx_sock *smc, bool wait)
 	c = smcx_conn_close(conn);
 	force = smcx_close_owed(c, READ_ONCE(conn->closed_sent),
 				READ_ONCE(conn->abort_sent)) &&
-		(c.local.abort || conn->tx_sent == conn->tx_prep);
+		(c.local.abort || conn->tx_sent == conn->tx_prep ||
+		 !smcx_close_data_ok(c));
 	force = force ||
 		(conn->peer_write_blocked && conn->rx_cons > conn->rx_cons_sent);
 	if (!force && smcx_tx_held(smc))
