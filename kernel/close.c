@@ -49,8 +49,13 @@ void smcx_close_kick(struct smcx_sock *smc, unsigned long delay)
 
 /*
  * The step of @ev, conn->lock held (any context): the new close facts are
- * stored, sk_err set (SMCX_CA_ERR) and the armed wait's end noted; the
- * actions left for smcx_close_apply() once the lock is dropped.
+ * stored, sk_err set (SMCX_CA_ERR) and the close work queued (KICK) or
+ * armed (ARM_*); the CDC and the wake-up are left for smcx_close_apply()
+ * once the lock is dropped.  The close work is queued here, under the
+ * lock, so that the queueings keep the order of the steps: a later step's
+ * KICK (the peer's close, from softirq) is never pushed back by the ARM
+ * of an earlier one whose caller was still sending its CDC.  The caller
+ * holds a sock reference, so the kick's sock_put() is never the last.
  */
 u32 __smcx_close_event(struct smcx_sock *smc, enum smcx_close_ev ev)
 {
@@ -62,15 +67,20 @@ u32 __smcx_close_event(struct smcx_sock *smc, enum smcx_close_ev ev)
 	WRITE_ONCE(conn->close, r.next);
 	if ((r.act & SMCX_CA_ERR) && !READ_ONCE(smc->sk.sk_err))
 		WRITE_ONCE(smc->sk.sk_err, r.err);
-	if (r.act & SMCX_CA_ARM_CW)
-		WRITE_ONCE(conn->close_by, jiffies + SMCX_CLOSE_WAIT);
-	if (r.act & SMCX_CA_ARM_AW)
+	if (r.act & SMCX_CA_KICK) {
+		smcx_close_kick(smc, 0);
+	} else if (r.act & SMCX_CA_ARM_AW) {
 		WRITE_ONCE(conn->close_by, jiffies + SMCX_ABORT_WAIT);
+		smcx_close_kick(smc, SMCX_ABORT_WAIT);
+	} else if (r.act & SMCX_CA_ARM_CW) {
+		WRITE_ONCE(conn->close_by, jiffies + SMCX_CLOSE_WAIT);
+		smcx_close_kick(smc, SMCX_CLOSE_WAIT);
+	}
 	return r.act;
 }
 
 /*
- * The rest of a step's actions, conn->lock dropped.  @bh: softirq (or a
+ * The rest of a step's actions (the CDC, the wake-up), conn->lock dropped.  @bh: softirq (or a
  * caller that may own the send side): the CDC goes through
  * smcx_tx_kick(), which pushes what is owed (smcx_close_owed()) here or
  * through the send side's owner; else (process context, the send side
@@ -91,12 +101,6 @@ static void __smcx_close_apply(struct smcx_sock *smc, u32 act, bool bh)
 			ev |= EPOLLERR | EPOLLHUP;
 		smcx_conn_wake(smc, ev);
 	}
-	if (act & SMCX_CA_KICK)
-		smcx_close_kick(smc, 0);
-	else if (act & SMCX_CA_ARM_AW)
-		smcx_close_kick(smc, SMCX_ABORT_WAIT);
-	else if (act & SMCX_CA_ARM_CW)
-		smcx_close_kick(smc, SMCX_CLOSE_WAIT);
 }
 
 /* smcx_close_apply() from any context (softirq, or the send side owned) */
