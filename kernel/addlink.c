@@ -43,8 +43,9 @@
  * One side on a single port gives an asymmetric group (lgr.h,
  * smcx_lgr_type()): ASYMMETRIC_LOCAL on that side, _PEER on the other.
  *
- * Locking: the flows run under lgr->conf_mutex (see lgr.h), so no RMB is
- * announced by CONFIRM_RKEY while the list is made and sent; the new slot
+ * Locking: the flows run under lgr->conf_mutex (smcx_lgr_conf_lock(), see
+ * lgr.h), so no RMB is announced by CONFIRM_RKEY while the list is made
+ * and sent; the new slot
  * is made under links_mutex, and only while the group is not dead
  * (terminate sets dead before it clears every slot).  Every wait is an
  * LLC wait or a REG_MR wait, each bounded; a group that dies meanwhile
@@ -571,7 +572,21 @@ void smcx_addlink_work(struct work_struct *work)
 	struct smcx_lgr *lgr = container_of(work, struct smcx_lgr, add_work);
 	bool ask;
 
-	mutex_lock(&lgr->conf_mutex);
+	/*
+	 * A handshake holding the group's configuration for long (a slow
+	 * peer, N5): this try is dropped.  A server tries again from its
+	 * watchdog (lgr_live.c); a client forgets the server's pending
+	 * request (the server's LLC wait ends, and it tries again later)
+	 * and its own ask.
+	 */
+	if (smcx_lgr_conf_lock(lgr, NULL)) {
+		spin_lock(&lgr->rtok_lock);
+		lgr->add_ask = false;
+		lgr->add_pending = false;
+		spin_unlock(&lgr->rtok_lock);
+		smcx_lgr_put(lgr);	/* the work's */
+		return;
+	}
 	spin_lock(&lgr->rtok_lock);
 	ask = lgr->add_ask && !lgr->add_pending;
 	lgr->add_ask = false;
@@ -582,7 +597,7 @@ void smcx_addlink_work(struct work_struct *work)
 		smcx_addlink_ask(lgr);
 	else
 		smcx_addlink_clnt(lgr);
-	mutex_unlock(&lgr->conf_mutex);
+	smcx_lgr_conf_unlock(lgr);
 	smcx_lgr_put(lgr);		/* the work's */
 }
 

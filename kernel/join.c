@@ -292,15 +292,23 @@ static int smcx_join_end(struct smcx_join *j, int rc, u32 decline)
  * that link: its CONFIRM_RKEY does not name it there) and, on reuse
  * (@confirm), announced with CONFIRM_RKEY on the connection's link, with
  * its keys on the others.  Under the group's conf_mutex (lgr.h): an
- * ADD_LINK in progress either lists it or is over before.
+ * ADD_LINK in progress either lists it or is over before.  Waited for a
+ * bounded time and not once the handshake is aborted: a holder stuck on a
+ * slow peer makes the others decline, not queue up (review N5).
  */
-static int smcx_join_reg_rmb(struct smcx_conn *conn, bool confirm)
+static int smcx_join_reg_rmb(struct smcx_sock *smc, bool confirm)
 {
+	struct smcx_conn *conn = smc->conn;
 	struct smcx_lgr *lgr = conn->lgr;
 	struct smcx_link *l;
 	int rc;
 
-	mutex_lock(&lgr->conf_mutex);
+	rc = smcx_lgr_conf_lock(lgr, &smc->aborting);
+	if (rc) {
+		pr_info_ratelimited("%s: %d\n",
+				    "new RMB: group configuration busy", rc);
+		return rc;
+	}
 	rc = smcx_buf_reg(conn->lnk, conn->rmb);
 	for (l = smcx_lgr_next_link(lgr, NULL); l && !rc;
 	     l = smcx_lgr_next_link(lgr, l))
@@ -308,7 +316,7 @@ static int smcx_join_reg_rmb(struct smcx_conn *conn, bool confirm)
 			smcx_buf_reg(l, conn->rmb);
 	if (!rc && confirm)
 		rc = smcx_llc_confirm_rkey(conn->lnk, conn->rmb);
-	mutex_unlock(&lgr->conf_mutex);
+	smcx_lgr_conf_unlock(lgr);
 	return rc;
 }
 
@@ -428,7 +436,7 @@ static int smcx_join_clnt(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	smcx_join_save_peer(smc->conn, a, j.first);
 	if (j.first && smcx_join_link_ready(lnk))
 		decline = SMCX_DECL_ERR_RDYLNK;
-	else if (smcx_join_reg_rmb(smc->conn, !j.first))
+	else if (smcx_join_reg_rmb(smc, !j.first))
 		decline = SMCX_DECL_ERR_REGBUF;	/* as mainline */
 	else if (smcx_join_alive(lnk))		/* after REG_MR, CONFIRM_RKEY */
 		decline = SMCX_DECL_NOACTLINK;
@@ -559,7 +567,7 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	offered = !j.first;
 	lnk = smc->conn->lnk;
 	if (!j.first &&
-	    (smcx_join_reg_rmb(smc->conn, true) || smcx_join_alive(lnk))) {
+	    (smcx_join_reg_rmb(smc, true) || smcx_join_alive(lnk))) {
 		decline = SMCX_DECL_ERR_REGBUF;
 		goto out;
 	}

@@ -43,6 +43,7 @@
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/wait.h>
+#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
@@ -129,7 +130,9 @@ struct smcx_lgr {
 	 * (addlink.c), which registers every RMB on the new link and sends
 	 * their keys, run one at a time (mainline's llc_conf_mutex): an RMB
 	 * is either in the new link's key list or announced on both links.
-	 * Taken before links_mutex; held across LLC waits (each bounded).
+	 * Taken before links_mutex; held across LLC waits and REG_MRs (each
+	 * bounded).  Taken only through smcx_lgr_conf_lock(), which waits a
+	 * bounded time and gives up on an aborted handshake (review N5).
 	 */
 	struct mutex conf_mutex;
 	/* the peer's RMB keys per link (smcx/rtoken.h), under rtok_lock */
@@ -167,6 +170,48 @@ struct smcx_lgr {
 	unsigned long add_retry_at;
 	unsigned long add_backoff;
 };
+
+/*
+ * The group's configuration lock (conf_mutex above), for a handshake's
+ * new RMB (join.c) and the add-link flows (addlink.c).  The holder may
+ * wait seconds for a slow peer (a quiesce, a REG_MR, an LLC answer), so
+ * nobody sleeps uninterruptibly behind it: a waiter tries the mutex,
+ * sleeps on its address (woken by smcx_lgr_conf_unlock()) and gives up
+ * after SMCX_CONF_WAIT in all (-ETIMEDOUT; a handshake then declines and
+ * the client falls back to TCP), or once *@abort is set (-ECONNABORTED:
+ * @abort is the handshake's smc->aborting, NULL for none).  Nobody wakes
+ * a waiter when @abort is set, so it looks at it every SMCX_CONF_POLL.
+ */
+#define SMCX_CONF_WAIT		(2 * HZ)
+#define SMCX_CONF_POLL		(HZ / 20)
+
+static inline int smcx_lgr_conf_lock(struct smcx_lgr *lgr, const bool *abort)
+{
+	unsigned long end = jiffies + SMCX_CONF_WAIT;
+	long left;
+
+	for (;;) {
+		if (abort && READ_ONCE(*abort))
+			return -ECONNABORTED;
+		if (mutex_trylock(&lgr->conf_mutex))
+			return 0;
+		left = (long)(end - jiffies);
+		if (left <= 0)
+			return -ETIMEDOUT;
+		wait_var_event_timeout(&lgr->conf_mutex,
+				       !mutex_is_locked(&lgr->conf_mutex) ||
+				       (abort && READ_ONCE(*abort)),
+				       min_t(long, left, SMCX_CONF_POLL));
+	}
+}
+
+static inline void smcx_lgr_conf_unlock(struct smcx_lgr *lgr)
+{
+	mutex_unlock(&lgr->conf_mutex);
+	/* the unlock before the waiters' check (wake_up_var()'s rule) */
+	smp_mb();
+	wake_up_var(&lgr->conf_mutex);
+}
 
 /*
  * The next usable link (INIT or ACTIVE) of @lgr after @prev (NULL: the
