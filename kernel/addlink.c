@@ -169,7 +169,7 @@ static int smcx_addlink_reg(struct smcx_link *lnk, struct smcx_addlink_keys *k)
 	int rc;
 
 	for (i = 0; i < k->n; i++) {
-		rc = smcx_buf_reg(lnk, k->rmbs[i]);
+		rc = smcx_buf_reg(lnk, k->rmbs[i], NULL);
 		if (rc)
 			return rc;
 	}

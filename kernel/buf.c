@@ -435,7 +435,7 @@ void smcx_buf_retire(struct smcx_lgr *lgr, struct smcx_buf *b)
  * delays it; one that has not completed in SMCX_REG_WAIT means a stuck
  * link, which ends the group (mainline: link down after its wait too).
  */
-int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *b)
+int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *b, const bool *abort)
 {
 	struct smcx_buf_lnk *bl = smcx_buf_on(b, lnk);
 	struct ib_reg_wr wr = {
@@ -463,7 +463,7 @@ int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *b)
 	}
 	wr.mr = bl->mr;
 	wr.key = bl->rkey;
-	rc = smcx_wr_quiesce(lnk);
+	rc = smcx_wr_quiesce(lnk, abort);	/* not idle: no link down */
 	if (rc)
 		goto out;
 	reinit_completion(&bl->reg_done);

@@ -91,8 +91,13 @@ void smcx_buf_put(struct smcx_lgr *lgr, struct smcx_buf *buf);
  * and registered, until the group's release (see buf.c)
  */
 void smcx_buf_retire(struct smcx_lgr *lgr, struct smcx_buf *buf);
-/* register an RMB for remote write on @lnk, once per link; 0 or -errno */
-int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *buf);
+/*
+ * register an RMB for remote write on @lnk, once per link; 0 or -errno.
+ * The wait for an idle send queue ends early once *@abort is set (a
+ * handshake's smc->aborting; NULL: none), see smcx_wr_quiesce().
+ */
+int smcx_buf_reg(struct smcx_link *lnk, struct smcx_buf *buf,
+		 const bool *abort);
 /*
  * A link that starts to carry the group's data: map (and give an MR to)
  * every buffer of the pool on it, and every buffer made from now on until

@@ -309,11 +309,11 @@ static int smcx_join_reg_rmb(struct smcx_sock *smc, bool confirm)
 				    "new RMB: group configuration busy", rc);
 		return rc;
 	}
-	rc = smcx_buf_reg(conn->lnk, conn->rmb);
+	rc = smcx_buf_reg(conn->lnk, conn->rmb, &smc->aborting);
 	for (l = smcx_lgr_next_link(lgr, NULL); l && !rc;
 	     l = smcx_lgr_next_link(lgr, l))
 		if (l != conn->lnk && smcx_link_active(l))
-			smcx_buf_reg(l, conn->rmb);
+			smcx_buf_reg(l, conn->rmb, &smc->aborting);
 	if (!rc && confirm)
 		rc = smcx_llc_confirm_rkey(conn->lnk, conn->rmb);
 	smcx_lgr_conf_unlock(lgr);
@@ -597,7 +597,7 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		/* after the Confirm wait: is the group still there? */
 		rc = smcx_join_link_ready(lnk);
 		if (!rc)
-			rc = smcx_buf_reg(lnk, smc->conn->rmb);
+			rc = smcx_buf_reg(lnk, smc->conn->rmb, &smc->aborting);
 		if (!rc)
 			rc = smcx_join_alive(lnk);
 		if (!rc)

@@ -285,6 +285,7 @@ bool smcx_link_recycle(struct smcx_link *lnk)
 	lnk->linked = false;
 	lnk->down_logged = 0;
 	lnk->tx_quiesce = false;
+	lnk->tx_slow = false;
 	lnk->tx_free = 0;
 	lnk->peer_qpn = 0;
 	lnk->peer_psn = 0;

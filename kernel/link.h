@@ -138,6 +138,12 @@ struct smcx_link {
 	unsigned int tx_held;
 	bool tx_orphan;
 	bool tx_quiesce;		/* a REG_MR wants the queue idle */
+	/*
+	 * A quiesce timed out (a peer that acknowledges slowly, review
+	 * N5): the next ones fail at once instead of waiting again, until
+	 * a send completes (wr.c).  Read and written with READ/WRITE_ONCE.
+	 */
+	bool tx_slow;
 	wait_queue_head_t tx_wait;
 	struct smcx_tx_slot tx[SMCX_WR_SLOTS];
 	u8 *tx_bufs;

@@ -71,6 +71,9 @@ static void smcx_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 		pr_info("send completion: %s\n", ib_wc_status_msg(wc->status));
 	if (slot->done)
 		slot->done(slot, ok);
+	/* the peer acknowledges again: quiesces may wait again (link.h) */
+	if (ok && unlikely(READ_ONCE(lnk->tx_slow)))
+		WRITE_ONCE(lnk->tx_slow, false);
 	smcx_wr_slot_put(slot);
 	if (!ok && lnk->state != SMCX_LNK_DEAD)
 		smcx_lgr_link_down(lnk, "send completion error");
@@ -168,20 +171,36 @@ bool smcx_wr_wait_held(struct smcx_link *lnk)
  * QP in the error state (rxe_reg_fast_mr "not free"; many simultaneous
  * connects make such a rewind likely).  On an idle queue nothing is in
  * front of it.  Caller holds the link's reg_mutex.
+ *
+ * A peer that acknowledges slowly (posts its receives late, review N5)
+ * keeps a slot out for seconds at a time, and every quiesce would wait
+ * the full SMCX_REG_WAIT while holding the group's conf_mutex.  After one
+ * such timeout the link is marked slow (tx_slow) until a send completes,
+ * and quiesces fail at once meanwhile.  The wait also ends when *@abort
+ * (the handshake's smc->aborting) is set, looked at every
+ * SMCX_QUIESCE_POLL, so that cancelling the handshake is prompt.
  */
-int smcx_wr_quiesce(struct smcx_link *lnk)
+int smcx_wr_quiesce(struct smcx_link *lnk, const bool *abort)
 {
+	unsigned long end = jiffies + SMCX_REG_WAIT;
+	bool aborted = false;
 	unsigned long flags;
 	bool idle;
 	int i;
 
+	if (READ_ONCE(lnk->tx_slow))
+		return -EAGAIN;
 	spin_lock_irqsave(&lnk->tx_lock, flags);
 	lnk->tx_quiesce = true;
 	spin_unlock_irqrestore(&lnk->tx_lock, flags);
-	wait_event_timeout(lnk->tx_wait,
-			   READ_ONCE(lnk->tx_free) == SMCX_WR_ALL_FREE ||
-			   READ_ONCE(lnk->state) == SMCX_LNK_DEAD,
-			   SMCX_REG_WAIT);
+	while (!wait_event_timeout(lnk->tx_wait,
+				   READ_ONCE(lnk->tx_free) == SMCX_WR_ALL_FREE ||
+				   READ_ONCE(lnk->state) == SMCX_LNK_DEAD,
+				   SMCX_QUIESCE_POLL)) {
+		aborted = abort && READ_ONCE(*abort);
+		if (aborted || time_after_eq(jiffies, end))
+			break;
+	}
 	spin_lock_irqsave(&lnk->tx_lock, flags);
 	idle = lnk->tx_free == SMCX_WR_ALL_FREE &&
 	       lnk->state != SMCX_LNK_DEAD;
@@ -192,9 +211,17 @@ int smcx_wr_quiesce(struct smcx_link *lnk)
 	}
 	lnk->tx_quiesce = false;
 	spin_unlock_irqrestore(&lnk->tx_lock, flags);
-	if (!idle)
-		wake_up_all(&lnk->tx_wait);
-	return idle ? 0 : -ENOLINK;
+	if (idle)
+		return 0;
+	wake_up_all(&lnk->tx_wait);
+	if (READ_ONCE(lnk->state) == SMCX_LNK_DEAD)
+		return -ENOLINK;
+	if (aborted)
+		return -ECONNABORTED;
+	WRITE_ONCE(lnk->tx_slow, true);
+	pr_info_ratelimited("link %u: send queue not idle for a REG_MR: slow\n",
+			    lnk->link_id);
+	return -EAGAIN;
 }
 
 void smcx_wr_unquiesce(struct smcx_link *lnk)

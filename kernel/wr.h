@@ -30,6 +30,8 @@ struct smcx_link;
 #define SMCX_WR_LONG_LEN	(SMCX_LLC_ADD_LINK_RT_OFF + \
 				 SMCX_LLC_ADD_LINK_RKEYS_MAX_V2 * SMCX_LLC_RT_LEN)
 #define SMCX_REG_WAIT		(10 * HZ)	/* one REG_MR on a busy link */
+/* a quiesce looks at its abort flag this often (nobody wakes it for it) */
+#define SMCX_QUIESCE_POLL	(HZ / 20)
 /* link clear waits this long for the senders holding a slot (wr.c) */
 #define SMCX_WR_HELD_WAIT	(2 * HZ)
 /*
@@ -131,10 +133,12 @@ int smcx_wr_send_imm(struct smcx_tx_slot *slot, struct ib_rdma_wr *wr,
 		     u64 sync_dma, u32 sync_len);
 /*
  * Claim every send slot once all are back (the send queue empty), for a
- * REG_MR; 0 or -ENOLINK.  Unquiesce hands them out again.  Under the link's
- * reg_mutex.
+ * REG_MR; 0, -ENOLINK (link dead), -EAGAIN (not idle within SMCX_REG_WAIT,
+ * or an earlier quiesce was not and no send completed since: tx_slow) or
+ * -ECONNABORTED (*@abort set meanwhile; @abort may be NULL).  Unquiesce
+ * hands them out again.  Under the link's reg_mutex.
  */
-int smcx_wr_quiesce(struct smcx_link *lnk);
+int smcx_wr_quiesce(struct smcx_link *lnk, const bool *abort);
 void smcx_wr_unquiesce(struct smcx_link *lnk);
 /* a send slot taken longer than SMCX_TX_STALL ago (the watchdog's test) */
 bool smcx_wr_stalled(struct smcx_link *lnk);
