@@ -63,6 +63,8 @@ struct sock;
 
 #define SMCX_ADD_RETRY		(10 * HZ)
 #define SMCX_ADD_RETRY_MAX	(320 * HZ)
+/* the least time between two add flows a peer's REQ_ADD_LINK starts */
+#define SMCX_ADD_ASK_GAP	(2 * HZ)
 
 /*
  * Link groups per peer address and per network namespace (N4).  A first
@@ -169,6 +171,11 @@ struct smcx_lgr {
 	 */
 	unsigned long add_retry_at;
 	unsigned long add_backoff;
+	/*
+	 * Server: the peer's REQ_ADD_LINK starts no flow before this (llc.c,
+	 * smcx_llc_ask_allowed()); 0: none started yet.  READ/WRITE_ONCE.
+	 */
+	unsigned long add_ask_next;
 };
 
 /*

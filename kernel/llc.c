@@ -384,6 +384,23 @@ static void smcx_llc_answer_del_rkey(struct smcx_link *lnk,
 	smcx_llc_send(lnk, &r, true);
 }
 
+/*
+ * A peer's REQ_ADD_LINK may start an add flow now: none started on the
+ * peer's word in the last SMCX_ADD_ASK_GAP.  add_ask_next is 0 until the
+ * first (jiffies start near the wrap, so 0 cannot mean "long ago").  The
+ * LLC works of the group's two links may race here: at worst two flows
+ * start, and the second finds the group with its links (addlink.c).
+ */
+static bool smcx_llc_ask_allowed(struct smcx_lgr *lgr)
+{
+	unsigned long next = READ_ONCE(lgr->add_ask_next);
+
+	if (next && time_before(jiffies, next))
+		return false;
+	WRITE_ONCE(lgr->add_ask_next, (jiffies + SMCX_ADD_ASK_GAP) | 1);
+	return true;
+}
+
 static void smcx_llc_answer(struct smcx_link *lnk,
 			    const struct smcx_llc_qentry *qe)
 {
@@ -412,10 +429,16 @@ static void smcx_llc_answer(struct smcx_link *lnk,
 		smcx_llc_answer_delete(lnk, m);
 		break;
 	case SMCX_LLC_REQ_ADD_LINK:
-		/* a server offers a link if it can (addlink.c); no answer */
+		/*
+		 * A server offers a link if it can (addlink.c); no answer.
+		 * At most one flow per SMCX_ADD_ASK_GAP on the peer's word
+		 * (review N5: each one takes conf_mutex and may wait); a
+		 * request within the gap is left to the watchdog's schedule.
+		 */
 		if (lnk->lgr->role == SMCX_SRV) {
 			WRITE_ONCE(lnk->lgr->add_asked, true);
-			smcx_addlink_kick(lnk->lgr);
+			if (smcx_llc_ask_allowed(lnk->lgr))
+				smcx_addlink_kick(lnk->lgr);
 		}
 		break;
 	default:
