@@ -7,13 +7,16 @@
  * at a time (conn.h, tx_busy): process context owns the send side through
  * smcx_tx_lock(); a completion pushes in softirq (smcx_tx_kick()) when
  * nobody owns it, and leaves the push to the owner when someone does, or
- * to tx_work when no send slot is free.
+ * to tx_work when no send slot is free or it pushed SMCX_TX_KICK_ROUNDS
+ * times in a row on other completions' behalf.  A task waiting for the
+ * side sleeps (smcx_tx_lock()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/sched/signal.h>
 #include <linux/tcp.h>
 #include <linux/uio.h>
+#include <linux/wait_bit.h>
 #include <net/sock.h>
 
 #include <smcx/cursor.h>
@@ -24,6 +27,9 @@
 #include "lgr.h"
 #include "stats.h"
 #include "sysctl.h"
+
+/* pushes a completion makes in a row before tx_work takes over (N12) */
+#define SMCX_TX_KICK_ROUNDS	4
 
 /*
  * A send on @lnk failed: the link is dead or dying.  With another ACTIVE
@@ -326,8 +332,11 @@ int smcx_tx_push(struct smcx_sock *smc, bool force)
 /*
  * Process context: own the send side.  tx_mutex orders the tasks; a
  * completion that holds tx_busy is pushing on another CPU, in softirq,
- * without sleeping or waiting for anything (it cannot run on this CPU
- * while this task runs here): wait that little out.
+ * without sleeping or waiting for anything, for at most
+ * SMCX_TX_KICK_ROUNDS pushes (smcx_tx_kick()).  Sleep until it lets go
+ * (review N12: spinning here could last as long as other CPUs' completions
+ * kept the owner going): every path that clears tx_busy wakes us
+ * (smcx_tx_free_side()).  The wait ends: the owner never waits for us.
  */
 void smcx_tx_lock(struct smcx_conn *conn)
 {
@@ -335,11 +344,24 @@ void smcx_tx_lock(struct smcx_conn *conn)
 	spin_lock_bh(&conn->lock);
 	while (conn->tx_busy) {
 		spin_unlock_bh(&conn->lock);
-		cpu_relax();
+		wait_var_event(&conn->tx_busy, !READ_ONCE(conn->tx_busy));
 		spin_lock_bh(&conn->lock);
 	}
 	conn->tx_busy = true;
 	spin_unlock_bh(&conn->lock);
+}
+
+/*
+ * The send side is free (tx_busy just cleared under lock, which is
+ * released): wake a task in smcx_tx_lock().  The barrier orders the
+ * clear before wake_up_var()'s look at the wait queue, against the
+ * waiter's queueing before its look at tx_busy.
+ */
+static void smcx_tx_free_side(struct smcx_conn *conn)
+{
+	/* tx_busy's clear before the look at the waiters (see above) */
+	smp_mb();
+	wake_up_var(&conn->tx_busy);
 }
 
 /*
@@ -357,7 +379,24 @@ static bool smcx_tx_release(struct smcx_conn *conn)
 	if (!again)
 		conn->tx_busy = false;
 	spin_unlock_bh(&conn->lock);
+	if (!again)
+		smcx_tx_free_side(conn);
 	return again;
+}
+
+/*
+ * Let go of the send side even though a push is owed (tx_again): the
+ * caller queues tx_work, which takes the side and pushes what is owed
+ * then.  A completion between the two either pushes itself or finds
+ * tx_work's owner and leaves the push to it.
+ */
+static void smcx_tx_hand_off(struct smcx_conn *conn)
+{
+	spin_lock_bh(&conn->lock);
+	conn->tx_again = false;
+	conn->tx_busy = false;
+	spin_unlock_bh(&conn->lock);
+	smcx_tx_free_side(conn);
 }
 
 int smcx_tx_push_locked(struct smcx_sock *smc, bool force)
@@ -511,7 +550,8 @@ void smcx_tx_work(struct work_struct *work)
 void smcx_tx_kick(struct smcx_sock *smc)
 {
 	struct smcx_conn *conn = smc->conn;
-	bool slotless = false;
+	bool slotless = false, handed = false;
+	int rounds = 0;
 
 	spin_lock_bh(&conn->lock);
 	if (conn->tx_busy) {
@@ -522,13 +562,25 @@ void smcx_tx_kick(struct smcx_sock *smc)
 	}
 	conn->tx_busy = true;
 	spin_unlock_bh(&conn->lock);
+	/*
+	 * Push again while other CPUs' completions ask for it (tx_again),
+	 * but not without end (review N12): after SMCX_TX_KICK_ROUNDS the
+	 * rest goes to tx_work, and a task waiting in smcx_tx_lock() gets
+	 * its turn.
+	 */
 	do {
 		if (!slotless)
 			slotless = smcx_tx_owed(smc, false) == -EAGAIN;
+		if (++rounds >= SMCX_TX_KICK_ROUNDS &&
+		    READ_ONCE(conn->tx_again)) {
+			smcx_tx_hand_off(conn);
+			handed = true;
+			break;
+		}
 	} while (smcx_tx_release(conn));
 	smcx_stats_tx_kick(sock_net(&smc->sk),
-			   slotless ? SMCX_KICK_WORK : SMCX_KICK_BH);
-	if (slotless) {
+			   slotless || handed ? SMCX_KICK_WORK : SMCX_KICK_BH);
+	if (slotless || handed) {
 		sock_hold(&smc->sk);
 		if (!queue_work(smcx_wq, &conn->tx_work))
 			sock_put(&smc->sk);
