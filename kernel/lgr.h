@@ -133,10 +133,11 @@ struct smcx_lgr {
 	 * their keys, run one at a time (mainline's llc_conf_mutex): an RMB
 	 * is either in the new link's key list or announced on both links.
 	 * Taken before links_mutex; held across LLC waits and REG_MRs (each
-	 * bounded).  Taken only through smcx_lgr_conf_lock(), which waits a
-	 * bounded time and gives up on an aborted handshake (review N5).
+	 * bounded).  Taken only through smcx_lgr_conf_lock(), which gives up
+	 * behind a stuck holder and on an aborted handshake (review N5).
 	 */
 	struct mutex conf_mutex;
+	unsigned int conf_gen;		/* takers of conf_mutex, counted */
 	/* the peer's RMB keys per link (smcx/rtoken.h), under rtok_lock */
 	spinlock_t rtok_lock;
 	struct smcx_rtoks *rtoks;
@@ -182,33 +183,44 @@ struct smcx_lgr {
  * The group's configuration lock (conf_mutex above), for a handshake's
  * new RMB (join.c) and the add-link flows (addlink.c).  The holder may
  * wait seconds for a slow peer (a quiesce, a REG_MR, an LLC answer), so
- * nobody sleeps uninterruptibly behind it: a waiter tries the mutex,
- * sleeps on its address (woken by smcx_lgr_conf_unlock()) and gives up
- * after SMCX_CONF_WAIT in all (-ETIMEDOUT; a handshake then declines and
- * the client falls back to TCP), or once *@abort is set (-ECONNABORTED:
- * @abort is the handshake's smc->aborting, NULL for none).  Nobody wakes
- * a waiter when @abort is set, so it looks at it every SMCX_CONF_POLL.
+ * nobody sleeps uninterruptibly behind it (review N5): a waiter tries the
+ * mutex and sleeps on its address (woken by smcx_lgr_conf_unlock()).  It
+ * gives up (-ETIMEDOUT; a handshake then declines and the client goes on
+ * over TCP) when the mutex has not changed hands for SMCX_CONF_STALL
+ * (conf_gen, counted by each taker: the holder is stuck on its peer), or
+ * after SMCX_CONF_WAIT_MAX in all, the peer's CLC wait: a burst of honest
+ * handshakes that keeps the lock moving waits its turn.  It gives up at
+ * once when *@abort is set (-ECONNABORTED: @abort is the handshake's
+ * smc->aborting, NULL for none); nobody wakes a waiter for that, so it
+ * looks every SMCX_CONF_POLL.
  */
-#define SMCX_CONF_WAIT		(2 * HZ)
+#define SMCX_CONF_STALL		(2 * HZ)
+#define SMCX_CONF_WAIT_MAX	(6 * HZ)	/* SMCX_CLC_WAIT_TIME, conn.h */
 #define SMCX_CONF_POLL		(HZ / 20)
 
 static inline int smcx_lgr_conf_lock(struct smcx_lgr *lgr, const bool *abort)
 {
-	unsigned long end = jiffies + SMCX_CONF_WAIT;
-	long left;
+	unsigned int gen = READ_ONCE(lgr->conf_gen);
+	unsigned long start = jiffies, moved = start;
 
 	for (;;) {
 		if (abort && READ_ONCE(*abort))
 			return -ECONNABORTED;
-		if (mutex_trylock(&lgr->conf_mutex))
+		if (mutex_trylock(&lgr->conf_mutex)) {
+			WRITE_ONCE(lgr->conf_gen, lgr->conf_gen + 1);
 			return 0;
-		left = (long)(end - jiffies);
-		if (left <= 0)
+		}
+		if (READ_ONCE(lgr->conf_gen) != gen) {
+			gen = READ_ONCE(lgr->conf_gen);
+			moved = jiffies;
+		}
+		if (time_after_eq(jiffies, moved + SMCX_CONF_STALL) ||
+		    time_after_eq(jiffies, start + SMCX_CONF_WAIT_MAX))
 			return -ETIMEDOUT;
 		wait_var_event_timeout(&lgr->conf_mutex,
 				       !mutex_is_locked(&lgr->conf_mutex) ||
 				       (abort && READ_ONCE(*abort)),
-				       min_t(long, left, SMCX_CONF_POLL));
+				       SMCX_CONF_POLL);
 	}
 }
 
