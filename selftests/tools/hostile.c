@@ -6,6 +6,7 @@
  *   hostile client -a ADDR -p PORT [-s SEED] [-n CASES] [-c FIRST] [-j THREADS]
  *                  [-x CLASS,...] [-k CLASS,...] [-v]
  *   hostile rdma -a ADDR -p PORT [-s SEED] [-n CASES] [-c FIRST] [-x/-k CLASS,...] [-v]
+ *   hostile slowack -a ADDR -p PORT -S SRCADDR [-n CONNS] [-t SECS] [-w MS]
  *   hostile victim -p PORT [-f smc|tcp] [-b BACKLOG]
  *   hostile dial -a ADDR -p PORT [-f smc|tcp] [-n COUNT]
  *   hostile server -p PORT [-s SEED] [-n CASES] [-c FIRST] [-v]
@@ -1867,6 +1868,7 @@ static int cmd_victim(const char *family, int backlog)
 	int lfd, ep, one = 1;
 	unsigned long long accepted = 0, bytes = 0, dropped = 0;
 	static uint8_t buf[65536];
+	int64_t t0;
 	struct epoll_event ev = { .events = EPOLLIN };
 
 	signal(SIGPIPE, SIG_IGN);
@@ -1922,8 +1924,10 @@ static int cmd_victim(const char *family, int backlog)
 			close(fd);	/* EOF or error: closes the epoll entry too */
 		}
 	}
+	t0 = now_ms();
 	close(lfd);
-	printf("hostile: victim accepted=%llu bytes=%llu dropped=%llu\n", accepted, bytes, dropped);
+	printf("hostile: victim accepted=%llu bytes=%llu dropped=%llu close_ms=%lld\n", accepted,
+	       bytes, dropped, (long long)(now_ms() - t0));
 	return 0;
 }
 
@@ -2298,6 +2302,7 @@ static void usage(void)
 		"                      [-x CLASS,...] [-k CLASS,...] [-v]\n"
 		"       hostile rdma -a ADDR -p PORT [-s SEED] [-n CASES] [-c FIRST] [-x/-k CLASS,...] [-v]\n"
 		"                    [-H SECS]\n"
+		"       hostile slowack -a ADDR -p PORT -S SRCADDR [-n CONNS] [-t SECS] [-w MS]\n"
 		"       hostile victim -p PORT [-f smc|tcp] [-b BACKLOG]\n"
 		"       hostile dial -a ADDR -p PORT [-f smc|tcp] [-n COUNT]\n"
 		"       hostile server -p PORT [-s SEED] [-n CASES] [-c FIRST] [-v]\n"
@@ -2307,7 +2312,8 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	const char *cmd, *family = "smc", *skip_arg = NULL, *keep_arg = NULL;
-	int opt, backlog = 1024, k, count_given = 0, hold = 0;
+	int opt, backlog = 1024, k, count_given = 0, hold = 0, secs = 60, wait_ms = 5000;
+	const char *src = NULL;
 
 	if (argc < 2) {
 		usage();
@@ -2315,7 +2321,7 @@ int main(int argc, char **argv)
 	}
 	cmd = argv[1];
 	optind = 2;
-	while ((opt = getopt(argc, argv, "a:p:s:n:c:j:x:k:vf:b:H:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:s:n:c:j:x:k:vf:b:H:S:t:w:")) != -1) {
 		switch (opt) {
 		case 'a': O.addr = optarg; break;
 		case 'p': O.port = atoi(optarg); break;
@@ -2344,6 +2350,9 @@ int main(int argc, char **argv)
 		case 'f': family = optarg; break;
 		case 'b': backlog = atoi(optarg); break;
 		case 'H': hold = atoi(optarg); break;
+		case 'S': src = optarg; break;
+		case 't': secs = atoi(optarg); break;
+		case 'w': wait_ms = atoi(optarg); break;
 		default:
 			usage();
 			return 2;
@@ -2359,6 +2368,15 @@ int main(int argc, char **argv)
 		signal(SIGPIPE, SIG_IGN);
 		return hostile_rdma(O.addr, O.port, O.seed, O.first, O.count, O.verbose,
 				    skip_arg, keep_arg, hold);
+	}
+	if (!strcmp(cmd, "slowack")) {
+		if (!O.addr || !O.port || !src) {
+			usage();
+			return 2;
+		}
+		signal(SIGPIPE, SIG_IGN);
+		return hostile_slowack(O.addr, O.port, src, count_given ? (int)O.count : 30,
+				       secs, wait_ms);
 	}
 	if (!strcmp(cmd, "dial"))
 		return cmd_dial(family, count_given);

@@ -75,5 +75,11 @@ void note_append(char *what, size_t size, const char *fmt, va_list ap);
  */
 int hostile_rdma(const char *addr, int port, uint64_t seed, uint64_t first, uint64_t count,
 		 int verbose, const char *skip, const char *keep, int hold);
+/*
+ * hostile_ib.c: a slow acknowledger (hostile slowack): from @src, a first
+ * contact whose receives come back one per @ms, then @n connections at
+ * once claiming the group; runs @secs in all
+ */
+int hostile_slowack(const char *addr, int port, const char *src, int n, int secs, int ms);
 
 #endif /* HOSTILE_H */

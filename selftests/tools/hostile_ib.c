@@ -26,9 +26,11 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <infiniband/verbs.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -86,6 +88,7 @@ struct hconn {
 
 static struct {
 	const char *addr;
+	const char *src;		/* slowack: our CLC source address */
 	int port;
 	uint64_t seed, first, count;
 	int verbose;
@@ -97,6 +100,16 @@ static struct {
 } R;
 
 static void conn_forget(struct hconn *k);
+
+/*
+ * slowack: receive slots the CQ thread consumed and did not post again;
+ * the slow poster gives them back one at a time.  Under ib.lk.
+ */
+static struct {
+	int on;
+	unsigned int n;
+	unsigned int owed[NSLOT];
+} slow;
 
 static struct {
 	struct ibv_context *ctx;
@@ -407,6 +420,20 @@ static void on_recv(const uint8_t *buf, uint32_t len)
 	llc_answer(&m);
 }
 
+/* a consumed receive slot: post it again, or owe it (slowack) */
+static void recv_again(unsigned int i)
+{
+	int owe;
+
+	pthread_mutex_lock(&ib.lk);
+	owe = slow.on && slow.n < NSLOT;
+	if (owe)
+		slow.owed[slow.n++] = i;
+	pthread_mutex_unlock(&ib.lk);
+	if (!owe)
+		post_recv(i);
+}
+
 static void *cq_thread(void *arg)
 {
 	(void)arg;
@@ -440,7 +467,7 @@ static void *cq_thread(void *arg)
 					continue;
 				on_recv(recv_slot((unsigned int)wc[i].wr_id), wc[i].byte_len);
 				if (!ib.dead)
-					post_recv((unsigned int)wc[i].wr_id);
+					recv_again((unsigned int)wc[i].wr_id);
 			}
 		}
 	}
@@ -721,6 +748,43 @@ static int clc_closed(int fd)
 	return n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
 }
 
+/* tcp_connect() from the local address @src (our GID follows it) */
+static int src_connect(const char *src, const char *addr, int port, int ms)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(port) };
+	struct sockaddr_in me = { .sin_family = AF_INET };
+	socklen_t l = sizeof(int);
+	struct pollfd p;
+	int fd, one = 1, err = 0;
+
+	if (inet_pton(AF_INET, addr, &sa.sin_addr) != 1 ||
+	    inet_pton(AF_INET, src, &me.sin_addr) != 1)
+		return -EINVAL;
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&me, sizeof(me)) ||
+	    (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) && errno != EINPROGRESS)) {
+		err = errno;
+		close(fd);
+		return -err;
+	}
+	p.fd = fd;
+	p.events = POLLOUT;
+	if (poll(&p, 1, ms) != 1) {
+		close(fd);
+		return -ETIMEDOUT;
+	}
+	getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &l);
+	if (err) {
+		close(fd);
+		return -err;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
 /* the proposal of an honest smcx-like client, with our GID */
 static size_t honest_prop(struct hrng *r, uint8_t *out)
 {
@@ -796,7 +860,7 @@ static int conn_open(struct hrng *r, struct hconn *k, int *first, char *err, siz
 	int fd, len, slot;
 
 	memset(k, 0, sizeof(*k));
-	fd = tcp_connect(R.addr, R.port, 20000);
+	fd = R.src ? src_connect(R.src, R.addr, R.port, 20000) : tcp_connect(R.addr, R.port, 20000);
 	if (fd < 0) {
 		snprintf(err, errlen, "connect: %s", strerror(-fd));
 		return -1;
@@ -1897,4 +1961,172 @@ int hostile_rdma(const char *addr, int port, uint64_t seed, uint64_t first, uint
 	       (now_ms() - t0) / 1000.0, n * 1000.0 / (double)(now_ms() - t0 + 1),
 	       ib.llc_answered, ib.cdc_rx, findings);
 	return findings ? 1 : 0;
+}
+
+/* ------------------------------------------------------ slow acknowledger */
+
+/*
+ * The slow poster: every @ms one owed receive back, and one more TEST_LINK
+ * request, whose answer queues behind the others in the victim's send
+ * queue: about three of its SENDs wait there at any time, each for about
+ * three periods (under its 15 s stall watchdog).  While a REG_MR waits for
+ * the queue to be idle the victim sends no new answers, and the queue
+ * drains in three periods, longer than that wait (10 s) with @ms 4000.
+ */
+static int slow_ms, slow_stop;
+
+static void slow_ask(void)
+{
+	struct smcx_llc_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.version = SMCX_LLC_V2;
+	m.type = SMCX_LLC_TEST_LINK;
+	llc_send(&m);
+}
+
+static void *slow_thread(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		int64_t until = now_ms() + slow_ms;
+		unsigned int i = NSLOT;
+
+		while (now_ms() < until) {
+			if (__atomic_load_n(&slow_stop, __ATOMIC_ACQUIRE))
+				return NULL;
+			sleep_ms(50);
+		}
+		pthread_mutex_lock(&ib.lk);
+		if (slow.n)
+			i = slow.owed[--slow.n];
+		pthread_mutex_unlock(&ib.lk);
+		if (i < NSLOT && !ib.dead)
+			post_recv(i);
+		if (!ib.dead)
+			slow_ask();
+	}
+}
+
+/*
+ * hostile slowack (review N5): an honest first contact from @src, then
+ * our receive queue runs dry (TEST_LINK requests whose answers take our
+ * posted receives, none posted again) and gets one receive back every
+ * @ms (slow_thread()): the victim's SENDs wait in RNR retries and complete
+ * late, so its send queue is never idle.  Then @n connections at
+ * once that claim our group (each needs a new RMB: a REG_MR, which wants
+ * the send queue idle, under the group's conf_mutex).  We never confirm;
+ * each connection's reply and when it came (ms after the flood) is
+ * printed, or "silent" when none came within 20 s.  The link then lives
+ * on, with the slow receives, until @secs after the start; then
+ * everything is given back and the group deleted.
+ */
+int hostile_slowack(const char *addr, int port, const char *src, int n, int secs, int ms)
+{
+	static struct hconn conn;
+	static uint8_t buf[1024];
+	struct hrng r = { .s = 0x534c4f57ull };
+	int64_t t0 = now_ms(), tf, end = t0 + secs * 1000LL;
+	int first = 0, i, fds[NRMB], answered = 0, declined = 0, accepted = 0;
+	int64_t worst = 0;
+	unsigned int drained, tries;
+	struct smcx_llc_msg m;
+	struct smcx_clc_hdr h;
+	pthread_t thr;
+	char err[300] = "";
+	size_t len;
+
+	R.addr = addr;
+	R.port = port;
+	R.src = src;
+	slow_ms = ms;
+	if (n > NRMB)
+		n = NRMB;
+	hr_next(&r);
+	if (conn_open(&r, &conn, &first, err, sizeof(err)) || !first) {
+		printf("slowack: no first contact: %s\n", err);
+		return 2;
+	}
+	printf("slowack: first contact up\n");
+	pthread_mutex_lock(&ib.lk);
+	slow.on = 1;
+	pthread_mutex_unlock(&ib.lk);
+	memset(&m, 0, sizeof(m));
+	m.version = SMCX_LLC_V2;
+	m.type = SMCX_LLC_TEST_LINK;
+	for (tries = 0, drained = 0; tries < 400 && drained < NSLOT && !ib.dead; tries++) {
+		llc_send(&m);
+		sleep_ms(25);
+		pthread_mutex_lock(&ib.lk);
+		drained = slow.n;
+		pthread_mutex_unlock(&ib.lk);
+	}
+	printf("slowack: %u receives taken by %u TEST_LINKs%s\n", drained, tries,
+	       ib.dead ? " (link dead)" : "");
+	if (drained < NSLOT || ib.dead)
+		return 2;
+	for (i = 0; i < 3; i++)	/* three answers wait in the victim's queue */
+		slow_ask();
+	sleep_ms(500);
+	pthread_create(&thr, NULL, slow_thread, NULL);
+	tf = now_ms();
+	for (i = 0; i < n; i++) {
+		fds[i] = src_connect(src, addr, port, 20000);
+		len = honest_prop(&r, buf);
+		if (fds[i] >= 0 && send_all(fds[i], buf, len)) {
+			close(fds[i]);
+			fds[i] = -1;
+		}
+	}
+	printf("slowack: %d connections sent their Proposal\n", n);
+	fflush(stdout);
+	for (i = 0; i < n; i++) {
+		int64_t at;
+		int got;
+
+		if (fds[i] < 0) {
+			printf("slowack conn %d: connect failed\n", i);
+			continue;
+		}
+		got = read_clc(fds[i], buf, sizeof(buf), &h);
+		at = now_ms() - tf;
+		if (got < 0) {
+			printf("slowack conn %d: silent or closed (%lld ms)\n", i, (long long)at);
+		} else if (h.type == SMCX_CLC_DECLINE && got >= 20) {
+			uint32_t diag;
+
+			memcpy(&diag, buf + 16, 4);
+			printf("slowack conn %d: decline 0x%08x (%lld ms)\n", i, ntohl(diag),
+			       (long long)at);
+			declined++;
+		} else {
+			printf("slowack conn %d: type %u (%lld ms)\n", i, h.type, (long long)at);
+			accepted += h.type == SMCX_CLC_ACCEPT;
+		}
+		if (got >= 0) {
+			answered++;
+			if (at > worst)
+				worst = at;
+		}
+		fflush(stdout);
+	}
+	printf("slowack: answered=%d declined=%d accepted=%d of %d, last answer %lld ms\n",
+	       answered, declined, accepted, n, (long long)worst);
+	fflush(stdout);
+	while (now_ms() < end && !ib.dead)
+		sleep_ms(200);
+	printf("slowack: link %s after %.1f s\n", ib.dead ? ib.why : "up",
+	       (now_ms() - t0) / 1000.0);
+	__atomic_store_n(&slow_stop, 1, __ATOMIC_RELEASE);
+	pthread_join(thr, NULL);
+	pthread_mutex_lock(&ib.lk);
+	slow.on = 0;
+	while (slow.n)
+		post_recv(slow.owed[--slow.n]);
+	pthread_mutex_unlock(&ib.lk);
+	for (i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	link_down();
+	return 0;
 }
