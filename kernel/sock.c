@@ -324,6 +324,14 @@ int smcx_wait_hs(struct smcx_sock *smc, long *timeo)
  * aborted (the work then neither grafts nor queues the connection), kill
  * its TCP connection so a worker blocked on CLC input returns at once, and
  * wait for the work item.  Called without the sock lock.
+ *
+ * That wait is short (review N5): the worker's waits for the peer's CLC
+ * messages end with the TCP abort; those for a peer's first-contact slot
+ * (join.c), for the group's conf_mutex (smcx_lgr_conf_lock()) and for an
+ * idle send queue before a REG_MR (smcx_wr_quiesce()) look at
+ * smc->aborting; what is left are single LLC exchanges (a CONFIRM_RKEY or
+ * CONFIRM_LINK, SMCX_LLC_WAIT: 2 s) and a REG_MR on an idle send queue
+ * (bounded by SMCX_REG_WAIT, done in moments unless the device is stuck).
  */
 void smcx_hs_cancel(struct smcx_sock *smc)
 {
