@@ -187,15 +187,19 @@ struct smcx_lgr {
  * mutex and sleeps on its address (woken by smcx_lgr_conf_unlock()).  It
  * gives up (-ETIMEDOUT; a handshake then declines and the client goes on
  * over TCP) when the mutex has not changed hands for SMCX_CONF_STALL
- * (conf_gen, counted by each taker: the holder is stuck on its peer), or
- * after SMCX_CONF_WAIT_MAX in all, the peer's CLC wait: a burst of honest
- * handshakes that keeps the lock moving waits its turn.  It gives up at
- * once when *@abort is set (-ECONNABORTED: @abort is the handshake's
- * smc->aborting, NULL for none); nobody wakes a waiter for that, so it
- * looks every SMCX_CONF_POLL.
+ * (conf_gen, counted by each taker): longer than a holder's own bounded
+ * waits allow (a quiesce, SMCX_REG_WAIT, then an LLC exchange), so the
+ * holder is stuck.  A burst of honest handshakes keeps the lock moving,
+ * and each waits its turn, up to SMCX_CONF_WAIT_MAX (64 connections at
+ * once on a loaded TCG lab took more than 6 s).  A slow peer does not
+ * keep the lock for long either: after one quiesce timed out, the next
+ * fail at once (smcx_wr_quiesce()).  A waiter gives up at once when
+ * *@abort is set (-ECONNABORTED: @abort is the handshake's smc->aborting,
+ * NULL for none); nobody wakes it for that, so it looks every
+ * SMCX_CONF_POLL.
  */
-#define SMCX_CONF_STALL		(2 * HZ)
-#define SMCX_CONF_WAIT_MAX	(6 * HZ)	/* SMCX_CLC_WAIT_TIME, conn.h */
+#define SMCX_CONF_STALL		(13 * HZ)
+#define SMCX_CONF_WAIT_MAX	(30 * HZ)
 #define SMCX_CONF_POLL		(HZ / 20)
 
 static inline int smcx_lgr_conf_lock(struct smcx_lgr *lgr, const bool *abort)
