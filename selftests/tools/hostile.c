@@ -196,18 +196,26 @@ static int fail(struct hcase *c, const char *fmt, ...)
 
 int tcp_connect(const char *addr, int port, int ms)
 {
+	return tcp_connect_from(NULL, addr, port, ms);
+}
+
+int tcp_connect_from(const char *src, const char *addr, int port, int ms)
+{
 	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(port) };
+	struct sockaddr_in me = { .sin_family = AF_INET };
 	struct pollfd p;
 	int fd, one = 1, err = 0;
 	socklen_t l = sizeof(err);
 
-	if (inet_pton(AF_INET, addr, &sa.sin_addr) != 1)
+	if (inet_pton(AF_INET, addr, &sa.sin_addr) != 1 ||
+	    (src && inet_pton(AF_INET, src, &me.sin_addr) != 1))
 		return -EINVAL;
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) && errno != EINPROGRESS) {
+	if ((src && bind(fd, (struct sockaddr *)&me, sizeof(me))) ||
+	    (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) && errno != EINPROGRESS)) {
 		err = errno;
 		close(fd);
 		return -err;

@@ -62,6 +62,8 @@ static inline void hr_fill(struct hrng *r, uint8_t *p, size_t n)
 int64_t now_ms(void);
 void sleep_ms(int ms);
 int tcp_connect(const char *addr, int port, int ms);
+/* the same from the local address @src (NULL: any; our GID follows it) */
+int tcp_connect_from(const char *src, const char *addr, int port, int ms);
 int send_all(int fd, const uint8_t *p, size_t n);
 size_t rd_exact(int fd, uint8_t *buf, size_t n, int64_t deadline, int *why);
 void eid_set(uint8_t *eid, const char *s);
