@@ -280,11 +280,20 @@ class Runner:
         file shared, a SOLO test exclusive.  A second file is the
         turnstile: each test passes it before it asks for the lock, and a
         SOLO test holds it while it waits, so that the other shard's next
-        tests queue behind it instead of starving it."""
+        tests queue behind it instead of starving it.  The SOLO tests
+        open the first shard, which says when it holds the lock for its
+        first other test (SELFTEST_STARTED); the other shards start their
+        first test only then (SELFTEST_START_AFTER, at most 300 s), so
+        that the SOLO tests run one after the other at the start instead
+        of each waiting for a test of the other shards."""
         path = os.environ.get("SELFTEST_SOLO_LOCK")
         if not path:
             yield
             return
+        after = os.environ.get("SELFTEST_START_AFTER")
+        deadline = time.time() + 300
+        while after and not os.path.exists(after) and time.time() < deadline:
+            time.sleep(0.2)
         try:
             solo = getattr(load_test(name), "SOLO", False) is True
         except Exception:  # noqa: BLE001 - _run reports it
@@ -298,6 +307,9 @@ class Runner:
             else:
                 fcntl.flock(ts, fcntl.LOCK_UN)
                 fcntl.flock(lk, fcntl.LOCK_SH)
+            started = os.environ.get("SELFTEST_STARTED")
+            if started and not solo and not os.path.exists(started):
+                open(started, "w").close()
             _TURN.update(lock=lk, turnstile=path + ".turnstile")
             try:
                 yield
