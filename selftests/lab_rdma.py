@@ -19,7 +19,7 @@ import scenarios
 
 WIRES = 1
 TIMEOUT = 240
-COST = 52
+COST = 20
 
 
 def run(t):

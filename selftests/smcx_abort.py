@@ -40,7 +40,7 @@ import scenarios
 import stacks
 
 TIMEOUT = 600
-COST = 150
+COST = 89
 TIER = "main"
 
 TOOL = scenarios.pytool("abort_peers")

@@ -81,7 +81,7 @@ import smcxlab
 import stacks
 
 TIMEOUT = 900
-COST = 266
+COST = 300
 TIER = "main"
 KILLS = True		# peer_killed, the last scenario, kills beta
 

@@ -30,7 +30,7 @@ import smcr_cases
 import stacks
 
 TIMEOUT = 600
-COST = 96
+COST = 67
 TIER = "main"
 WIRES = 1
 PORT = 6700

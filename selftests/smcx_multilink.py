@@ -39,7 +39,7 @@ import stacks
 
 WIRES = 2
 TIMEOUT = 600
-COST = 189
+COST = 116
 
 PORT = 7800
 CONNS = 8

@@ -16,7 +16,7 @@ import shlex
 import time
 
 TIMEOUT = 600
-COST = 92
+COST = 66
 
 NOBODY = "setpriv --reuid=nobody --regid=nogroup --clear-groups "
 DBG = "/sys/kernel/debug/smcx"

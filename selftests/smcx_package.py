@@ -69,7 +69,7 @@ TIER = "main"
 # make deb (~4 min when stale) + the prebuilt module (~2 min when not
 # cached) + install, checks and purge (~4 min under load)
 TIMEOUT = 1200
-COST = 182
+COST = 131
 
 PACKAGES = ("smcx-dkms", "smcx-tools")
 GUEST_WORK = "/tmp/smcx-pkg"

@@ -47,7 +47,7 @@ import smcr_cases
 import stacks
 
 TIMEOUT = 420
-COST = 68
+COST = 39
 
 NOBODY = "setpriv --reuid=65534 --regid=65534 --clear-groups "
 

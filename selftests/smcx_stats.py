@@ -48,7 +48,7 @@ import scenarios
 import stacks
 
 TIMEOUT = 600
-COST = 39
+COST = 26
 PORT = 6480
 WWI_PORT = 6490
 WWI_BYTES = 1 << 20

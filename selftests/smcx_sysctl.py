@@ -34,7 +34,7 @@ import smcxlab
 import stacks
 
 TIMEOUT = 600
-COST = 60
+COST = 40
 NS = "smcx_sysctl_ns"
 PORT = 7300
 # silent clients of the handshake-limitation check: source ports 41000-41001

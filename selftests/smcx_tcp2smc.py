@@ -26,7 +26,7 @@ import scenarios
 import smcxlab
 
 TIMEOUT = 1200
-COST = 77
+COST = 61
 NS = "smcx_t2s_ns"
 
 TOOLS = os.path.join(smcxlab.REPO, "selftests", "tools")
