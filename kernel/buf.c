@@ -386,7 +386,7 @@ void smcx_buf_reap(struct smcx_lgr *lgr)
 	bool keys;
 	int i;
 
-	keys = mutex_trylock(&lgr->conf_mutex);
+	keys = smcx_lgr_conf_trylock(lgr);
 	mutex_lock(&lgr->mutex);
 	list_for_each_entry_safe(b, t, &lgr->bufs, list) {
 		if (lgr->dead)
@@ -402,7 +402,7 @@ void smcx_buf_reap(struct smcx_lgr *lgr)
 	}
 	mutex_unlock(&lgr->mutex);
 	if (keys)
-		mutex_unlock(&lgr->conf_mutex);
+		smcx_lgr_conf_unlock(lgr);	/* wakes a handshake waiting */
 	list_for_each_entry_safe(b, t, &gone, list) {
 		list_del(&b->list);
 		smcx_buf_free(b);

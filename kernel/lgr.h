@@ -228,6 +228,12 @@ static inline int smcx_lgr_conf_lock(struct smcx_lgr *lgr, const bool *abort)
 	}
 }
 
+/* the lock if it is free now (a short holder: buf.c's reaper), else false */
+static inline bool smcx_lgr_conf_trylock(struct smcx_lgr *lgr)
+{
+	return mutex_trylock(&lgr->conf_mutex);
+}
+
 static inline void smcx_lgr_conf_unlock(struct smcx_lgr *lgr)
 {
 	mutex_unlock(&lgr->conf_mutex);
