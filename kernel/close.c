@@ -322,18 +322,24 @@ void smcx_conn_release(struct smcx_sock *smc)
  * (bounded by land_by)?  While our close or abort is posted and its CDC
  * has not completed: a link that dies now takes it along, and only the
  * failover says it again (tx.c), to a connection that is still
- * registered.  Not once nothing can be sent any more, nor after the
- * peer's abort (it freed its side).
+ * registered.  And while it is still owed: a push on a link already dead
+ * but not yet failed over posts nothing and leaves the CDC to the
+ * failover, which comes only after its link's clear.  Not once nothing
+ * can be sent any more, nor after the peer's abort (it freed its side).
  */
 static bool smcx_close_wait_land(struct smcx_conn *conn)
 {
+	bool closed_sent, abort_sent, wait;
 	struct smcx_close c;
-	bool wait;
 
 	spin_lock_bh(&conn->lock);
 	c = conn->close;
-	wait = conn->lgr && !c.gone && !c.peer.abort && !conn->close_landed &&
-	       (conn->closed_sent || conn->abort_sent);
+	closed_sent = conn->closed_sent;
+	abort_sent = conn->abort_sent;
+	wait = conn->lgr && c.exposed && !c.gone && !c.peer.abort &&
+	       !conn->close_landed &&
+	       (closed_sent || abort_sent ||
+		smcx_close_owed(c, closed_sent, abort_sent));
 	spin_unlock_bh(&conn->lock);
 	return wait;
 }
