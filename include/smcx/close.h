@@ -89,6 +89,9 @@
 #include <linux/errno.h>
 #else
 #include <errno.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
 #endif
 
 /* the connection-state bits of a CDC, one byte (READ_ONCE() as a whole) */

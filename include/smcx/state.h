@@ -24,21 +24,15 @@
  * The state machine that drives the close protocol is smcx/close.h
  * (smcx_close_step(): every event below, our and the peer's wire bits,
  * the abort wait); the kernel runs on it (kernel/close.c) and reports the
- * state through sock_diag.  smcx_close_next() is the older rule of the
- * orderly states alone, kept for its unit tests (test_state.cc); the
- * kernel no longer calls it.
+ * state through sock_diag.
  *
  * Header-only C that compiles in the kernel (SMCX_KERNEL), C11 and C++20,
- * so the module, smcctl and the unit tests share the numbers and the rule.
+ * so the module, smcctl and the unit tests share the numbers.
  */
 #ifndef SMCX_STATE_H
 #define SMCX_STATE_H
 
 #include "compat.h"
-
-#if !defined(SMCX_KERNEL) && !defined(__cplusplus)
-#include <stdbool.h>
-#endif
 
 /* sk_state of an smcx sock and diag_state: Linux's numbers */
 enum smcx_state {
@@ -77,99 +71,5 @@ enum smcx_close_ev {
 	SMCX_CLOSE_EV_FREE,		/* the connection is freed */
 	SMCX_CLOSE_EVS			/* the number of events */
 };
-
-/*
- * The state after @ev in @state.  @released: the application has closed
- * the socket (our "connection closed" is sent or going out); @peer_closed:
- * the peer's "connection closed" has arrived.  A peer's close implies its
- * done writing: give PEER_DONE first.  Events that change nothing in a
- * state (a repeated flag, CLOSE while waiting for the peer) leave it.
- */
-static inline u8 smcx_close_next(u8 state, enum smcx_close_ev ev,
-				 bool released, bool peer_closed)
-{
-	if (state == SMCX_CLOSED || state == SMCX_LISTEN)
-		return state;
-	if (ev == SMCX_CLOSE_EV_GONE)
-		return SMCX_CLOSED;
-	switch (state) {
-	case SMCX_INIT:
-	case SMCX_ACTIVE:
-		switch (ev) {
-		case SMCX_CLOSE_EV_SHUT_WR:
-		case SMCX_CLOSE_EV_CLOSE:
-			return SMCX_PEERCLOSEWAIT1;
-		case SMCX_CLOSE_EV_ABORT:
-			return SMCX_PEERABORTWAIT;
-		case SMCX_CLOSE_EV_PEER_DONE:
-		case SMCX_CLOSE_EV_PEER_CLOSED:
-			return SMCX_APPCLOSEWAIT1;
-		case SMCX_CLOSE_EV_PEER_ABORT:
-			return SMCX_PROCESSABORT;
-		default:
-			return state;
-		}
-	case SMCX_PEERCLOSEWAIT1:
-	case SMCX_PEERCLOSEWAIT2:
-		switch (ev) {
-		case SMCX_CLOSE_EV_PEER_DONE:
-			return SMCX_PEERCLOSEWAIT2;
-		case SMCX_CLOSE_EV_PEER_CLOSED:
-			return released ? SMCX_CLOSED : SMCX_APPFINCLOSEWAIT;
-		case SMCX_CLOSE_EV_PEER_ABORT:
-			return released ? SMCX_CLOSED : SMCX_PROCESSABORT;
-		case SMCX_CLOSE_EV_ABORT:
-			return SMCX_PEERABORTWAIT;
-		default:
-			return state;
-		}
-	case SMCX_APPCLOSEWAIT1:
-	case SMCX_APPCLOSEWAIT2:
-		switch (ev) {
-		case SMCX_CLOSE_EV_SHUT_WR:
-			return SMCX_APPCLOSEWAIT2;
-		case SMCX_CLOSE_EV_CLOSE:
-			return peer_closed ? SMCX_CLOSED : SMCX_PEERFINCLOSEWAIT;
-		case SMCX_CLOSE_EV_ABORT:
-			return SMCX_PEERABORTWAIT;
-		case SMCX_CLOSE_EV_PEER_ABORT:
-			/* both sides done writing: nothing is lost */
-			return state == SMCX_APPCLOSEWAIT2 ? SMCX_CLOSED :
-							     SMCX_PROCESSABORT;
-		default:
-			return state;
-		}
-	case SMCX_APPFINCLOSEWAIT:
-		switch (ev) {
-		case SMCX_CLOSE_EV_CLOSE:
-		case SMCX_CLOSE_EV_ABORT:
-			return SMCX_CLOSED;
-		case SMCX_CLOSE_EV_PEER_ABORT:
-			return SMCX_PROCESSABORT;
-		default:
-			return state;
-		}
-	case SMCX_PEERFINCLOSEWAIT:
-		switch (ev) {
-		case SMCX_CLOSE_EV_PEER_CLOSED:
-		case SMCX_CLOSE_EV_PEER_ABORT:
-			return SMCX_CLOSED;
-		case SMCX_CLOSE_EV_ABORT:
-			return SMCX_PEERABORTWAIT;
-		default:
-			return state;
-		}
-	case SMCX_PEERABORTWAIT:
-		if (ev == SMCX_CLOSE_EV_PEER_ABORT)
-			return SMCX_CLOSED;
-		return state;
-	case SMCX_PROCESSABORT:
-		if (ev == SMCX_CLOSE_EV_CLOSE || ev == SMCX_CLOSE_EV_ABORT)
-			return SMCX_CLOSED;
-		return state;
-	default:
-		return state;
-	}
-}
 
 #endif /* SMCX_STATE_H */
