@@ -319,27 +319,23 @@ void smcx_conn_release(struct smcx_sock *smc)
 
 /*
  * Does the close work keep the connection registered a while longer
- * (bounded by land_by)?  While our close or abort is posted and its CDC
- * has not completed: a link that dies now takes it along, and only the
- * failover says it again (tx.c), to a connection that is still
- * registered.  And while it is still owed: a push on a link already dead
- * but not yet failed over posts nothing and leaves the CDC to the
- * failover, which comes only after its link's clear.  Not once nothing
- * can be sent any more, nor after the peer's abort (it freed its side).
+ * (bounded by land_by)?  While our close or abort is set and its CDC has
+ * not completed: posted, a link that dies now takes it along, and only
+ * the failover says it again (tx.c), to a connection that is still
+ * registered; or still owed, as a push on a link already dead but not yet
+ * failed over posts nothing and leaves it to that failover.  Not for a
+ * connection the peer never knew, not once nothing can be sent any more,
+ * nor after the peer's abort (it freed its side).
  */
 static bool smcx_close_wait_land(struct smcx_conn *conn)
 {
-	bool closed_sent, abort_sent, wait;
 	struct smcx_close c;
+	bool wait;
 
 	spin_lock_bh(&conn->lock);
 	c = conn->close;
-	closed_sent = conn->closed_sent;
-	abort_sent = conn->abort_sent;
 	wait = conn->lgr && c.exposed && !c.gone && !c.peer.abort &&
-	       !conn->close_landed &&
-	       (closed_sent || abort_sent ||
-		smcx_close_owed(c, closed_sent, abort_sent));
+	       !conn->close_landed && (c.local.closed || c.local.abort);
 	spin_unlock_bh(&conn->lock);
 	return wait;
 }
