@@ -23,9 +23,11 @@
 
 #include <linux/net.h>
 #include <net/sock.h>
+#include <net/tcp.h>
 
 #include "conn.h"
 #include "lgr.h"
+#include "sock.h"
 
 #define SMCX_CLOSE_WAIT		(30 * HZ)	/* peer's close after ours */
 #define SMCX_FLUSH_WAIT		(10 * HZ)	/* in-flight data at close */
@@ -197,6 +199,81 @@ static void smcx_close_lgr_gone(struct sock *sk, struct smcx_link *lnk,
 	if (lnk && to && !smcx_tx_failover(smc, lnk, to))
 		return;
 	smcx_conn_abort(smc);
+}
+
+/*
+ * TCP state change of an SMC-R connection's CLC socket once the handshake
+ * is over (smcx_conn_watch_clc()); softirq or process context, the
+ * callback lock read-held (the owner stays until smcx_tcp_unlink()).
+ *
+ * A reset from the peer before its first CDC is the one word a peer that
+ * lost the connection in its join (a server whose join failed after it
+ * read our Confirm, a child dropped before it could say anything) can
+ * still say: PEER_RESET, which ends the connection without an answer.
+ * Once the peer has sent a CDC it knows the connection and says its end
+ * in a CDC; a later reset (a middlebox dropping an idle TCP connection)
+ * is TCP's business only, as in mainline.
+ *
+ * A CLC socket destroyed here (ECONNABORTED: sock_diag's destroy, ss -K)
+ * aborts the connection, as it would a TCP one: the abort CDC tells a
+ * peer that still holds it, and the reset our TCP sent ends it at a peer
+ * that never heard from us.
+ */
+static void smcx_conn_clc_check(struct smcx_sock *smc, struct sock *tcpsk)
+{
+	struct smcx_conn *conn = smc->conn;
+	enum smcx_close_ev ev;
+	bool heard;
+
+	if (!conn || READ_ONCE(tcpsk->sk_state) != TCP_CLOSE)
+		return;
+	switch (READ_ONCE(tcpsk->sk_err)) {
+	case ECONNRESET:
+		spin_lock_bh(&conn->lock);
+		heard = conn->rx_seq_set;
+		spin_unlock_bh(&conn->lock);
+		if (heard)
+			return;
+		ev = SMCX_CLOSE_EV_PEER_RESET;
+		break;
+	case ECONNABORTED:
+		ev = SMCX_CLOSE_EV_ABORT;
+		break;
+	default:
+		return;
+	}
+	sock_hold(&smc->sk);		/* the event's caller holds one */
+	smcx_close_event_any(smc, ev);
+	sock_put(&smc->sk);
+}
+
+static void smcx_conn_clc_state_change(struct sock *tcpsk)
+{
+	struct smcx_sock *smc;
+
+	read_lock_bh(&tcpsk->sk_callback_lock);
+	smc = __smcx_tcp_owner(tcpsk);
+	if (smc) {
+		smc->tcp_state_change(tcpsk);
+		smcx_conn_clc_check(smc, tcpsk);
+	}
+	read_unlock_bh(&tcpsk->sk_callback_lock);
+}
+
+/*
+ * SMC-R is up on @smc: watch its CLC socket for the peer's reset (above).
+ * A reset that came before the hook is taken here.  Process context.
+ */
+void smcx_conn_watch_clc(struct smcx_sock *smc)
+{
+	struct sock *tcpsk = smc->clcsock->sk;
+
+	write_lock_bh(&tcpsk->sk_callback_lock);
+	if (__smcx_tcp_owner(tcpsk) == smc) {
+		tcpsk->sk_state_change = smcx_conn_clc_state_change;
+		smcx_conn_clc_check(smc, tcpsk);
+	}
+	write_unlock_bh(&tcpsk->sk_callback_lock);
 }
 
 /* module init: the link group layer aborts connections through us */

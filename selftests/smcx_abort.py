@@ -22,6 +22,15 @@ guest side is selftests/tools/abort_peers.py.
            server on alpha) must never see a "Z".  alpha frees idle link
            groups at once here (lgr_linger_ms=0), so each round starts a
            new one.
+  reset    a quiet SMC-R connection (nothing sent either way, so the peer
+           has sent no CDC yet) whose CLC TCP connection the other host
+           destroys (ss -K: a reset, as a server whose join failed after
+           it read the Confirm sends, or a child dropped before it could
+           say anything): the victim's recv() must end by ECONNRESET
+           within BOUND seconds, with alpha as the victim (the server's
+           watch) and with beta (the client's); the killer's own recv()
+           ends too (a destroyed CLC socket aborts the connection) and
+           both sides free it within DRAIN seconds.
 
 Evidence printed: smcx's debugfs objects and stats (rmb_retired, the
 RMBs not pooled because the peer might still write them), rxe packet
@@ -37,17 +46,19 @@ fail the same way (alpha's banner connections end only when the tool's
 import json
 
 import scenarios
+import smcr_cases
 import stacks
 
 TIMEOUT = 600
-COST = 89
+COST = 105
 TIER = "main"
 
 TOOL = scenarios.pytool("abort_peers")
-PORT1, PORT2, PORT3, PORT4 = 7610, 7611, 7612, 7613
+PORT1, PORT2, PORT3, PORT4, PORT5 = 7610, 7611, 7612, 7613, 7614
 NCONN = 3
 NB = 200000		# "B" bytes of the new connection (20 s at 1000 / 10 ms)
 BOUND = 5		# seconds a peer may take to see the abort
+DRAIN = 15		# seconds to free both sides (SMCX_ABORT_WAIT is 10 s)
 ROUNDS = 10
 SLOW_ROCE = ("tc qdisc add dev eth0 root handle 1: prio &&"
              " tc qdisc add dev eth0 parent 1:3 handle 30: netem delay 300ms &&"
@@ -146,6 +157,55 @@ def client_variant(t):
     t.eq(cli["z_seen"], 0, "beta: banner bytes seen by later connections")
 
 
+def reset_case(t, victim, killer, kill, port):
+    """@victim holds a quiet SMC-R connection of @port (nothing sent either
+    way); @kill destroys @killer's CLC TCP socket of it (ss -K: a reset to
+    the victim).  The victim's recv() must end by ECONNRESET within BOUND."""
+    a, b = t.alpha, t.beta
+    for h in t.hosts:
+        h.run("rm -f /tmp/abort_q*")
+    srv = a.bg("%s quietsrv %d /tmp/abort_qr /tmp/abort_qg" % (TOOL, port))
+    a.wait_port(port, job=srv)
+    cli = b.bg("%s quiet %s %d /tmp/abort_qr /tmp/abort_qg" % (TOOL, a.ip, port))
+    for h in t.hosts:
+        if not scenarios.wait_for(lambda: h.run("test -e /tmp/abort_qr", check=False).rc == 0,
+                                  timeout=60, step=0.5):
+            t.check(False, "%s: the quiet connection is up" % h.name)
+            return
+    try:
+        socks = stacks.sockets(victim, port)
+        t.check(any(x["mode"] == "SMCR" for x in socks),
+                "%s: the connection is SMC-R (%s)"
+                % (victim.name, [(x["state"], x["mode"]) for x in socks]))
+    except stacks.DiagUnavailable as e:
+        t.log("%s: %s" % (victim.name, e))
+    killer.run(kill)
+    for h in t.hosts:
+        h.run("touch /tmp/abort_qg")
+    jobs = {a.name: srv, b.name: cli}
+    res = json.loads(jobs[victim.name].wait(timeout=60).out)
+    t.check(res["end"] == "ECONNRESET" and res["secs"] <= BOUND,
+            "%s: recv() ended by %s %.2f s after %s's reset (bound %d s)"
+            % (victim.name, res["end"], res["secs"], killer.name, BOUND))
+    res = json.loads(jobs[killer.name].wait(timeout=60).out)
+    t.check(res["end"] in ("ECONNRESET", "EPIPE") and res["secs"] <= BOUND,
+            "%s: its own recv() ended by %s %.2f s after the destroy (bound %d s)"
+            % (killer.name, res["end"], res["secs"], BOUND))
+    # the victim answers nothing (it may have freed the connection before
+    # our abort came), so the killer's side waits out its abort wait
+    for h in t.hosts:
+        left = {k: v for k, v in smcr_cases.wait_conn_objects(h, timeout=DRAIN).items() if v}
+        t.check(not left, "%s: the connection freed within %d s (left: %s)"
+                % (h.name, DRAIN, left))
+
+
+def reset_variant(t):
+    a, b = t.alpha, t.beta
+    kill = "ss -K -t state established %s = :%d"
+    reset_case(t, a, b, kill % ("dport", PORT5), PORT5)
+    reset_case(t, b, a, kill % ("sport", PORT5 + 1), PORT5 + 1)
+
+
 def run(t):
     for h in t.hosts:
         stacks.clear(h)
@@ -154,3 +214,5 @@ def run(t):
         server_variant(t)
     with t.subtest("client: connect closed after its join"):
         client_variant(t)
+    with t.subtest("a reset of the CLC connection before the peer's first CDC"):
+        reset_variant(t)

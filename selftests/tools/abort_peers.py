@@ -10,6 +10,8 @@ mode prints one JSON object.
     abort_peers.py banner PORT SECS STOP
     abort_peers.py echo PORT SECS STOP
     abort_peers.py abortconn ADDR PORT PORT2 ROUNDS
+    abort_peers.py quiet ADDR PORT READY GO
+    abort_peers.py quietsrv PORT READY GO
 
 hold: an IPPROTO_SMC listener on PORT that never accepts; waits for the
 file GO, closes the listener, prints {"closed": seconds close() took}.
@@ -44,6 +46,10 @@ completed ("done" says which); then a new connection to ADDR:PORT2 (the
 echo above) writes "C" in 1000-byte pieces (30000 at most) and reads what
 comes back for 2 s: anything but "C" counts in "z".  Prints {"rounds":
 [...], "z_seen": bytes of "Z" received}.
+quiet, quietsrv: one IPPROTO_SMC connection (quiet: to ADDR:PORT;
+quietsrv: the first accepted on PORT) that sends nothing; touches READY,
+blocks in recv() (until 25 s after the file GO exists) and prints
+{"end": EOF, an error name or "timeout", "secs": seconds from GO}.
 Python standard library only.
 """
 import errno
@@ -308,6 +314,35 @@ def echo(port, secs, stop):
     print(json.dumps({"echo": "done"}))
 
 
+def quiet_wait(c, ready, go):
+    """recv() on @c, which sent nothing, until its end (recv_end())."""
+    with open(ready, "w"):
+        pass
+    res, t = [None], [0.0]
+
+    def watch():
+        wait_file(go, 120)
+        t[0] = time.time()
+    w = threading.Thread(target=watch, daemon=True)
+    w.start()
+    recv_end(c, t, res, 0)
+    print(json.dumps(res[0]))
+
+
+def quiet(ip, port, ready, go):
+    c = smc_socket()
+    c.settimeout(10)
+    c.connect((ip, port))
+    quiet_wait(c, ready, go)
+
+
+def quietsrv(port, ready, go):
+    s = listener(port, 1)
+    s.settimeout(60)
+    c, _ = s.accept()
+    quiet_wait(c, ready, go)
+
+
 if __name__ == "__main__":
     a = sys.argv[1:]
     if a[0] == "hold":
@@ -322,5 +357,9 @@ if __name__ == "__main__":
         echo(int(a[1]), float(a[2]), a[3])
     elif a[0] == "abortconn":
         abortconn(a[1], int(a[2]), int(a[3]), int(a[4]))
+    elif a[0] == "quiet":
+        quiet(a[1], int(a[2]), a[3], a[4])
+    elif a[0] == "quietsrv":
+        quietsrv(int(a[1]), a[2], a[3])
     else:
         sys.exit(__doc__)
