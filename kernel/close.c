@@ -27,7 +27,6 @@
 
 #include "conn.h"
 #include "lgr.h"
-#include "sock.h"
 
 #define SMCX_CLOSE_WAIT		(30 * HZ)	/* peer's close after ours */
 #define SMCX_FLUSH_WAIT		(10 * HZ)	/* in-flight data at close */
@@ -203,7 +202,7 @@ static void smcx_close_lgr_gone(struct sock *sk, struct smcx_link *lnk,
 
 /*
  * TCP state change of an SMC-R connection's CLC socket once the handshake
- * is over (smcx_conn_watch_clc()); softirq or process context, the
+ * is over (sock.c smcx_tcp_watch()); softirq or process context, the
  * callback lock read-held (the owner stays until smcx_tcp_unlink()).
  *
  * A reset from the peer before its first CDC is the one word a peer that
@@ -219,7 +218,7 @@ static void smcx_close_lgr_gone(struct sock *sk, struct smcx_link *lnk,
  * peer that still holds it, and the reset our TCP sent ends it at a peer
  * that never heard from us.
  */
-static void smcx_conn_clc_check(struct smcx_sock *smc, struct sock *tcpsk)
+void smcx_conn_clc_check(struct smcx_sock *smc, struct sock *tcpsk)
 {
 	struct smcx_conn *conn = smc->conn;
 	enum smcx_close_ev ev;
@@ -245,35 +244,6 @@ static void smcx_conn_clc_check(struct smcx_sock *smc, struct sock *tcpsk)
 	sock_hold(&smc->sk);		/* the event's caller holds one */
 	smcx_close_event_any(smc, ev);
 	sock_put(&smc->sk);
-}
-
-static void smcx_conn_clc_state_change(struct sock *tcpsk)
-{
-	struct smcx_sock *smc;
-
-	read_lock_bh(&tcpsk->sk_callback_lock);
-	smc = __smcx_tcp_owner(tcpsk);
-	if (smc) {
-		smc->tcp_state_change(tcpsk);
-		smcx_conn_clc_check(smc, tcpsk);
-	}
-	read_unlock_bh(&tcpsk->sk_callback_lock);
-}
-
-/*
- * SMC-R is up on @smc: watch its CLC socket for the peer's reset (above).
- * A reset that came before the hook is taken here.  Process context.
- */
-void smcx_conn_watch_clc(struct smcx_sock *smc)
-{
-	struct sock *tcpsk = smc->clcsock->sk;
-
-	write_lock_bh(&tcpsk->sk_callback_lock);
-	if (__smcx_tcp_owner(tcpsk) == smc) {
-		tcpsk->sk_state_change = smcx_conn_clc_state_change;
-		smcx_conn_clc_check(smc, tcpsk);
-	}
-	write_unlock_bh(&tcpsk->sk_callback_lock);
 }
 
 /* module init: the link group layer aborts connections through us */

@@ -338,7 +338,7 @@ void smcx_close_kick(struct smcx_sock *smc, unsigned long delay);
 void smcx_close_work(struct work_struct *work);
 void smcx_conn_abort(struct smcx_sock *smc);
 void smcx_conn_drop(struct smcx_sock *smc);
-void smcx_conn_watch_clc(struct smcx_sock *smc);
+void smcx_conn_clc_check(struct smcx_sock *smc, struct sock *tcpsk);
 int smcx_conn_shutdown(struct smcx_sock *smc, int how);
 void smcx_conn_release(struct smcx_sock *smc);
 

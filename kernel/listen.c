@@ -297,7 +297,7 @@ static void smcx_listen_hs_done(struct smcx_sock *lsmc,
 	} else if (child->smcr) {
 		smcx_stats_success(sock_net(sk), SMCX_SRV, 2);
 		sk->sk_state = SMCX_ACTIVE;
-		smcx_conn_watch_clc(child);	/* a client that lost it */
+		smcx_tcp_watch(child);	/* a client that lost it */
 	} else {
 		smcx_fallback_record(child, SMCX_SRV, reason);
 		sk->sk_state = SMCX_ACTIVE;

@@ -273,6 +273,36 @@ void smcx_tcp_restore_cbs(struct smcx_sock *smc)
 	write_unlock_bh(&tcpsk->sk_callback_lock);
 }
 
+static void smcx_tcp_watch_state_change(struct sock *tcpsk)
+{
+	struct smcx_sock *smc;
+
+	read_lock_bh(&tcpsk->sk_callback_lock);
+	smc = __smcx_tcp_owner(tcpsk);
+	if (smc) {
+		smc->tcp_state_change(tcpsk);
+		smcx_conn_clc_check(smc, tcpsk);
+	}
+	read_unlock_bh(&tcpsk->sk_callback_lock);
+}
+
+/*
+ * SMC-R is up on @smc: watch its CLC socket for a reset or a destroy
+ * (close.c smcx_conn_clc_check()); one that came before the hook is
+ * taken here.  Process context.
+ */
+void smcx_tcp_watch(struct smcx_sock *smc)
+{
+	struct sock *tcpsk = smc->clcsock->sk;
+
+	write_lock_bh(&tcpsk->sk_callback_lock);
+	if (__smcx_tcp_owner(tcpsk) == smc) {
+		tcpsk->sk_state_change = smcx_tcp_watch_state_change;
+		smcx_conn_clc_check(smc, tcpsk);
+	}
+	write_unlock_bh(&tcpsk->sk_callback_lock);
+}
+
 /*
  * Cut the link: after this no TCP callback can reach the smcx sock (they
  * look it up under the read side of the same lock).

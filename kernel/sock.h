@@ -68,6 +68,7 @@ const struct proto_ops *smcx_tcp_ops_of(const struct sock *tcpsk);
 void smcx_tcp_link(struct smcx_sock *smc);
 void smcx_tcp_unlink(struct smcx_sock *smc);
 void smcx_tcp_restore_cbs(struct smcx_sock *smc);
+void smcx_tcp_watch(struct smcx_sock *smc);
 struct smcx_sock *__smcx_tcp_owner(struct sock *tcpsk);
 struct smcx_sock *smcx_tcp_owner(struct sock *tcpsk);
 int smcx_wait_hs(struct smcx_sock *smc, long *timeo);
