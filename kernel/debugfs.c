@@ -132,6 +132,8 @@ static int smcx_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "link_testlink_timeouts %llu\n",
 		   s->link_ev[SMCX_LINK_TESTLINK_TMO]);
 	seq_printf(m, "link_failovers %llu\n", s->link_ev[SMCX_LINK_FAILOVER]);
+	seq_printf(m, "link_clear_held %llu\n",
+		   s->link_ev[SMCX_LINK_CLEAR_HELD]);
 	seq_printf(m, "rx_busy_poll_hit %llu\n", s->busy_poll_hit);
 	seq_printf(m, "rx_busy_poll_miss %llu\n", s->busy_poll_miss);
 	seq_printf(m, "tx_data_pushes %llu\n", s->tx_data_push);

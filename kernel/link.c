@@ -14,6 +14,7 @@
 #include "lgr.h"
 #include "llc.h"
 #include "obj.h"
+#include "stats.h"
 
 /* how long a cleared link's QP waits for its port to come back (below) */
 #define SMCX_LINK_DESTROY_WAIT	(60 * HZ)
@@ -409,6 +410,8 @@ void smcx_link_clear(struct smcx_link *lnk)
 	 * their POST section turns them away; the buffers go with the
 	 * destroy, so wait for them to give the slots back (wr.c).
 	 */
+	if (READ_ONCE(lnk->tx_held))
+		smcx_stats_link(lgr->net, SMCX_LINK_CLEAR_HELD);
 	if (!smcx_wr_wait_held(lnk))
 		pr_warn_once("link %u: send slots held %u ms after the link died; their buffers are freed by the last holder\n",
 			     lnk->link_id, jiffies_to_msecs(SMCX_WR_HELD_WAIT));

@@ -86,7 +86,7 @@ struct smcx_stats {
 	/* first contacts refused: link groups per peer or netns (lgr.h) */
 	u64 lgr_capped[SMCX_ROLES];
 	/* links of SMC-R link groups, see enum smcx_link_ev */
-	u64 link_ev[6];
+	u64 link_ev[7];
 	/* receive busy polls: data came while spinning (hit) or not (miss) */
 	u64 busy_poll_hit;
 	u64 busy_poll_miss;
@@ -109,6 +109,7 @@ enum smcx_link_ev {
 	SMCX_LINK_DOWN,		/* a link went down, the group stayed */
 	SMCX_LINK_TESTLINK_TMO,	/* no answer to our TEST_LINK */
 	SMCX_LINK_FAILOVER,	/* a connection moved to another link */
+	SMCX_LINK_CLEAR_HELD,	/* a link cleared while a send slot was out */
 	SMCX_LINK_EVS
 };
 

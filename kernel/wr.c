@@ -17,11 +17,14 @@
 #include "lgr.h"
 
 /*
- * For tests only (selftests/smcx_faults.py, teardown_push): a sender that
- * may sleep sleeps this long (microseconds, at most 100 ms) between taking
- * a send slot and writing into it, which widens the window in which its
- * link is torn down under it.  0, the default: never.
+ * For tests only (selftests/smcx_failover.py, the N3 subtest): a sender
+ * that may sleep sleeps this long (microseconds, at most
+ * SMCX_WR_FAULT_DELAY_MAX) between taking a send slot and writing into
+ * it, which widens the window in which its link is cleared under it.
+ * The cap stays below SMCX_WR_HELD_WAIT, so the clear's wait for such a
+ * sender ends by the sender, not by the timeout.  0, the default: never.
  */
+#define SMCX_WR_FAULT_DELAY_MAX	1500000U
 static unsigned int smcx_wr_fault_slot_delay_us;
 module_param_named(fault_slot_delay_us, smcx_wr_fault_slot_delay_us, uint,
 		   0600);
@@ -123,7 +126,7 @@ struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait)
 	}
 	delay = READ_ONCE(smcx_wr_fault_slot_delay_us);
 	if (unlikely(delay) && wait)
-		fsleep(min(delay, 100000U));
+		fsleep(min(delay, SMCX_WR_FAULT_DELAY_MAX));
 	slot->done = NULL;
 	slot->owner = NULL;
 	slot->tx_upto = 0;
