@@ -24,6 +24,14 @@ data moves, so only TEST_LINK can find the dead link: within
 smcr_testlink_time + 10 s the group is down to one link, on both hosts,
 and the held connections that were on it moved; after the wire is back
 every held connection passes its second exchange of data.
+Then review N3, a link cleared under a sender that holds one of its send
+slots: alpha's senders sleep 1.5 s between taking a slot and writing
+into it (the module's fault_slot_delay_us), a new connection makes
+alpha's handshake send CONFIRM_RKEY on the link of rxe1, and a watcher
+on alpha deletes rxe1 the moment that thread's stack shows it sleeping.  debugfs
+link_clear_held must move (the window was hit), both links come back,
+data crosses, and neither console has a memory-check report (a module
+that frees the slot buffers at once panics on "Poison overwritten").
 Then connections closed while their wire drops silently: the close CDC
 is lost with the link, the failover says it again, and the peer reads
 each connection to its end (not a reset when the close wait runs out).
@@ -41,7 +49,7 @@ import smcxlab
 import stacks
 
 TIMEOUT = 900
-COST = 240
+COST = 265
 WIRES = 2
 NBYTES = 16 << 20
 CONNS = 4
@@ -143,6 +151,103 @@ def idle_failover(t, a, b):
     # leaving the block checked phase 2 on every held connection
 
 
+# held_slot_clear: alpha's senders that may sleep sleep this long between
+# taking a send slot and writing into it (smcx's test knob; below the
+# clear's 2 s wait for slot holders)
+SLOT_DELAY_US = 1500000
+SLOT_DELAY = "/sys/module/smcx/parameters/fault_slot_delay_us"
+HELD_TRIES = 2
+# a kernel stack with this frame: the sleeper of held_slot_clear()
+SLEEPER = "smcx_llc_confirm_rkey"
+
+
+def rxe1_conns(a):
+    """Connections on alpha's server group's link on rxe1, or None."""
+    g = failover.group_of(a, "SERV")
+    on1 = [ln["conns"] for ln in (g["links"] if g else []) if ln["ib_device"] == "rxe1"]
+    return on1[0] if on1 else None
+
+
+def rxe1_cycle(t, a, b):
+    """rxe1 deleted on alpha and added again; both links back."""
+    a.run("rdma link delete rxe1")
+    a.run("rdma link add rxe1 type rxe netdev eth1")
+    return failover.wait_links((a, b), 2, timeout=40)
+
+
+def held_slot_clear(t, a, b):
+    """Review N3: a link cleared while a sender holds one of its send
+    slots and has not written into it yet.  alpha's senders sleep
+    SLOT_DELAY_US after taking a slot.  One held connection sits on the
+    link of rxe0 (the group's home device, whose removal ends the group),
+    so a new connection takes the link of rxe1 (the one with fewer), and
+    its RMB size, new to alpha, makes alpha's handshake send CONFIRM_RKEY
+    on that link, which sleeps so.  A watcher on alpha sees that thread's
+    stack and deletes rxe1 at once (a removal destroys the link without
+    waiting for its port).  alpha's debugfs link_clear_held (link clears
+    that found a slot still held) must move: the window was hit.  The
+    clear must wait for the sleeper: a module that frees the slot buffers
+    at once lets it write into freed memory, which the guests' memory
+    checks report when the object is handed out again (slub: "Poison
+    overwritten", a panic in the lab)."""
+    t.check(failover.wait_links((a, b), 2, timeout=40) is not None,
+            "two links to start with\n%s\n%s"
+            % (failover.describe_groups(a), failover.describe_groups(b)))
+    pos = {h.name: smcr_cases.console_size(h) for h in (a, b)}
+    before = stats(a).get("link_clear_held", 0)
+    rmem = a.out("sysctl -n net.smc.rmem").strip()
+    hit = 0
+    with smcr_cases.Held(t, b, a, PORT + 55, 1, 64 << 10):
+        if rxe1_conns(a):
+            # the held connection moves to rxe0's link
+            t.check(rxe1_cycle(t, a, b) is not None, "rxe1's link back after a cycle")
+        t.eq(rxe1_conns(a), 0, "alpha: the held connection is not on rxe1's link\n%s"
+             % failover.describe_groups(a))
+        for i in range(HELD_TRIES):
+            port = PORT + 80 + i
+            a.run("sysctl -qw net.smc.rmem=%d" % (128 << (10 + i)))
+            a.run("echo %d > %s" % (SLOT_DELAY_US, SLOT_DELAY))
+            try:
+                watch = a.bg("timeout 60 sh -c 'until grep -qs %s /proc/[0-9]*/stack; do :;"
+                             " done; rdma link delete rxe1'" % SLEEPER)
+                srv = a.bg("%s server -f smc -p %d -c 1 -q" % (scenarios.XFER, port))
+                a.wait_port(port, job=srv)
+                # the connection may fail: its link goes while it is set up
+                b.run("%s client -f smc -a %s -p %d -n 64K -c 1 -q"
+                      % (scenarios.XFER, a.ip, port), timeout=60, check=False)
+                srv.kill()
+                w = watch.wait(timeout=70, check=False)
+            finally:
+                a.run("echo 0 > %s" % SLOT_DELAY)
+            t.check(w.rc == 0, "try %d: alpha's watcher saw the sleeper and deleted rxe1"
+                    " (rc %s)" % (i + 1, w.rc))
+            a.run("test -e /sys/class/infiniband/rxe1 || "
+                  "rdma link add rxe1 type rxe netdev eth1")
+            back = failover.wait_links((a, b), 2, timeout=40)
+            hit = stats(a).get("link_clear_held", 0) - before
+            t.log("try %d: rxe1 deleted under alpha's CONFIRM_RKEY; two links again after %s s;"
+                  " link_clear_held +%d" % (i + 1, back, hit))
+            if hit or back is None or w.rc:
+                break
+    a.run("sysctl -qw net.smc.rmem=%s" % rmem)
+    t.check(hit > 0, "alpha cleared a link while its handshake held a send slot"
+                     " (link_clear_held +%d in %d tries)" % (hit, i + 1))
+    t.check(failover.wait_links((a, b), 2, timeout=40) is not None,
+            "the second link is back\n%s\n%s"
+            % (failover.describe_groups(a), failover.describe_groups(b)))
+    # the new link allocated its slot buffers: a freed object the sleeper
+    # wrote is reported by now; and SMC-R still carries data
+    srv = a.bg("%s server -f smc -p %d -c 1 -q" % (scenarios.XFER, PORT + 90))
+    a.wait_port(PORT + 90, job=srv)
+    b.run("%s client -f smc -a %s -p %d -n 256K -c 1 -q" % (scenarios.XFER, a.ip, PORT + 90),
+          timeout=60)
+    srv.wait(timeout=30)
+    for h in (a, b):
+        bad = smcr_cases.console_bad(h, pos[h.name])
+        t.check(not bad, "%s: no kernel problem%s"
+                % (h.name, (":\n  " + "\n  ".join(bad[:30])) if bad else ""))
+
+
 # closing_failover (close_peers.py): beta's connections, 1000 bytes sent
 # each, closed at its word (with "oob": after "abc", an urgent "X" and
 # "def"); alpha reads each to its end, taking an urgent byte when one is
@@ -224,6 +329,8 @@ def run(t):
     try:
         with t.subtest("idle connections: TEST_LINK finds the dropped wire"):
             idle_failover(t, a, b)
+        with t.subtest("a link cleared under a sender that holds a send slot"):
+            held_slot_clear(t, a, b)
         with t.subtest("connections closed on a dropped wire end in order"):
             closing_failover(t, a, b)
         with t.subtest("urgent data sent into a dropped wire stays urgent"):

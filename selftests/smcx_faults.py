@@ -50,18 +50,6 @@ again).
   rdma_del_unread     a server that has data unread in its RMB when
                       `rdma link delete rxe0` runs on its host, then calls
                       recv(): data or an error, no crash (review F4).
-  teardown_push       review N3: the link torn down under 16 duplex
-                      connections pushing (`rdma link delete rxe0` on the
-                      client; one link per group), with smcx's test
-                      knob fault_slot_delay_us (set once they push) making
-                      every sender sleep 5 ms between taking a send slot
-                      and writing into it:
-                      teardown must not free the slot buffers under such a
-                      sender.  The guests' memory checks report a write
-                      into freed memory (SLUB poisoning, when the object is
-                      allocated again: the next link's slot buffers); the
-                      transfers end by themselves and SMC-R works after.
-                      Pending (PENDING_SCENARIOS says why).
   peer_killed         the server host's QEMU killed during 2 duplex
                       transfers: the client's connections fail with
                       ECONNRESET or EPIPE within PEER_GONE_BOUND (45 s),
@@ -117,13 +105,7 @@ def console_pos(t):
 def console_ok(t, pos):
     """No kernel problem in either console since @pos."""
     for h in t.hosts:
-        try:
-            with open(h.console, errors="replace") as f:
-                f.seek(pos[h.name])
-                text = f.read()
-        except OSError:
-            continue
-        bad = [ln for ln in text.splitlines() if smcxlab.KERNEL_BAD.search(ln)]
+        bad = smcr_cases.console_bad(h, pos[h.name])
         t.check(not bad, "%s: no kernel problem in the scenario%s"
                 % (h.name, (":\n  " + "\n  ".join(bad[:30])) if bad else ""))
 
@@ -425,46 +407,6 @@ def rdma_del_transfer(t, port):
     smcr_works(t, port + 1)
 
 
-SLOT_DELAY_US = 5000		# teardown_push: a sender's sleep with a slot
-SLOT_DELAY = "/sys/module/smcx/parameters/fault_slot_delay_us"
-
-
-def slot_delay(t, us):
-    for h in (t.alpha, t.beta):
-        h.run("echo %d > %s" % (us, SLOT_DELAY))
-
-
-def teardown_push(t, port):
-    a, b = t.alpha, t.beta
-    # one link per group: an ADD_LINK flow racing 16 handshakes and their
-    # data on one loaded wire times out (N5's conf_mutex), which is not
-    # what this scenario is about
-    for h in (a, b):
-        h.run("sysctl -qw net.smc.smcr_max_links_per_lgr=1")
-    pos = console_pos(t)
-    # 16 connections take a while to set up, and the side that did not
-    # delete its device notices by TEST_LINK: twice the usual bound
-    srv, cli = start_transfer(t, port, 64 << 20, conns=16, bound=2 * BOUND)
-    # once the connections push: the handshakes would time out
-    slot_delay(t, SLOT_DELAY_US)
-    try:
-        rxe_delete(t, a)
-    finally:
-        slot_delay(t, 0)
-    rc = ended(t, "client transfer", smcr_cases.finish(cli, timeout=2 * BOUND + 30),
-               2 * BOUND)
-    rs = ended(t, "server transfer", smcr_cases.finish(srv, timeout=2 * BOUND + 30),
-               2 * BOUND)
-    t.log("%s: client %s, server %s" % (a.name, failures(rc)[:2], failures(rs)[:2]))
-    for x in (a, b):
-        conn_objects_zero(t, x)
-    rxe_add(t, a)
-    # new links allocate slot buffers again: a poisoned object that was
-    # written after its free is reported when it is handed out
-    smcr_works(t, port + 5)
-    console_ok(t, pos)
-
-
 def rdma_del_unread(t, port):
     a, b = t.alpha, t.beta
     ready, go = "/tmp/faults-unread.ready", "/tmp/faults-unread.go"
@@ -658,12 +600,7 @@ def peer_killed(t, port):
 # scenarios whose fix has not landed: reported as SKIP with the reason
 # unless the runner runs pending work (selftests/run --pending, or
 # SMCX_PENDING=1); the marker goes in the commit that makes it pass
-PENDING_SCENARIOS = {
-    "teardown_push": "passes, but also on a module without the N3 fix: on one wire the "
-                     "link goes by terminate, which aborts the connections before the "
-                     "clear and so closes the window; it needs a second link taken down "
-                     "(the down work clears before the failover), a 2-wire test",
-}
+PENDING_SCENARIOS = {}
 
 SCENARIOS = (
     ("rmmod_refused", rmmod_refused),
@@ -675,7 +612,6 @@ SCENARIOS = (
     ("netdev_handshake", netdev_handshake),
     ("stale_lgr", stale_lgr),
     ("rdma_del_unread", rdma_del_unread),
-    ("teardown_push", teardown_push),
     ("peer_killed", peer_killed),
 )
 

@@ -563,6 +563,18 @@ def console_size(h):
         return 0
 
 
+def console_bad(h, pos):
+    """The lines of @h's console since @pos that report a kernel problem
+    (smcxlab.KERNEL_BAD)."""
+    try:
+        with open(h.console, errors="replace") as f:
+            f.seek(pos)
+            text = f.read()
+    except OSError:
+        return []
+    return [ln for ln in text.splitlines() if smcxlab.KERNEL_BAD.search(ln)]
+
+
 def stock_link_dropped(h, pos):
     try:
         with open(h.console, errors="replace") as f:
