@@ -149,6 +149,17 @@ void smcx_close_expose(struct smcx_conn *conn)
 	spin_unlock_bh(&conn->lock);
 }
 
+/*
+ * The handshake is over and SMC-R carries @smc: its connection leaves
+ * INIT (where a close is an abort, as the peer may know the connection
+ * but no application had it yet) for ACTIVE, or APPCLOSEWAIT1 when the
+ * peer's done writing came first.  Process context, the sock lock held.
+ */
+void smcx_conn_up(struct smcx_sock *smc)
+{
+	smcx_close_event_any(smc, SMCX_CLOSE_EV_UP);
+}
+
 /* link down or peer gone: nothing can be sent any more */
 void smcx_conn_abort(struct smcx_sock *smc)
 {

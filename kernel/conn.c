@@ -85,7 +85,7 @@ int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 		INIT_DELAYED_WORK(&conn->close_work, smcx_close_work);
 		conn->owner = smc;
 		conn->peer_rtok = -1;
-		conn->close.state = SMCX_ACTIVE;
+		conn->close.state = SMCX_INIT;	/* ACTIVE at smcx_conn_up() */
 		smc->conn = conn;
 	}
 	/* before the token table: a link's down reads it there */

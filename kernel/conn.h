@@ -336,6 +336,7 @@ void smcx_close_event_any(struct smcx_sock *smc, enum smcx_close_ev ev);
 void smcx_close_expose(struct smcx_conn *conn);
 void smcx_close_kick(struct smcx_sock *smc, unsigned long delay);
 void smcx_close_work(struct work_struct *work);
+void smcx_conn_up(struct smcx_sock *smc);
 void smcx_conn_abort(struct smcx_sock *smc);
 void smcx_conn_drop(struct smcx_sock *smc);
 void smcx_conn_clc_check(struct smcx_sock *smc, struct sock *tcpsk);

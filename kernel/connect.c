@@ -157,6 +157,7 @@ void smcx_connect_work(struct work_struct *work)
 		connected = false;
 	} else if (connected && smc->smcr) {
 		smcx_stats_success(net, SMCX_CLNT, 2);
+		smcx_conn_up(smc);
 		smcx_tcp_watch(smc);	/* a server that lost it */
 	} else if (connected) {
 		smcx_fallback_record(smc, SMCX_CLNT, reason);

@@ -45,11 +45,13 @@
  *
  * The events (enum smcx_close_ev, smcx/state.h), and who raises them:
  *
- *   UP           the join completed (INIT -> ACTIVE, or APPCLOSEWAIT1
- *                if the peer's done writing came first)
+ *   UP           the handshake is over and SMC-R is up (kernel/close.c
+ *                smcx_conn_up()): INIT -> ACTIVE, or APPCLOSEWAIT1 if
+ *                the peer's done writing came first
  *   SHUT_WR      shutdown(SHUT_WR or SHUT_RDWR)
  *   CLOSE        close(), orderly: sets R
- *   ABORT        we abort, the application holding the socket
+ *   ABORT        we abort, the application holding the socket (its
+ *                CLC socket destroyed here: ss -K)
  *   DROP         abort and R in one: a socket let go without an
  *                application (a listener's queued or pending child, a
  *                connect aborted after its join), or close() that resets
@@ -58,7 +60,8 @@
  *                failover CDC): ABORT, and the receive side goes deaf
  *   PEER_DONE, PEER_CLOSED, PEER_ABORT   the bits of a peer's CDC, raised
  *                for each bit it carries (a repeated bit changes nothing)
- *   PEER_RESET   an RST on the CLC TCP socket after SMC-R came up
+ *   PEER_RESET   an RST on the CLC TCP socket after SMC-R came up and
+ *                before the peer's first CDC
  *   RESET        a send after the peer closed (TCP's RST): EPIPE, local
  *   GONE         nothing can be sent any more (the link group went, a
  *                send or CDC failed without failover)
