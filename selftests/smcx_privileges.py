@@ -29,9 +29,11 @@ sysctl back with its own value.
   EPERM, no CLC socket is left behind, and the namespace is freed once
   deleted (its PNET entry goes with it, at pernet exit);
 - SMC buffers (review N6), last, with smcx on both hosts: nobody, in a
-  memory cgroup of its own, holds N6_CONNS SMC-R connections with 1 MiB
-  SO_SNDBUF/SO_RCVBUF (net.core.[rw]mem_max raised to 4 MiB) and the
-  cgroup's memory.current grows by at least their send buffers and RMBs;
+  memory cgroup of its own on each host, holds N6_CONNS SMC-R connections
+  with 1 MiB SO_SNDBUF/SO_RCVBUF (net.core.[rw]mem_max raised to 4 MiB):
+  on alpha the client's cgroup, on beta the listener's (whose server
+  connections are made in a worker) grows by at least their send
+  buffers and RMBs;
   a user namespace's root cannot raise net.smc.rmem/wmem of its network
   namespace above the initial namespace's net.core.rmem_max/wmem_max
   (EPERM), and can below; once closed, the pooled buffers are freed
@@ -296,37 +298,43 @@ def cgroup2(h):
 def n6(t, a, b, usernet):
     """Review N6, smcx on both hosts (see the docstring)."""
     stacks.setup_pair(a, stacks.SMCX, b, stacks.SMCX)
-    a.run("sysctl -qw net.core.rmem_max=%d net.core.wmem_max=%d" % (4 * MIB, 4 * MIB))
-    cg = cgroup2(a) + "/smcx-n6"
-    a.run("rmdir %s 2>/dev/null; mkdir %s" % (cg, cg))
+    cg = {}
+    for h in (a, b):
+        h.run("sysctl -qw net.core.rmem_max=%d net.core.wmem_max=%d" % (4 * MIB, 4 * MIB))
+        cg[h.name] = cgroup2(h) + "/smcx-n6"
+        h.run("rmdir %s 2>/dev/null; mkdir %s" % (cg[h.name], cg[h.name]))
     wrap = "/tmp/smcx-n6-wrap.sh"
     want = N6_CONNS * 2 * MIB
-    held = None
+    held = {}
     try:
-        with t.subtest("N6: nobody's SMC buffers are charged to its memory cgroup"):
-            a.run("cat > %s && chmod 0755 %s" % (wrap, wrap),
-                  input="#!/bin/sh\necho $$ > %s/cgroup.procs || exit 1\n"
-                        "exec setpriv --reuid=65534 --regid=65534 --clear-groups \"$@\"\n"
-                        % cg)
-            b.run("cat > %s && chmod 0755 %s" % (wrap, wrap), input="#!/bin/sh\nexec \"$@\"\n")
-            before = int(a.read(cg + "/memory.current"))
-            bufs0 = stacks.smcx_objects(a).get("bufs", 0)
+        with t.subtest("N6: nobody's SMC buffers are charged to its memory cgroup "
+                       "(client; server: the listener's)"):
+            before, bufs0 = {}, {}
+            for h in (a, b):
+                h.run("cat > %s && chmod 0755 %s" % (wrap, wrap),
+                      input="#!/bin/sh\necho $$ > %s/cgroup.procs || exit 1\n"
+                            "exec setpriv --reuid=65534 --regid=65534 --clear-groups \"$@\"\n"
+                            % cg[h.name])
+                before[h.name] = int(h.read(cg[h.name] + "/memory.current"))
+                bufs0[h.name] = stacks.smcx_objects(h).get("bufs", 0)
             with smcr_cases.Held(t, a, b, N6_PORT, N6_CONNS, 10000, family="ipproto_smc",
                                  timeout=120, client_opts="-S 1M -B 1M",
                                  server_opts="-S 1M -B 1M", wrap=wrap + " "):
-                now = int(a.read(cg + "/memory.current"))
+                for h in (a, b):
+                    held[h.name] = int(h.read(cg[h.name] + "/memory.current"))
                 socks = smcr_cases.active(stacks.sockets(a, N6_PORT))
                 t.eq(len(socks), N6_CONNS, "alpha: connected sockets held")
                 t.eq(sorted(set(s["mode"] for s in socks)), ["SMCR"], "alpha: their mode")
-                bufs = stacks.smcx_objects(a).get("bufs", 0) - bufs0
-                t.check(bufs >= 2 * N6_CONNS, "alpha: %d buffers made for %d connections"
-                        % (bufs, N6_CONNS))
-                t.log("memory.current: %d before, %d with %d connections held (+%d KiB)"
-                      % (before, now, N6_CONNS, (now - before) >> 10))
-                held = now
-                t.check(now - before >= want,
-                        "memory.current grew by %d KiB: at least the %d KiB of send buffers "
-                        "and RMBs" % ((now - before) >> 10, want >> 10))
+                for h in (a, b):
+                    bufs = stacks.smcx_objects(h).get("bufs", 0) - bufs0[h.name]
+                    t.check(bufs >= 2 * N6_CONNS, "%s: %d buffers made for %d connections"
+                            % (h.name, bufs, N6_CONNS))
+                    grew = held[h.name] - before[h.name]
+                    t.log("%s: memory.current %d before, %d with %d connections held"
+                          % (h.name, before[h.name], held[h.name], N6_CONNS))
+                    t.check(grew >= want,
+                            "%s: memory.current grew by %d KiB: at least the %d KiB of send "
+                            "buffers and RMBs" % (h.name, grew >> 10, want >> 10))
 
         with t.subtest("N6: a user namespace's root cannot raise net.smc.rmem/wmem past "
                        "init's net.core.rmem_max/wmem_max"):
@@ -347,19 +355,22 @@ def n6(t, a, b, usernet):
 
         with t.subtest("N6: idle pooled buffers are freed, the link group lingers"):
             idle = "/sys/module/smcx/parameters/buf_idle_ms"
-            t.check(a.run("echo 2000 > %s" % idle, check=False).rc == 0,
-                    "buf_idle_ms set to 2 s")
-            gone = scenarios.wait_for(lambda: stacks.smcx_objects(a).get("bufs", 0) == 0,
-                                      timeout=30, step=1)
-            t.check(gone, "alpha: the pooled buffers freed within 30 s (objects bufs %d)"
-                    % stacks.smcx_objects(a).get("bufs", 0))
-            t.check(stacks.smcx_objects(a).get("lgrs", 0) >= 1, "the link group lingers")
-            if held is not None:
-                after = int(a.read(cg + "/memory.current"))
-                t.check(held - after >= want, "memory.current back down by %d KiB"
-                        % ((held - after) >> 10))
+            for h in (a, b):
+                t.check(h.run("echo 2000 > %s" % idle, check=False).rc == 0,
+                        "%s: buf_idle_ms set to 2 s" % h.name)
+            for h in (a, b):
+                gone = scenarios.wait_for(lambda: stacks.smcx_objects(h).get("bufs", 0) == 0,
+                                          timeout=30, step=1)
+                t.check(gone, "%s: the pooled buffers freed within 30 s (objects bufs %d)"
+                        % (h.name, stacks.smcx_objects(h).get("bufs", 0)))
+                t.check(stacks.smcx_objects(h).get("lgrs", 0) >= 1,
+                        "%s: the link group lingers" % h.name)
+                if h.name in held:
+                    down = held[h.name] - int(h.read(cg[h.name] + "/memory.current"))
+                    t.check(down >= want, "%s: memory.current back down by %d KiB"
+                            % (h.name, down >> 10))
     finally:
-        a.run("rmdir %s" % cg, check=False)
-        a.run("sysctl -qw net.core.rmem_max=212992 net.core.wmem_max=212992", check=False)
         for h in (a, b):
+            h.run("rmdir %s" % cg[h.name], check=False)
+            h.run("sysctl -qw net.core.rmem_max=212992 net.core.wmem_max=212992", check=False)
             stacks.clear(h)
