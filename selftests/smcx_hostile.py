@@ -173,7 +173,7 @@ def run(t):
             with t.solo("the CLC flood"):
                 r = run_cases(t, a, b, CASES, SEED, skip)
             tab = table(r.out)
-            t.check(r.rc == 0, "hostile found something (rc %s): %s"
+            t.check(r.rc == 0, "hostile exited %s (non-zero: a case ended unexpectedly): %s"
                     % (r.rc, "\n".join(ln for ln in r.out.splitlines()
                                        if "unexpected" in ln)[:3000] or r.err[-2000:]))
             t.check(sum(tab.values()) >= CASES, "all %d cases ran: %s" % (CASES, tab))
@@ -206,7 +206,7 @@ def run(t):
                 t.log(ln)
             t.log("%d RDMA cases in %.1f s; reproduce one: %s rdma -a %s -p %d -s %d -c CASE "
                   "-n 1 -v" % (RDMA_CASES, time.time() - t0, tool(), a.ip, PORT, SEED))
-            t.check(r.rc == 0, "hostile rdma found something (rc %s): %s"
+            t.check(r.rc == 0, "hostile rdma exited %s (non-zero: a case ended unexpectedly): %s"
                     % (r.rc, "\n".join(ln for ln in r.out.splitlines()
                                        if "unexpected" in ln)[:3000] or r.err[-2000:]))
             t.eq(sum(table(r.out).values()), RDMA_CASES, "every RDMA case ran")
@@ -230,7 +230,7 @@ def run(t):
             t.log("%d server-role cases in %.1f s; reproduce one: %s server -p %d -s %d -c CASE "
                   "-n 1 -v (and hostile dial on the smcx host)"
                   % (SERVER_CASES, time.time() - t0, tool(), SERVER_PORT, SEED))
-            t.check(r.rc == 0, "hostile server found something (rc %s): %s"
+            t.check(r.rc == 0, "hostile server exited %s (non-zero: a case ended unexpectedly): %s"
                     % (r.rc, "\n".join(ln for ln in r.out.splitlines()
                                        if "unexpected" in ln)[:3000] or r.err[-2000:]))
             t.check(sum(table(r.out).values()) == SERVER_CASES, "every server-role case ran")
