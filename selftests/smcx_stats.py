@@ -21,9 +21,13 @@ buffer usage gauges are back to 0 once the connection is gone.
 
 RDMA WRITE WITH IMMEDIATE (docs/wire.md; debugfs stats wwi_*):
 between the two smcx hosts the link group negotiated it (wwi_groups +1 on
-both), and a 1 MiB duplex xfer (verified byte for byte) sends data that way
-in both directions: each host's wwi_tx > 0 and equal to the other's wwi_rx
-(none stale, none lost).  With net.smc.smcx_write_imm=0 on the server, and
+both).  A 1-byte ping-pong of PP_ROUNDS rounds sends every message but each
+side's first (a CDC) that way: the client's first is pingpong's header, so
+its wwi_tx = PP_ROUNDS, the server's PP_ROUNDS - 1, each equal to the other's
+wwi_rx.  A 1 MiB duplex xfer (verified byte for byte) may use it
+or not, push by push (a push that wraps a ring or owes the peer our consumer
+cursor is a CDC; which pushes do depends on timing): what each host sent
+that way the other took (wwi_rx = the other's wwi_tx), none stale.  With net.smc.smcx_write_imm=0 on the server, and
 then on the client, a new link group uses the RFC form: every wwi counter
 stays 0 on both hosts, and the data is verified the same.
 
@@ -54,6 +58,8 @@ WWI_PORT = 6490
 WWI_BYTES = 1 << 20
 WWI = scenarios.WWI
 KICKS = ("tx_kick_bh", "tx_kick_owner", "tx_kick_work")
+BUSY_USEC = 10000
+PP_ROUNDS = 200		# 1-byte ping-pong rounds
 NBYTES = 100000		# one send call: bucket 128K (64K < n <= 128K)
 RBUF = 300000		# receive buffer: bucket 512K
 # the server's first read is a splice (it once oopsed: smcx passed it to the
@@ -181,6 +187,28 @@ def wwi_xfer(t, port):
     return d
 
 
+def wwi_pingpong(t, port):
+    """A 1-byte ping-pong alpha -> beta of PP_ROUNDS rounds (every echo
+    verified); the wwi counter deltas of both hosts by name.  No push of
+    it has anything but data to say and none wraps a ring, so after each
+    side's first message (a CDC: it states where the stream stands) every
+    one qualifies."""
+    a, b = t.alpha, t.beta
+    pp = os.path.join(t.repo, "build", "tools", "pingpong")
+    before = {h.name: scenarios.smcx_stats(h) for h in t.hosts}
+    srv = b.bg("%s server -f smc -p %d" % (pp, port))
+    b.wait_port(port, job=srv)
+    r = a.run("%s client -f smc -a %s -p %d -s 1 -n %d -w 0"
+              % (pp, b.ip, port, PP_ROUNDS), timeout=120, check=False)
+    rs = srv.wait(timeout=60, check=False)
+    t.check(r.ok and rs.ok, "ping-pong over SMC-R verified every echo (%s)"
+            % (r.out.strip() or r.err.strip()[-300:]))
+    after = {h.name: scenarios.smcx_stats(h) for h in t.hosts}
+    d = {n: {k: after[n][k] - before[n][k] for k in WWI} for n in after}
+    t.log("ping-pong wwi deltas %s" % d)
+    return d
+
+
 def wwi_off(t, host):
     """Both stacks reloaded (a new link group) with the extension off on
     @host: the RFC form, nothing counted."""
@@ -264,12 +292,19 @@ def run(t):
         for n in now:
             t.eq(now[n]["wwi_groups"] - wwi_base[n]["wwi_groups"], 1,
                  "%s: the link group negotiated it" % n)
+        p = wwi_pingpong(t, WWI_PORT + 3)
+        # the client's header (16 bytes) and the server's first echo are
+        # each side's first message: a CDC
+        for x, y, want in (("alpha", "beta", PP_ROUNDS), ("beta", "alpha", PP_ROUNDS - 1)):
+            t.eq(p[x]["wwi_tx"], want,
+                 "%s: every message after its first went as WRITE WITH IMMEDIATE" % x)
+            t.eq(p[y]["wwi_rx"], p[x]["wwi_tx"], "%s took every one %s sent" % (y, x))
         d = wwi_xfer(t, WWI_PORT)
         for x, y in (("alpha", "beta"), ("beta", "alpha")):
-            t.check(d[x]["wwi_tx"] > 0, "%s sent data as WRITE WITH IMMEDIATE (%d)"
-                    % (x, d[x]["wwi_tx"]))
-            t.eq(d[y]["wwi_rx"], d[x]["wwi_tx"], "%s took every one %s sent" % (y, x))
-            t.eq(d[y]["wwi_stale"], 0, "%s: none stale" % y)
+            t.eq(d[y]["wwi_rx"], d[x]["wwi_tx"],
+                 "duplex: %s took every one of the %d %s sent" % (y, d[x]["wwi_tx"], x))
+        for n in d:
+            t.eq(p[n]["wwi_stale"] + d[n]["wwi_stale"], 0, "%s: none stale" % n)
     with t.subtest("pushes from the completion path"):
         for n in d:
             t.check(d[n]["tx_kick_bh"] > 0, "%s pushed from completions (%d)"
@@ -284,9 +319,6 @@ def run(t):
     with t.subtest("receive busy polling: SO_BUSY_POLL, net.core.busy_read"):
         busy_poll(t)
 
-
-BUSY_USEC = 10000
-PP_ROUNDS = 200
 
 
 def busy_polls(t, opt):
