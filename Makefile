@@ -36,7 +36,7 @@ PREFIX ?= /usr
 DESTDIR ?=
 KVER ?= $(or $(shell modinfo -F vermagic smcx.ko 2>/dev/null | cut -d' ' -f1),$(LAB_KERNEL))
 
-.PHONY: all module user tools setup layers check check-fast check-reference unit selftest \
+.PHONY: all module modules-compat user tools setup layers check check-fast check-reference unit selftest \
 	fuzz fuzz-long demo bench hostile clean shell lab-up lab-down \
 	install install-module install-tools uninstall uninstall-module uninstall-tools deb
 
@@ -45,6 +45,29 @@ all: module user tools
 module:
 	@test -d "$(KDIR)" || { echo "no kernel headers at $(KDIR); run 'make setup'" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+# The module for the other kernel series the tree supports (compat/,
+# docs/install.md): Debian 12's default 6.1 (COMPAT_KERNELS: the newest 6.1
+# headers installed).  Each is built in a copy of the module's sources in
+# build/k/<release>/, as DKMS does (Kbuild of 6.1 and 6.12 builds an external
+# module where its sources are); the copy keeps their times, so what did
+# not change is not rebuilt.  make check builds it: a tree that does not
+# build for every supported kernel fails.  The lab loads
+# build/k/<release>/smcx.ko into a guest that boots <release>.
+COMPAT_KERNELS ?= $(shell ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | \
+		sort -V | tail -n1 | sed 's,.*/linux-headers-,,')
+MODULE_SOURCES = Kbuild $(shell find kernel include compat -name '*.[ch]' 2>/dev/null)
+
+modules-compat:
+	@test -n "$(COMPAT_KERNELS)" || { echo "no 6.1 kernel headers; run 'make setup'" >&2; exit 1; }
+	@set -e; for k in $(COMPAT_KERNELS); do \
+		d=$(BUILD)/k/$$k; mkdir -p $$d; \
+		find $$d \( -path "$$d/kernel/*" -o -path "$$d/include/*" -o -path "$$d/compat/*" \) \
+			-type f -name '*.[ch]' -delete; \
+		printf '%s\n' $(MODULE_SOURCES) | tar -cf - -T - | tar -xf - -C $$d; \
+		echo "module for $$k in $${d#$(CURDIR)/}"; \
+		$(MAKE) -C /usr/src/linux-headers-$$k M=$$d -j$(JOBS) modules; \
+	done
 
 user:
 	cmake -S user -B $(BUILD)/user -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -100,7 +123,7 @@ layers:
 check:
 	$(MAKE) layers
 	scripts/setup
-	$(MAKE) all
+	$(MAKE) all modules-compat
 	$(MAKE) style
 	$(MAKE) unit
 	$(MAKE) fuzz
@@ -243,7 +266,7 @@ uninstall-tools:
 # in it fails the target.  Rebuilt only when one of those files changed.
 DEB_DIR = $(BUILD)/deb
 DEB_WORK = $(BUILD)/deb-work
-DEB_TREE = Makefile Kbuild dkms.conf debian kernel include user man completion conf
+DEB_TREE = Makefile Kbuild dkms.conf debian kernel include compat user man completion conf
 ifneq ($(filter deb,$(MAKECMDGOALS)),)
 DEB_SOURCES := $(wildcard $(shell git ls-files -co --exclude-standard -- $(DEB_TREE) 2>/dev/null || \
 	find $(wildcard $(DEB_TREE)) -type f))

@@ -110,8 +110,8 @@ again:
 	return rc;
 }
 
-static int smcx_accept_op(struct socket *sock, struct socket *newsock,
-			  struct proto_accept_arg *arg)
+static int smcx_accept_arg(struct socket *sock, struct socket *newsock,
+			   struct proto_accept_arg *arg)
 {
 	struct sock *sk;
 	int rc;
@@ -119,12 +119,15 @@ static int smcx_accept_op(struct socket *sock, struct socket *newsock,
 again:
 	sk = READ_ONCE(sock->sk);
 	if (!smcx_sk_is_smc(sk))
-		return smcx_tcp_ops_of(sk)->accept(sock, newsock, arg);
+		return smcx_ops_accept(smcx_tcp_ops_of(sk), sock, newsock, arg);
 	rc = smcx_accept(smcx_sk(sk), newsock, arg);
 	if (rc == SMCX_AGAIN)
 		goto again;
 	return rc;
 }
+
+/* proto_ops.accept of this kernel around smcx_accept_arg() (compat/) */
+SMCX_DEFINE_ACCEPT_OP(smcx_accept_op, smcx_accept_arg)
 
 static int smcx_getname(struct socket *sock, struct sockaddr *addr, int peer)
 {
@@ -492,7 +495,7 @@ static int smcx_create(struct net *net, struct socket *sock, int protocol,
 
 	sock->ops = &smcx_proto_ops;
 	sock->state = SS_UNCONNECTED;
-	set_bit(SOCK_CUSTOM_SOCKOPT, &sock->flags);
+	smcx_custom_sockopt(sock);
 	smc = smcx_sock_alloc(net, sock, protocol);
 	if (!smc)
 		return -ENOBUFS;

@@ -254,7 +254,7 @@ static int smcx_diag_fill(struct sk_buff *skb, struct netlink_callback *cb,
 		shut = READ_ONCE(tcpsk->sk_shutdown);
 	rcu_read_unlock();
 	r->diag_shutdown = shut;
-	r->diag_uid = from_kuid_munged(uns, sock_i_uid(sk));
+	r->diag_uid = from_kuid_munged(uns, sk_uid(sk));
 	r->diag_inode = sock_i_ino(sk);
 
 	if (smcx_diag_want(ext, SMC_DIAG_SHUTDOWN) &&

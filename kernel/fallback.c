@@ -64,7 +64,7 @@ void smcx_graft_tcp(struct smcx_sock *smc, struct socket *sock)
 	write_lock_bh(&tcpsk->sk_callback_lock);
 	rcu_assign_pointer(tcpsk->sk_wq, &sock->wq);
 	sk_set_socket(tcpsk, sock);
-	tcpsk->sk_uid = SOCK_INODE(sock)->i_uid;
+	WRITE_ONCE(tcpsk->sk_uid, SOCK_INODE(sock)->i_uid);
 	security_sock_graft(tcpsk, sock);
 	WRITE_ONCE(sock->sk, tcpsk);
 	write_unlock_bh(&tcpsk->sk_callback_lock);

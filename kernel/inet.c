@@ -60,7 +60,7 @@ static int smcx_inet_init_sock(struct sock *sk)
 
 	if (!sock)
 		return -EINVAL;
-	set_bit(SOCK_CUSTOM_SOCKOPT, &sock->flags);
+	smcx_custom_sockopt(sock);
 	smcx_sock_setup(sk, IPPROTO_SMC);
 	/* on error inet_create() releases the sock: unhash, put, destruct */
 	return smcx_clcsock_create(smcx_sk(sk));
@@ -101,7 +101,9 @@ static struct proto smcx_inet6_prot = {
 	.hash		= smcx_hash,
 	.unhash		= smcx_unhash,
 	.obj_size	= sizeof(struct smcx6_sock),
+#ifdef SMCX_HAVE_IPV6_PINFO_OFFSET
 	.ipv6_pinfo_offset = offsetof(struct smcx6_sock, inet6),
+#endif
 };
 
 static struct inet_protosw smcx_inet_protosw = {
@@ -128,6 +130,9 @@ int smcx_inet_init(void)
 	bool v6 = smcx_family_v6_ok();	/* no IPv6: AF_INET6 IPPROTO_SMC fails */
 	int rc;
 
+	/* kernels without ipv6_pinfo_offset look for it at the end */
+	BUILD_BUG_ON(offsetof(struct smcx6_sock, inet6) +
+		     sizeof(struct ipv6_pinfo) != sizeof(struct smcx6_sock));
 	rc = proto_register(&smcx_inet_prot, 1);
 	if (rc)
 		return rc;

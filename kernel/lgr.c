@@ -316,7 +316,7 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 	INIT_WORK(&lgr->add_work, smcx_addlink_work);
 	lgr->next_link_id = 2;
 	lgr->add_retry_at = jiffies + SMCX_ADD_RETRY;
-	strscpy(lgr->pnetid, c->pnetid);
+	strscpy(lgr->pnetid, c->pnetid, sizeof(lgr->pnetid));
 	smcx_link_preinit(lgr);
 	for (i = 0; i < SMCX_LGR_LINKS; i++)
 		INIT_WORK(&lgr->lnk[i].down_work, smcx_lgr_link_down_work);

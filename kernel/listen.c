@@ -179,7 +179,7 @@ static void smcx_tcp_backlog_add(struct smcx_sock *lsmc, int delta)
  */
 static void smcx_child_bufsizes(struct smcx_sock *child, struct sock *tcpsk)
 {
-	u8 locks = READ_ONCE(tcpsk->sk_userlocks) &
+	u8 locks = smcx_sk_userlocks(tcpsk) &
 		   (SOCK_SNDBUF_LOCK | SOCK_RCVBUF_LOCK);
 	struct sock *sk = &child->sk;
 
@@ -446,11 +446,11 @@ static void smcx_child_graft(struct smcx_sock *child, struct socket *newsock)
 
 	lock_sock(sk);
 	newsock->state = SS_CONNECTED;
-	set_bit(SOCK_CUSTOM_SOCKOPT, &newsock->flags);
+	smcx_custom_sockopt(newsock);
 	write_lock_bh(&sk->sk_callback_lock);
 	rcu_assign_pointer(sk->sk_wq, &newsock->wq);
 	sk_set_socket(sk, newsock);
-	sk->sk_uid = SOCK_INODE(newsock)->i_uid;
+	WRITE_ONCE(sk->sk_uid, SOCK_INODE(newsock)->i_uid);
 	write_unlock_bh(&sk->sk_callback_lock);
 	if (child->fallback)
 		smcx_graft_tcp(child, newsock);

@@ -92,7 +92,7 @@ struct dentry *smcx_debugfs_dir(void)
 int smcx_obj_init(void)
 {
 	/* not WQ_MEM_RECLAIM: nothing on it frees memory for the allocator */
-	smcx_wq = alloc_workqueue("smcx", 0, 0);
+	smcx_wq = alloc_workqueue("smcx", WQ_PERCPU, 0);
 	if (!smcx_wq)
 		return -ENOMEM;
 	smcx_dbg_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);

@@ -338,9 +338,9 @@ static int smcx_pnet_nl_add(struct sk_buff *skb, struct genl_info *info)
 	return -EEXIST;
 fail:
 	if (rc == -ENOSPC)
-		NL_SET_ERR_MSG_FMT(info->extack,
-				   "PNET table full: at most %d entries per network namespace",
-				   SMCX_PNET_MAX);
+		NL_SET_ERR_MSG(info->extack,
+			       "PNET table full: at most " __stringify(SMCX_PNET_MAX)
+			       " entries per network namespace");
 	return rc;
 }
 

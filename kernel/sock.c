@@ -200,6 +200,8 @@ void smcx_clcsock_inherit(struct smcx_sock *smc)
 	WRITE_ONCE(tcpsk->sk_bound_dev_if, READ_ONCE(sk->sk_bound_dev_if));
 	WRITE_ONCE(tcpsk->sk_mark, READ_ONCE(sk->sk_mark));
 	WRITE_ONCE(tcpsk->sk_priority, READ_ONCE(sk->sk_priority));
+	/* kernels before 6.2: the SOL_SOCKET options set on us (compat/) */
+	smcx_compat_sol_socket(tcpsk, sk);
 }
 
 /*
@@ -454,7 +456,7 @@ int smcx_sock_init(void)
 	smcx_hs_wq = alloc_workqueue("smcx_hs", WQ_UNBOUND, 0);
 	if (!smcx_hs_wq)
 		return -ENOMEM;
-	smcx_listen_wq = alloc_workqueue("smcx_listen", 0, 0);
+	smcx_listen_wq = alloc_workqueue("smcx_listen", WQ_PERCPU, 0);
 	if (!smcx_listen_wq)
 		goto err_hs_wq;
 	rc = proto_register(&smcx_proto, 1);

@@ -81,7 +81,7 @@ void smcx_sysctl_set_limit_smc_hs(struct net *net, bool on)
 }
 
 /* parse into a scratch copy of @table; 0 and the value, or the errno */
-static int smcx_parse(const struct ctl_table *table, int write, void *buf,
+static int smcx_parse(SMCX_CTL_TABLE *table, int write, void *buf,
 		      size_t *lenp, loff_t *ppos, proc_handler *h, int *val)
 {
 	struct ctl_table tmp = *table;
@@ -91,7 +91,7 @@ static int smcx_parse(const struct ctl_table *table, int write, void *buf,
 	return h(&tmp, write, buf, lenp, ppos);
 }
 
-static int smcx_proc_tcp2smc(const struct ctl_table *table, int write,
+static int smcx_proc_tcp2smc(SMCX_CTL_TABLE *table, int write,
 			     void *buf, size_t *lenp, loff_t *ppos)
 {
 	int val, rc;
@@ -111,7 +111,7 @@ static int smcx_proc_tcp2smc(const struct ctl_table *table, int write,
  * link-group watchdog, lgr.c); 0: never.  Parsed as mainline parses it; a
  * negative time is refused.
  */
-static int smcx_proc_testlink(const struct ctl_table *table, int write,
+static int smcx_proc_testlink(SMCX_CTL_TABLE *table, int write,
 			      void *buf, size_t *lenp, loff_t *ppos)
 {
 	int val, rc;
@@ -130,7 +130,7 @@ static int smcx_proc_testlink(const struct ctl_table *table, int write,
  * Bytes autocorking may hold back while a CDC is in flight (tx.c), at most
  * half the send buffer; 0 turns it off.  Any unsigned value, as mainline.
  */
-static int smcx_proc_autocork(const struct ctl_table *table, int write,
+static int smcx_proc_autocork(SMCX_CTL_TABLE *table, int write,
 			      void *buf, size_t *lenp, loff_t *ppos)
 {
 	int val, rc;
@@ -149,7 +149,7 @@ static int smcx_proc_autocork(const struct ctl_table *table, int write,
  * (see the top of the file).  @table->data points into the namespace's
  * smcx_sysctl_net, which says whether it is capped.
  */
-static int smcx_proc_mem(const struct ctl_table *table, int write, void *buf,
+static int smcx_proc_mem(SMCX_CTL_TABLE *table, int write, void *buf,
 			 size_t *lenp, loff_t *ppos)
 {
 	bool rmem = !strcmp(table->procname, "rmem");
@@ -255,13 +255,14 @@ static const struct ctl_table smcx_sysctl_template[] = {
 		.extra1		= &smcx_zero,
 		.extra2		= &smcx_one,
 	},
+	{ }	/* ends the table for kernels before 6.6; not in the size */
 };
 
 static int __net_init smcx_sysctl_net_init(struct net *net)
 {
 	struct smcx_sysctl_net *sn = net_generic(net, smcx_sysctl_id);
 	struct smcx_sysctl *v = &sn->val;
-	size_t i, n = ARRAY_SIZE(smcx_sysctl_template);
+	size_t i, n = ARRAY_SIZE(smcx_sysctl_template) - 1;
 
 	v->tcp2smc = 0;
 	v->wmem = SMCX_WMEM_DEFAULT;

@@ -11,7 +11,10 @@
  *    protocol) (net/socket.c) which protocol to use; a noinline function
  *    that returns its third argument, made to be overridden (by BPF
  *    fmod_ret, as MPTCP does).  A module cannot attach fmod_ret BPF, but a
- *    kretprobe can rewrite the return value;
+ *    kretprobe can rewrite the return value.  Kernels before 6.6 (Debian
+ *    12's 6.1) have no such function: there a kprobe at the entry of
+ *    __sys_socket(family, type, protocol), which only socket() and
+ *    socketcall() call, rewrites the protocol argument, as for io_uring;
  *  - io_uring: io_socket() calls __sys_socket_file(family, type, protocol),
  *    which goes to __sys_socket_create() without asking
  *    update_socket_protocol().  io_uring is its only caller, so a kprobe
@@ -40,11 +43,12 @@
  *    threads of the submitting process (PF_IO_WORKER) with its namespaces;
  *  - the namespace is the caller's (current->nsproxy->net_ns), exactly the
  *    one __sys_socket_create() will create the socket in, read under RCU;
- *  - if the kretprobe cannot be registered (symbol missing or inlined in
- *    some other kernel build), the module still loads, logs it, and a write
- *    of 1 to net.smc.tcp2smc fails with EOPNOTSUPP, so nobody believes a
- *    conversion is happening that is not; the io_uring kprobe is then not
- *    tried;
+ *  - if neither socket() probe can be registered (symbols missing or
+ *    inlined in some other kernel build, or an architecture whose argument
+ *    register we do not know and no update_socket_protocol()), the module
+ *    still loads, logs it, and a write of 1 to net.smc.tcp2smc fails with
+ *    EOPNOTSUPP, so nobody believes a conversion is happening that is not;
+ *    the io_uring kprobe is then not tried;
  *  - if only the io_uring kprobe cannot be registered, the module loads,
  *    logs it, and tcp2smc converts socket() sockets; io_uring's stay TCP;
  *  - maxactive is generous: a kretprobe instance is needed per concurrent
@@ -128,14 +132,15 @@ static struct kretprobe smcx_tcp2smc_krp = {
 };
 
 /*
- * io_uring: the kprobe pre-handler runs at the entry of __sys_socket_file()
- * with the arguments still in their registers; what it writes into @regs is
- * what the function starts with (int3 and ftrace-based kprobes both restore
- * the registers from @regs).  SMCX_TCP2SMC_URING: the architectures whose
- * protocol-argument register we know; elsewhere the kprobe is not
- * registered and smcx_tcp2smc_set_protocol() is never called.
+ * io_uring, and socket() before 6.6: the kprobe pre-handler runs at the
+ * entry of __sys_socket_file() or __sys_socket() with the arguments still in
+ * their registers; what it writes into @regs is what the function starts
+ * with (int3 and ftrace-based kprobes both restore the registers from
+ * @regs).  SMCX_TCP2SMC_ARGREG: the architectures whose protocol-argument
+ * register we know; elsewhere these kprobes are not registered and
+ * smcx_tcp2smc_set_protocol() is never called.
  */
-#define SMCX_TCP2SMC_URING (IS_ENABLED(CONFIG_X86_64) || IS_ENABLED(CONFIG_ARM64))
+#define SMCX_TCP2SMC_ARGREG (IS_ENABLED(CONFIG_X86_64) || IS_ENABLED(CONFIG_ARM64))
 
 static void smcx_tcp2smc_set_protocol(struct pt_regs *regs, int protocol)
 {
@@ -146,7 +151,7 @@ static void smcx_tcp2smc_set_protocol(struct pt_regs *regs, int protocol)
 #endif
 }
 
-static int smcx_tcp2smc_uring_pre(struct kprobe *p, struct pt_regs *regs)
+static int smcx_tcp2smc_arg_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	int family = (int)regs_get_kernel_argument(regs, 0);
 	int type = (int)regs_get_kernel_argument(regs, 1);
@@ -157,19 +162,26 @@ static int smcx_tcp2smc_uring_pre(struct kprobe *p, struct pt_regs *regs)
 	return 0;	/* 0: the probed instruction runs as usual */
 }
 
+/* socket() where update_socket_protocol() does not exist (before 6.6) */
+static struct kprobe smcx_tcp2smc_sys_kp = {
+	.symbol_name	= "__sys_socket",
+	.pre_handler	= smcx_tcp2smc_arg_pre,
+};
+
 static struct kprobe smcx_tcp2smc_uring_kp = {
 	.symbol_name	= "__sys_socket_file",
-	.pre_handler	= smcx_tcp2smc_uring_pre,
+	.pre_handler	= smcx_tcp2smc_arg_pre,
 };
 
 static bool smcx_tcp2smc_uring_registered;
+static bool smcx_tcp2smc_sys_registered;	/* else the kretprobe */
 
 /* best effort: without it io_uring sockets stay TCP, socket() is converted */
 static void smcx_tcp2smc_uring_init(void)
 {
 	int rc;
 
-	if (!SMCX_TCP2SMC_URING) {
+	if (!SMCX_TCP2SMC_ARGREG) {
 		pr_info("tcp2smc: io_uring sockets stay TCP: this architecture has no protocol-argument rewrite\n");
 		return;
 	}
@@ -193,16 +205,34 @@ static void smcx_tcp2smc_uring_exit(void)
 	smcx_tcp2smc_uring_registered = false;
 }
 
-int smcx_tcp2smc_init(void)
+/* socket() before 6.6: the protocol argument of __sys_socket() */
+static int smcx_tcp2smc_sys_init(void)
 {
 	int rc;
+
+	if (!SMCX_TCP2SMC_ARGREG)
+		return -EOPNOTSUPP;
+	rc = register_kprobe(&smcx_tcp2smc_sys_kp);
+	if (rc)
+		return rc;
+	smcx_tcp2smc_sys_registered = true;
+	pr_info("tcp2smc: socket() hooked at __sys_socket (no update_socket_protocol)\n");
+	return 0;
+}
+
+int smcx_tcp2smc_init(void)
+{
+	int rc, rc2;
 
 	smcx_tcp2smc_krp.maxactive = max_t(int, 64, 8 * num_possible_cpus());
 	rc = register_kretprobe(&smcx_tcp2smc_krp);
 	if (rc) {
-		pr_warn("tcp2smc unavailable: cannot hook update_socket_protocol (%d)\n",
-			rc);
-		return 0;
+		rc2 = smcx_tcp2smc_sys_init();
+		if (rc2) {
+			pr_warn("tcp2smc unavailable: cannot hook update_socket_protocol (%d) nor __sys_socket (%d)\n",
+				rc, rc2);
+			return 0;
+		}
 	}
 	smcx_tcp2smc_registered = true;
 	smcx_tcp2smc_uring_init();
@@ -210,16 +240,24 @@ int smcx_tcp2smc_init(void)
 	return 0;
 }
 
-/* init in reverse: the switch, the io_uring kprobe, the kretprobe */
+/* init in reverse: the switch, the io_uring kprobe, the socket() probe */
 void smcx_tcp2smc_exit(void)
 {
 	if (!smcx_tcp2smc_registered)
 		return;
 	smcx_sysctl_set_tcp2smc_available(false);
 	smcx_tcp2smc_uring_exit();
-	unregister_kretprobe(&smcx_tcp2smc_krp);
-	if (smcx_tcp2smc_krp.nmissed)
-		pr_info("tcp2smc: %d socket() calls missed the hook (no free instance)\n",
-			smcx_tcp2smc_krp.nmissed);
+	if (smcx_tcp2smc_sys_registered) {
+		unregister_kprobe(&smcx_tcp2smc_sys_kp);
+		if (smcx_tcp2smc_sys_kp.nmissed)
+			pr_info("tcp2smc: %lu socket() calls missed the hook (nested probe)\n",
+				smcx_tcp2smc_sys_kp.nmissed);
+		smcx_tcp2smc_sys_registered = false;
+	} else {
+		unregister_kretprobe(&smcx_tcp2smc_krp);
+		if (smcx_tcp2smc_krp.nmissed)
+			pr_info("tcp2smc: %d socket() calls missed the hook (no free instance)\n",
+				smcx_tcp2smc_krp.nmissed);
+	}
 	smcx_tcp2smc_registered = false;
 }

@@ -191,8 +191,9 @@ class Ctx:
                        % (h.name, lines, text.replace("\n", "\n  ")))
         return "\n".join(out)
 
-    def smcx_path(self):
-        return os.path.join(self.repo, "smcx.ko")
+    def smcx_path(self, host=None):
+        """The smcx.ko built for @host's kernel (default alpha's)."""
+        return (host or self.alpha).smcx_module()
 
     def tool(self, name="smcctl"):
         """Path of a user tool (or personality link) in the build tree."""

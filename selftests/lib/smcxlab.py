@@ -142,8 +142,9 @@ chmod 755 /modprobe-host
 echo /modprobe-host > /proc/sys/kernel/modprobe
 kver=$(uname -r)
 # A kernel that is not installed on the host brings its modules from the lab
-# cache; lay them over /lib/modules so modprobe finds them.
-if [ ! -d "/host/lib/modules/$kver" ]; then
+# cache; lay them over /lib/modules so modprobe finds them.  (Its headers
+# may be installed: they make /lib/modules/$kver/build and nothing else.)
+if [ ! -e "/host/lib/modules/$kver/modules.dep" ]; then
 	moddir=$(sed -n 's/.* lab\.moddir=\([^ ]*\).*/\1/p' /proc/cmdline)
 	mount -t tmpfs tmpfs /host/lib/modules
 	mkdir -p "/host/lib/modules/$kver"
@@ -200,11 +201,19 @@ def installed_kernel():
     return vers[-1]
 
 
+def smcx_module(kver):
+    """The smcx.ko for kernel release @kver: `make modules-compat` builds
+    one per other supported kernel in build/k/<release>/, `make module`
+    the tree's own for the lab kernel."""
+    k = os.path.join(REPO, "build", "k", kver, "smcx.ko")
+    return k if os.path.exists(k) else os.path.join(REPO, "smcx.ko")
+
+
 def kernel_files(kver):
     """(vmlinuz, modules dir) for a kernel release, fetching it if needed."""
     vmlinuz = "/boot/vmlinuz-" + kver
     moddir = "/lib/modules/" + kver
-    if os.path.exists(vmlinuz) and os.path.isdir(moddir):
+    if os.path.exists(vmlinuz) and os.path.exists(os.path.join(moddir, "modules.dep")):
         return vmlinuz, moddir
     root = os.path.join(CACHE, "kernels", kver)
     vmlinuz = os.path.join(root, "boot", "vmlinuz-" + kver)
@@ -338,6 +347,11 @@ class Host:
         self.index = index
         self.agent_port = agent_port
         self.wires = lab.wires
+        self.kernel = lab.kernels.get(name, lab.kernel)
+
+    def smcx_module(self):
+        """Path of the smcx.ko built for this host's kernel."""
+        return smcx_module(self.kernel)
 
     def addr(self, wire=0):
         """This host's IPv4 address on a wire."""
@@ -486,7 +500,7 @@ class Host:
         return self.run("rmmod " + " ".join(mods), check=check)
 
     def insmod_smcx(self, params=""):
-        self.run("insmod %s %s" % (os.path.join(REPO, "smcx.ko"), params))
+        self.run("insmod %s %s" % (self.smcx_module(), params))
 
     def module_holders(self, mod="smcx"):
         """Why @mod will not unload, for the failure report: its reference
@@ -543,6 +557,9 @@ class Lab:
         self.rundir = os.path.abspath(rundir or os.environ.get("LAB_DIR") or DEFAULT_RUNDIR)
         self.wires = wires
         self.kernel = kernel or os.environ.get("LAB_KERNEL") or installed_kernel()
+        # per host: LAB_KERNEL_ALPHA, LAB_KERNEL_BETA (mixed kernels)
+        self.kernels = {n: os.environ.get("LAB_KERNEL_" + n.upper()) or self.kernel
+                        for n in HOSTS}
         self.mem = mem
         self.verbose = verbose
         self.hosts = []
@@ -587,6 +604,7 @@ class Lab:
             return False
         self.wires = st["wires"]
         self.kernel = st["kernel"]
+        self.kernels = st.get("kernels", {n: self.kernel for n in HOSTS})
         self.killed = set(st.get("killed", []))
         self.hosts = [Host(self, h["name"], i, h["agent_port"])
                       for i, h in enumerate(st["hosts"])]
@@ -614,15 +632,18 @@ class Lab:
             raise LabError("a lab is already running in %s" % self.rundir)
         t0 = time.time()
         os.makedirs(self.rundir, exist_ok=True)
-        vmlinuz, moddir = kernel_files(self.kernel)
-        initrd = build_initramfs(self.kernel, moddir)
+        boot = {}
+        for k in set(self.kernels.values()):
+            vmlinuz, moddir = kernel_files(k)
+            boot[k] = (vmlinuz, build_initramfs(k, moddir), moddir)
         # Ports: per wire one UDP port per host; per host one agent TCP port.
         wire_ports = [(free_port(socket.SOCK_DGRAM), free_port(socket.SOCK_DGRAM))
                       for _ in range(self.wires)]
         agent_ports = [free_port(socket.SOCK_STREAM) for _ in HOSTS]
-        st = {"kernel": self.kernel, "wires": self.wires, "hosts": [],
-              "started": t0}
+        st = {"kernel": self.kernel, "kernels": self.kernels, "wires": self.wires,
+              "hosts": [], "started": t0}
         for i, name in enumerate(HOSTS):
+            vmlinuz, initrd, moddir = boot[self.kernels[name]]
             args = self._qemu_args(i, name, vmlinuz, initrd, moddir, wire_ports,
                                    agent_ports[i])
             console = os.path.join(self.rundir, name + ".console")
