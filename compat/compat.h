@@ -245,9 +245,18 @@ static inline void smcx_compat_sol_socket(struct sock *tcpsk,
 	tcpsk->sk_flags = (tcpsk->sk_flags & ~SMCX_COMPAT_SK_FLAGS) | f;
 	tcpsk->sk_reuse = sk->sk_reuse;
 	tcpsk->sk_reuseport = sk->sk_reuseport;
-	tcpsk->sk_userlocks = sk->sk_userlocks;
-	WRITE_ONCE(tcpsk->sk_sndbuf, READ_ONCE(sk->sk_sndbuf));
-	WRITE_ONCE(tcpsk->sk_rcvbuf, READ_ONCE(sk->sk_rcvbuf));
+	/*
+	 * Buffer sizes only where the application set them (TCP sizes the
+	 * others itself); the bind locks are the TCP socket's own.
+	 */
+	if (sk->sk_userlocks & SOCK_SNDBUF_LOCK) {
+		tcpsk->sk_userlocks |= SOCK_SNDBUF_LOCK;
+		WRITE_ONCE(tcpsk->sk_sndbuf, READ_ONCE(sk->sk_sndbuf));
+	}
+	if (sk->sk_userlocks & SOCK_RCVBUF_LOCK) {
+		tcpsk->sk_userlocks |= SOCK_RCVBUF_LOCK;
+		WRITE_ONCE(tcpsk->sk_rcvbuf, READ_ONCE(sk->sk_rcvbuf));
+	}
 	WRITE_ONCE(tcpsk->sk_sndtimeo, READ_ONCE(sk->sk_sndtimeo));
 	WRITE_ONCE(tcpsk->sk_rcvtimeo, READ_ONCE(sk->sk_rcvtimeo));
 	WRITE_ONCE(tcpsk->sk_rcvlowat, READ_ONCE(sk->sk_rcvlowat));
