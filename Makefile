@@ -37,6 +37,7 @@ DESTDIR ?=
 KVER ?= $(or $(shell modinfo -F vermagic smcx.ko 2>/dev/null | cut -d' ' -f1),$(LAB_KERNEL))
 
 .PHONY: all module modules-compat user tools setup layers check check-fast check-reference unit selftest \
+	check-6.1 selftest-6.1 \
 	fuzz fuzz-long demo bench hostile clean shell lab-up lab-down \
 	install install-module install-tools uninstall uninstall-module uninstall-tools deb
 
@@ -53,7 +54,9 @@ module:
 # module where its sources are); the copy keeps their times, so what did
 # not change is not rebuilt.  make check builds it: a tree that does not
 # build for every supported kernel fails.  The lab loads
-# build/k/<release>/smcx.ko into a guest that boots <release>.
+# build/k/<release>/smcx.ko into a guest that boots <release>, and
+# build/k/<release>/rxefix/rxefix.ko (selftests/tools/rxefix: rdma_rxe fixes
+# Debian's 6.1 lacks) before a stock smc.ko there.
 COMPAT_KERNELS ?= $(shell ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | \
 		sort -V | tail -n1 | sed 's,.*/linux-headers-,,')
 MODULE_SOURCES = Kbuild $(shell find kernel include compat -name '*.[ch]' 2>/dev/null)
@@ -67,6 +70,8 @@ modules-compat:
 		printf '%s\n' $(MODULE_SOURCES) | tar -cf - -T - | tar -xf - -C $$d; \
 		echo "module for $$k in $${d#$(CURDIR)/}"; \
 		$(MAKE) -C /usr/src/linux-headers-$$k M=$$d -j$(JOBS) modules; \
+		mkdir -p $$d/rxefix; cp -p selftests/tools/rxefix/Kbuild selftests/tools/rxefix/rxefix.c $$d/rxefix/; \
+		$(MAKE) -C /usr/src/linux-headers-$$k M=$$d/rxefix modules; \
 	done
 
 user:
@@ -138,6 +143,26 @@ check-fast:
 	$(MAKE) unit
 	$(MAKE) fuzz FUZZ_SECONDS=$(FAST_FUZZ_SECONDS)
 	$(MAKE) selftest T="$(FAST_TESTS)"
+
+# Debian 12's default kernel (docs/install.md, "Kernels"): the module built
+# for 6.1 (COMPAT_KERNELS) in a lab that boots it: load and unload, an SMC-R
+# smoke, the socket API oracle over SMC-R, tcp2smc with real applications,
+# failover on two wires, the packages through DKMS for the 6.1 guest; then
+# mixed kernels, smcx on 6.1 against smcx on 6.12 with each host on 6.1 in
+# turn.  A sub-make: setup may install the 6.1 headers first.
+KERNEL61_TESTS ?= smcx_load smcr_smoke sockapi_smcr smcx_tcp2smc smcx_failover smcx_package
+KERNEL61_MIXED_TESTS ?= smcr_smoke
+check-6.1:
+	scripts/setup
+	$(MAKE) all modules-compat deb
+	$(MAKE) selftest-6.1
+
+K61 = $(firstword $(COMPAT_KERNELS))
+selftest-6.1:
+	@test -n "$(K61)" || { echo "no 6.1 kernel headers; run 'make setup'" >&2; exit 1; }
+	LAB_KERNEL=$(K61) selftests/run --jobs $(SELFTEST_JOBS) $(KERNEL61_TESTS)
+	LAB_KERNEL_ALPHA=$(K61) LAB_KERNEL_BETA=$(LAB_KERNEL) selftests/run $(KERNEL61_MIXED_TESTS)
+	LAB_KERNEL_ALPHA=$(LAB_KERNEL) LAB_KERNEL_BETA=$(K61) selftests/run $(KERNEL61_MIXED_TESTS)
 
 # The stock smc.ko alone, validating the test logic: run it when such a test
 # or the library it shares with smcx's tests (selftests/lib) changes.

@@ -409,7 +409,7 @@ def run(t):
     for tool in ("dkms", "dpkg-deb", "unshare"):
         t.check(shutil.which(tool), "%s on the host (scripts/setup)" % tool)
     debs = build_debs(t)
-    tarball = prebuilt(t, debs["smcx-dkms"], ver, t.lab.kernel)
+    tarball = prebuilt(t, debs["smcx-dkms"], ver, t.alpha.kernel)
 
     base = os.path.join(t.repo, "build", "pkgtest")
     run_dir = tempfile.mkdtemp(prefix="run.", dir=base)
@@ -420,9 +420,9 @@ def run(t):
             shutil.copy(debs[p], os.path.join(run_dir, "debs"))
         shutil.copy(tarball, os.path.join(run_dir, "prebuilt.dkms.tar.gz"))
         host_dpkg(t, run_dir, "install", ver)
-        mods = os.path.join(upper, "usr/lib/modules", t.lab.kernel, "updates/dkms")
+        mods = os.path.join(upper, "usr/lib/modules", t.alpha.kernel, "updates/dkms")
         t.check(os.path.isdir(mods) and any(n.startswith("smcx.ko") for n in os.listdir(mods)),
-                "DKMS installed smcx.ko into /lib/modules/%s/updates/dkms" % t.lab.kernel)
+                "DKMS installed smcx.ko into /lib/modules/%s/updates/dkms" % t.alpha.kernel)
         r = sh(["tar", "-C", upper, "--xattrs", "--xattrs-include=*", "-czf", upper + ".tar.gz",
                 "."])
         t.check(r.returncode == 0, "packing the installed state:\n" + tail(r))

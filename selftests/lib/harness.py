@@ -265,7 +265,8 @@ class Runner:
         self.boots += 1
         self.boot_time += secs
         self.progress("lab up in %.1fs" % secs)
-        print("# lab booted in %.1fs (kernel %s)" % (secs, lab.kernel))
+        print("# lab booted in %.1fs (kernel %s)" % (secs, ", ".join(
+            "%s %s" % (h.name, h.kernel) for h in lab.hosts)))
         self.lab = lab
         return lab
 

@@ -35,7 +35,12 @@ def setup_inkernel_smc(h, wire=0):
 
     Needs (lab notes): a pnet entry joining the netdev and the rxe device
     under one PNET ID, and a UEID (the same on both peers).  Configured with
-    our own tool through the mainline generic netlink ABI."""
+    our own tool through the mainline generic netlink ABI.  On a kernel
+    whose rdma_rxe lacks fixes the stock stack needs (Debian's 6.1), the
+    lab's rxe fixture goes in first (selftests/tools/rxefix)."""
+    fix = h.rxe_fixture()
+    if fix and "rxefix" not in h.modules():
+        h.run("insmod %s" % fix)
     h.modprobe("smc", "smc_diag")
     pnet = tool("smc_pnet")
     h.run("%s -a %s -I eth%d" % (pnet, LAB_PNETID, wire))

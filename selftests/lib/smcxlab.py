@@ -353,6 +353,13 @@ class Host:
         """Path of the smcx.ko built for this host's kernel."""
         return smcx_module(self.kernel)
 
+    def rxe_fixture(self):
+        """The lab's rdma_rxe fixture for this host's kernel
+        (selftests/tools/rxefix, built by make modules-compat for 6.1), or
+        None where the kernel needs none."""
+        p = os.path.join(REPO, "build", "k", self.kernel, "rxefix", "rxefix.ko")
+        return p if os.path.exists(p) else None
+
     def addr(self, wire=0):
         """This host's IPv4 address on a wire."""
         return "198.18.%d.%d" % (wire, self.index + 1)
