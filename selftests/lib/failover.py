@@ -307,6 +307,19 @@ def failover_time(sampler, t_pull, device, nbytes, timeout=60):
 
 # -- pulling a wire ------------------------------------------------------------
 
+# what a drop pull's tc needs: modules on Debian's 6.1 (built in, or loaded
+# at once, on 6.12), whose first load there takes seconds under TCG
+DROP_MODULES = ("sch_ingress", "cls_matchall", "act_gact")
+
+
+def prepare_drop(hosts):
+    """Load what pull(..., "drop") needs beforehand, so that the pull takes
+    effect at once: a pull that waits for a module load lets short streams
+    finish before it."""
+    for h in hosts:
+        h.run("modprobe -a %s" % " ".join(DROP_MODULES), check=False)
+
+
 def pull(hosts, wire, how, side=None):
     """Take @wire away: "down" on @side only (a host), "drop" on every host
     of @hosts.  Returns the time the wire was gone (after the first host's
@@ -400,6 +413,8 @@ def cycle(t, server, client, wire, how, port, nbytes, conns, side=None, mode="se
     (every connection's link and bytes then), recovery (s or None), period
     (sampling), secs (stream run time)."""
     hosts = (server, client)
+    if how == "drop":
+        prepare_drop(hosts)
     st = Streams(server, client, port, nbytes, conns, mode)
     smp = Sampler(st.receiver(), port)
     res = {"ok": False, "failover": None, "recovery": None, "moved": {}, "at_pull": {},
