@@ -45,7 +45,7 @@ all: module user tools
 
 module:
 	@test -d "$(KDIR)" || { echo "no kernel headers at $(KDIR); run 'make setup'" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) -j$(JOBS) modules
 
 # The module for the other kernel series the tree supports (compat/,
 # docs/install.md): Debian 12's default 6.1 (COMPAT_KERNELS: the newest 6.1
