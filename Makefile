@@ -147,11 +147,15 @@ check-fast:
 # Debian 12's default kernel (docs/install.md, "Kernels"): the module built
 # for 6.1 (COMPAT_KERNELS) in a lab that boots it: load and unload, an SMC-R
 # smoke, the socket API oracle over SMC-R, tcp2smc with real applications,
-# failover on two wires, the packages through DKMS for the 6.1 guest; then
-# mixed kernels, smcx on 6.1 against smcx on 6.12 with each host on 6.1 in
-# turn.  A sub-make: setup may install the 6.1 headers first.
-KERNEL61_TESTS ?= smcx_load smcr_smoke sockapi_smcr smcx_tcp2smc smcx_failover smcx_package
-KERNEL61_MIXED_TESTS ?= smcr_smoke
+# failover on two wires, the packages through DKMS for the 6.1 guest, and
+# the interop matrix with the stock 6.1 smc.ko (SMC-Rv2.0); then mixed
+# kernels, one host on 6.1 and the other on 6.12, each way round: the
+# matrix's cells are then smcx 6.1 <-> smcx 6.12 and smcx on either kernel
+# <-> the stock smc.ko on the other.  A sub-make: setup may install the
+# 6.1 headers first.
+KERNEL61_TESTS ?= smcx_load smcr_smoke sockapi_smcr smcx_tcp2smc smcx_failover smcx_package \
+	smcr_interop
+KERNEL61_MIXED_TESTS ?= smcr_interop
 check-6.1:
 	scripts/setup
 	$(MAKE) all modules-compat deb
