@@ -6,7 +6,9 @@
 - net.smc.tcp2smc=1: user TCP sockets become IPPROTO_SMC, UDP does not,
   another netns does not, kernel sockets (smcx's own CLC sockets) do not;
 - io_uring's IORING_OP_SOCKET sockets likewise (a kprobe on
-  __sys_socket_file): with tcp2smc=1 on both hosts an io_uring client and
+  __sys_socket_file; socket()'s hook, listed in kprobes/list too, is a
+  kretprobe on update_socket_protocol, or on 6.1, which lacks it, a kprobe
+  on __sys_socket): with tcp2smc=1 on both hosts an io_uring client and
   an io_uring server are IPPROTO_SMC and connect over SMC-R; with
   tcp2smc=0 they are TCP;
 - turning it off restores TCP for new sockets; a listener made while it was
@@ -104,8 +106,16 @@ def uring_case(t, a, b):
                     % (h.name, c, drx[(h.name, c)]))
     t.eq(uring_probe(t, a), TCP, "tcp2smc=0 again: io_uring sockets are TCP")
     for h in (a, b):
-        t.check("__sys_socket_file" in (h.read("/sys/kernel/debug/kprobes/list") or ""),
+        probes = h.read("/sys/kernel/debug/kprobes/list") or ""
+        t.check("__sys_socket_file" in probes,
                 "%s: the io_uring hook is registered (kprobes/list)" % h.name)
+        # socket(): update_socket_protocol() where the kernel has it (6.6+),
+        # else the entry of __sys_socket() (6.1)
+        want = ("update_socket_protocol" if h.run("grep -qw update_socket_protocol"
+                                                  " /proc/kallsyms", check=False).ok
+                else "__sys_socket+")
+        t.check(want in probes, "%s: the socket() hook is registered on %s (kprobes/list)"
+                % (h.name, want.rstrip("+")))
 
 
 def tcp2smc(h, on):
