@@ -198,6 +198,15 @@ static inline kuid_t sk_uid(const struct sock *sk)
 }
 #endif
 
+/*
+ * 6.19: bind and connect take a struct sockaddr_unsized, which says no size
+ * of its own (the length argument does).  Before, the same pointer is a
+ * struct sockaddr; both have sa_family first, the one field smcx reads.
+ */
+#ifndef SMCX_HAVE_SOCKADDR_UNSIZED
+#define sockaddr_unsized sockaddr
+#endif
+
 /* 7.2 warns on a workqueue that is neither per-CPU nor unbound */
 #ifndef SMCX_HAVE_WQ_PERCPU
 #define WQ_PERCPU 0

@@ -78,7 +78,7 @@ static int smcx_release(struct socket *sock)
 	return smcx_sock_release(sock, smcx_sk(sk));
 }
 
-static int smcx_bind(struct socket *sock, struct sockaddr *addr, int len)
+static int smcx_bind(struct socket *sock, struct sockaddr_unsized *addr, int len)
 {
 	struct smcx_sock *smc;
 	struct sock *sk;
@@ -94,7 +94,7 @@ static int smcx_bind(struct socket *sock, struct sockaddr *addr, int len)
 	return rc;
 }
 
-static int smcx_connect_op(struct socket *sock, struct sockaddr *addr,
+static int smcx_connect_op(struct socket *sock, struct sockaddr_unsized *addr,
 			   int alen, int flags)
 {
 	struct sock *sk;

@@ -235,7 +235,7 @@ int smcx_connect_shutdown(struct smcx_sock *smc, struct socket *sock)
 }
 
 int smcx_connect(struct socket *sock, struct smcx_sock *smc,
-		 struct sockaddr *addr, int alen, int flags)
+		 struct sockaddr_unsized *addr, int alen, int flags)
 {
 	struct sock *sk = &smc->sk;
 	struct socket *cs;

@@ -91,7 +91,7 @@ int smcx_release_tcp(struct socket *sock, struct sock *tcpsk);
 
 /* connect.c: client */
 int smcx_connect(struct socket *sock, struct smcx_sock *smc,
-		 struct sockaddr *addr, int alen, int flags);
+		 struct sockaddr_unsized *addr, int alen, int flags);
 void smcx_connect_work(struct work_struct *work);
 int smcx_connect_shutdown(struct smcx_sock *smc, struct socket *sock);
 
