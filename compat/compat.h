@@ -218,10 +218,9 @@ static inline kuid_t sk_uid(const struct sock *sk)
  * (kernel/sockopt.c).  Before 6.2 the socket core applies it to the smcx
  * sock alone, so smcx_compat_sol_socket() copies what the application set
  * onto the TCP socket before it binds, connects or listens, as mainline's
- * smc did on those kernels, and again when the TCP socket becomes the
- * application's (a fallback) or is released (its linger).  In between an
- * option stays with the smcx sock: SO_KEEPALIVE set on a connected SMC
- * socket does not start TCP's keepalive timer, for one.
+ * smc did on those kernels.  An option set later stays with the smcx sock
+ * (a connection that fell back is the TCP socket itself by then, and gets
+ * every option).
  */
 #ifdef SMCX_HAVE_SOCK_CUSTOM_SOCKOPT
 static inline void smcx_custom_sockopt(struct socket *sock)
@@ -247,22 +246,12 @@ static inline void smcx_custom_sockopt(struct socket *sock)
 	 BIT(SOCK_RXQ_OVFL) | BIT(SOCK_WIFI_STATUS) | BIT(SOCK_NOFCS) |	\
 	 BIT(SOCK_TSTAMP_NEW))
 
-/*
- * Also called on a live TCP socket (a graft, its release): flag by flag
- * with atomic bit operations, as TCP may change other flags meanwhile.
- */
 static inline void smcx_compat_sol_socket(struct sock *tcpsk,
 					  const struct sock *sk)
 {
-	unsigned long mask = SMCX_COMPAT_SK_FLAGS;
-	unsigned int bit;
+	unsigned long f = READ_ONCE(sk->sk_flags) & SMCX_COMPAT_SK_FLAGS;
 
-	for_each_set_bit(bit, &mask, BITS_PER_LONG) {
-		if (sock_flag(sk, bit))
-			set_bit(bit, &tcpsk->sk_flags);
-		else
-			clear_bit(bit, &tcpsk->sk_flags);
-	}
+	tcpsk->sk_flags = (tcpsk->sk_flags & ~SMCX_COMPAT_SK_FLAGS) | f;
 	tcpsk->sk_reuse = sk->sk_reuse;
 	tcpsk->sk_reuseport = sk->sk_reuseport;
 	/*

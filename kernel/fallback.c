@@ -54,8 +54,6 @@ void smcx_graft_tcp(struct smcx_sock *smc, struct socket *sock)
 	struct sock *tcpsk = cs->sk;
 
 	smcx_tcp_restore_cbs(smc);
-	/* kernels before 6.2: options set on us since the connect (compat/) */
-	smcx_compat_sol_socket(tcpsk, &smc->sk);
 	/* a later connect() through TCP itself must not announce SMC */
 	tcp_sk(tcpsk)->syn_smc = 0;
 	if (sock_flag(&smc->sk, SOCK_FASYNC))

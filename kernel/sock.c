@@ -219,8 +219,6 @@ void smcx_clcsock_free(struct smcx_sock *smc)
 	smc->clcsock = NULL;
 	if (smc->grafted)
 		cs->sk = NULL;
-	else if (cs->sk)	/* before 6.2: the linger set on us (compat/) */
-		smcx_compat_sol_socket(cs->sk, &smc->sk);
 	sock_release(cs);
 	smcx_obj_dec(SMCX_OBJ_CLCSOCK);
 }
