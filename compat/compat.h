@@ -40,6 +40,15 @@
 #include <net/sock.h>
 #include <rdma/ib_verbs.h>
 
+/*
+ * TCP carries SMC's SYN option, and keeps the syn_smc and smc_hs_congested
+ * fields smcx reads, only in a kernel configured with SMC (=y or =m).
+ * Debian's 7.2 (sid) has it off (SMC there depends on DIBS, which is off).
+ */
+#if !IS_ENABLED(CONFIG_SMC)
+#error "smcx needs a kernel built with CONFIG_SMC (TCP's SMC option); this one has it off"
+#endif
+
 /* 6.4 made MAX_ORDER inclusive, 6.8 renamed it MAX_PAGE_ORDER */
 #ifndef MAX_PAGE_ORDER
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)

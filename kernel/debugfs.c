@@ -64,8 +64,8 @@ static void smcx_socks_show_one(struct seq_file *m, struct sock *sk,
 	struct smcx_sock *smc = smcx_sk(sk);
 	struct smcx_conn *conn;
 
-	seq_printf(m, "ino %lu %s state %d hs %d %s rsn 0x%08x peer 0x%08x\n",
-		   sock_i_ino(sk),
+	seq_printf(m, "ino %llu %s state %d hs %d %s rsn 0x%08x peer 0x%08x\n",
+		   (unsigned long long)sock_i_ino(sk),	/* u64 since 7.x */
 		   sk->sk_family == AF_INET ? "inet" :
 		   sk->sk_family == AF_INET6 ? "inet6" :
 		   h ? "smc6" : "smc",
