@@ -187,24 +187,29 @@ def wwi_xfer(t, port):
     return d
 
 
-def wwi_pingpong(t, port):
-    """A 1-byte ping-pong alpha -> beta of PP_ROUNDS rounds (every echo
-    verified); the wwi counter deltas of both hosts by name.  No push of
-    it has anything but data to say and none wraps a ring, so after each
-    side's first message (a CDC: it states where the stream stands) every
-    one qualifies."""
+def pingpong(t, port, opt=""):
+    """A 1-byte ping-pong alpha -> beta of PP_ROUNDS rounds (pingpong @opt
+    on both ends, every echo verified); each host's smcx debugfs counter
+    deltas over it, by name."""
     a, b = t.alpha, t.beta
     pp = os.path.join(t.repo, "build", "tools", "pingpong")
     before = {h.name: scenarios.smcx_stats(h) for h in t.hosts}
-    srv = b.bg("%s server -f smc -p %d" % (pp, port))
+    srv = b.bg("%s server -f smc -p %d %s" % (pp, port, opt))
     b.wait_port(port, job=srv)
-    r = a.run("%s client -f smc -a %s -p %d -s 1 -n %d -w 0"
-              % (pp, b.ip, port, PP_ROUNDS), timeout=120, check=False)
+    r = a.run("%s client -f smc -a %s -p %d -s 1 -n %d -w 0 %s"
+              % (pp, b.ip, port, PP_ROUNDS, opt), timeout=120, check=False)
     rs = srv.wait(timeout=60, check=False)
     t.check(r.ok and rs.ok, "ping-pong over SMC-R verified every echo (%s)"
             % (r.out.strip() or r.err.strip()[-300:]))
     after = {h.name: scenarios.smcx_stats(h) for h in t.hosts}
-    d = {n: {k: after[n][k] - before[n][k] for k in WWI} for n in after}
+    return {n: {k: after[n][k] - before[n][k] for k in after[n]} for n in after}
+
+
+def wwi_pingpong(t, port):
+    """pingpong()'s wwi counter deltas.  No push of it has anything but
+    data to say and none wraps a ring, so after each side's first message
+    (a CDC: it states where the stream stands) every one qualifies."""
+    d = {n: {k: v[k] for k in WWI} for n, v in pingpong(t, port).items()}
     t.log("ping-pong wwi deltas %s" % d)
     return d
 
@@ -324,22 +329,8 @@ def run(t):
 def busy_polls(t, opt):
     """A 1-byte ping-pong over SMC-R (pingpong @opt on both ends); each
     host's busy poll (hit, miss) counts over it."""
-    a, b = t.alpha, t.beta
-    pp = os.path.join(t.repo, "build", "tools", "pingpong")
-    before = {h.name: scenarios.smcx_stats(h) for h in t.hosts}
-    port = PORT + 1
-    srv = b.bg("%s server -f smc -p %d %s" % (pp, port, opt))
-    b.wait_port(port, job=srv)
-    r = a.run("%s client -f smc -a %s -p %d -s 1 -n %d -w 0 %s"
-              % (pp, b.ip, port, PP_ROUNDS, opt), timeout=120, check=False)
-    rs = srv.wait(timeout=60, check=False)
-    t.check(r.ok and rs.ok, "ping-pong over SMC-R verified every echo (%s)"
-            % (r.out.strip() or r.err.strip()[-300:]))
-    out = {}
-    for h in t.hosts:
-        st = scenarios.smcx_stats(h)
-        out[h.name] = tuple(st[k] - before[h.name][k]
-                            for k in ("rx_busy_poll_hit", "rx_busy_poll_miss"))
+    d = pingpong(t, PORT + 1, opt)
+    out = {n: (v["rx_busy_poll_hit"], v["rx_busy_poll_miss"]) for n, v in d.items()}
     t.log("busy polls (hit, miss) with %r: %s" % (opt or "no option", out))
     return out
 
