@@ -50,24 +50,19 @@ module:
 # The module for the other kernel series the tree supports (compat/,
 # docs/install.md): Debian 12's default 6.1 (COMPAT_KERNELS: the newest 6.1
 # headers installed).  Each is built in a copy of the module's sources in
-# build/k/<release>/, as DKMS does (Kbuild of 6.1 and 6.12 builds an external
-# module where its sources are); the copy keeps their times, so what did
-# not change is not rebuilt.  make check builds it: a tree that does not
-# build for every supported kernel fails.  The lab loads
+# build/k/<release>/ (scripts/module-tree), as DKMS does.  make check
+# builds it: a tree that does not build for every supported kernel fails.
+# The lab loads
 # build/k/<release>/smcx.ko into a guest that boots <release>, and
 # build/k/<release>/rxefix/rxefix.ko (selftests/tools/rxefix: rdma_rxe fixes
 # Debian's 6.1 lacks) before a stock smc.ko there.
 COMPAT_KERNELS ?= $(shell ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | \
 		sort -V | tail -n1 | sed 's,.*/linux-headers-,,')
-MODULE_SOURCES = Kbuild $(shell find kernel include compat -name '*.[ch]' 2>/dev/null)
 
 modules-compat:
 	@test -n "$(COMPAT_KERNELS)" || { echo "no 6.1 kernel headers; run 'make setup'" >&2; exit 1; }
 	@set -e; for k in $(COMPAT_KERNELS); do \
-		d=$(BUILD)/k/$$k; mkdir -p $$d; \
-		find $$d \( -path "$$d/kernel/*" -o -path "$$d/include/*" -o -path "$$d/compat/*" \) \
-			-type f -name '*.[ch]' -delete; \
-		printf '%s\n' $(MODULE_SOURCES) | tar -cf - -T - | tar -xf - -C $$d; \
+		d=$(BUILD)/k/$$k; scripts/module-tree $$d; \
 		echo "module for $$k in $${d#$(CURDIR)/}"; \
 		$(MAKE) -C /usr/src/linux-headers-$$k M=$$d -j$(JOBS) modules; \
 		mkdir -p $$d/rxefix; cp -p selftests/tools/rxefix/Kbuild selftests/tools/rxefix/rxefix.c $$d/rxefix/; \
