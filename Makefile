@@ -36,12 +36,12 @@ PREFIX ?= /usr
 DESTDIR ?=
 KVER ?= $(or $(shell modinfo -F vermagic smcx.ko 2>/dev/null | cut -d' ' -f1),$(LAB_KERNEL))
 
-.PHONY: all module modules-compat user tools setup layers check check-fast check-reference unit selftest \
+.PHONY: all module modules-compat user tools smcprof setup layers check check-fast check-reference unit selftest \
 	check-6.1 selftest-6.1 \
 	fuzz fuzz-long demo bench hostile clean shell lab-up lab-down \
 	install install-module install-tools uninstall uninstall-module uninstall-tools deb
 
-all: module user tools
+all: module user tools smcprof
 
 module:
 	@test -d "$(KDIR)" || { echo "no kernel headers at $(KDIR); run 'make setup'" >&2; exit 1; }
@@ -78,11 +78,17 @@ user:
 tools:
 	$(MAKE) -C selftests/tools OUT=$(BUILD)/tools
 
+# the QEMU TCG plugin that counts guest instructions (tools/smcprof/README.md)
+smcprof:
+	$(MAKE) -C tools/smcprof OUT=$(BUILD)/smcprof
+
 setup:
 	scripts/setup
 
-unit: user
+# GoogleTest through ctest, then smcprof's exact self-test (a few seconds)
+unit: user smcprof
 	cd $(BUILD)/user && ctest --output-on-failure -j $(JOBS)
+	tools/smcprof/selftest $(BUILD)/smcprof
 
 fuzz:
 	scripts/fuzz $(FUZZ_SECONDS)
@@ -91,8 +97,9 @@ fuzz-long:
 	scripts/fuzz $(FUZZ_LONG_SECONDS)
 
 # The style gate (HACKING.md, "The loop"; scripts/style): checkpatch --strict on
-# kernel/ and include/, clang-format on user/, shellcheck on scripts/,
-# pyflakes on selftests/, a W=1 build of the module in $(BUILD)/w1.  Any
+# kernel/ and include/, clang-format on user/, shellcheck on scripts/ and
+# tools/smcprof/selftest, pyflakes on selftests/ and tools/smcprof/attrib.py,
+# a W=1 build of the module in $(BUILD)/w1.  Any
 # finding fails it; style-<part> runs one part.
 STYLE_TARGETS = style-checkpatch style-format style-shell style-python style-w1
 .PHONY: style $(STYLE_TARGETS)
