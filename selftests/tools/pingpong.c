@@ -9,6 +9,13 @@
  * -B USEC (either side) sets SO_BUSY_POLL on its connections: a receive
  * spins up to USEC microseconds for data before it sleeps.
  *
+ * -M (either side) marks the timed round trips for instruction counting
+ * (scripts/perfcount): QMARK_START/QMARK_STOP of qmark.h, label PP_MARK,
+ * around the last ROUNDS round trips.  The client's header carries WARMUP
+ * and ROUNDS, so the server marks the same round trips from its side: from
+ * before it reads the first timed request to after it wrote the last echo.
+ * With -C the client marks its timed connections, label CRR_MARK.
+ *
  * FAMILY: tcp, tcp6, smc (AF_SMC/SMCPROTO_SMC), smc6 (SMCPROTO_SMC6),
  * ipproto_smc, ipproto_smc6 (AF_INET/AF_INET6 with IPPROTO_SMC): fam_find()
  * of common.h.
@@ -37,6 +44,7 @@
  * Exit status 0 if every round trip returned the bytes sent.
  */
 #include <arpa/inet.h>
+#include <endian.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -49,19 +57,23 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "qmark.h"
 
 #define PP_MAGIC 0x50494e47u /* "PING" */
 #define MAX_SIZE (1 << 20)
+#define PP_MARK 1	/* the plugin's window labels: the timed round trips, */
+#define CRR_MARK 3	/* the timed connections of -C (xfer.c has 2) */
 
 struct hdr {
 	uint32_t magic;
 	uint32_t size;
-	uint64_t pad;
+	uint64_t plan;	/* big-endian WARMUP << 32 | ROUNDS; 0 with -C */
 };
 
 static const struct fam *fam;
 
 static int busy_poll;	/* -B: SO_BUSY_POLL microseconds, 0: leave the default */
+static int mark;	/* -M: mark the timed round trips */
 
 static void nodelay(int fd)
 {
@@ -109,6 +121,7 @@ static void usage(void)
 		"       pingpong client -f FAMILY -a ADDR -p PORT [-s SIZE] [-n ROUNDS] [-w WARMUP]\n"
 		"       pingpong client -C -f FAMILY -a ADDR -p PORT [-s SIZE] [-n CONNS | -t SECS]\n"
 		"       -B USEC (both): SO_BUSY_POLL on the connections\n"
+		"       -M (both): mark the timed round trips for scripts/perfcount\n"
 		"FAMILY: tcp tcp6 smc smc6 ipproto_smc ipproto_smc6\n");
 	exit(2);
 }
@@ -116,6 +129,7 @@ static void usage(void)
 static int serve(int fd)
 {
 	struct hdr h;
+	uint64_t warmup, rounds;
 	char *buf;
 	uint32_t size;
 
@@ -127,12 +141,19 @@ static int serve(int fd)
 	size = ntohl(h.size);
 	if (!size || size > MAX_SIZE)
 		return -1;
+	warmup = be64toh(h.plan) >> 32;
+	rounds = mark ? (uint32_t)be64toh(h.plan) : 0;
 	buf = malloc(size);
 	if (!buf)
 		return -1;
-	while (!read_all(fd, buf, size))
-		if (write_all(fd, buf, size))
+	for (uint64_t n = 0;; n++) {
+		if (rounds && n == warmup)
+			QMARK_START(PP_MARK);
+		if (read_all(fd, buf, size) || write_all(fd, buf, size))
 			break;
+		if (rounds && n + 1 == warmup + rounds)
+			QMARK_STOP(PP_MARK);
+	}
 	free(buf);
 	return 0;
 }
@@ -177,6 +198,8 @@ static int crr(const char *addr, int port, uint32_t size, int conns, int secs, i
 	for (int i = 0; i < warmup; i++)
 		if (crr_round(&ss, len, req, size, in))
 			return 1;
+	if (mark)
+		QMARK_START(CRR_MARK);
 	start = now_us();
 	end = start + secs * 1e6;
 	while (n < cap && (conns ? n < conns : now_us() < end)) {
@@ -189,6 +212,8 @@ static int crr(const char *addr, int port, uint32_t size, int conns, int secs, i
 		t[n++] = now_us() - t0;
 	}
 	end = now_us();
+	if (mark)
+		QMARK_STOP(CRR_MARK);
 	qsort(t, n, sizeof(double), cmp_double);
 	printf("pingpong: family=%s size=%u conns=%d secs=%.3f conn_rate=%.2f crr_p50=%.1f "
 	       "crr_p99=%.1f crr_max=%.1f\n", fam->name, size, n, (end - start) / 1e6,
@@ -217,7 +242,7 @@ int main(int argc, char **argv)
 	else
 		usage();
 	optind = 2;
-	while ((opt = getopt(argc, argv, "f:a:p:c:s:n:w:Ct:B:")) != -1) {
+	while ((opt = getopt(argc, argv, "f:a:p:c:s:n:w:Ct:B:M")) != -1) {
 		switch (opt) {
 		case 'f':
 			fam = fam_find(optarg);
@@ -233,6 +258,7 @@ int main(int argc, char **argv)
 		case 'C': per_conn = 1; break;
 		case 't': secs = atoi(optarg); break;
 		case 'B': busy_poll = atoi(optarg); break;
+		case 'M': mark = 1; break;
 		default: usage();
 		}
 	}
@@ -268,7 +294,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
-	struct hdr h = { htonl(PP_MAGIC), htonl(size), 0 };
+	struct hdr h = { htonl(PP_MAGIC), htonl(size),
+			 htobe64((uint64_t)warmup << 32 | (uint32_t)rounds) };
 	double *rtt = calloc(rounds, sizeof(double)), sum = 0;
 	char *out = malloc(size), *in = malloc(size);
 
@@ -292,6 +319,8 @@ int main(int argc, char **argv)
 		double t0;
 
 		memset(out, 'a' + i % 26, size);
+		if (mark && i == warmup)
+			QMARK_START(PP_MARK);
 		t0 = now_us();
 		if (write_all(fd, out, size) || read_all(fd, in, size)) {
 			fprintf(stderr, "pingpong: round %d: %s\n", i,
@@ -305,6 +334,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (mark)
+		QMARK_STOP(PP_MARK);
 	close(fd);
 	for (int i = 0; i < rounds; i++)
 		sum += rtt[i];

@@ -26,6 +26,12 @@
  * checked; that the receiver got all of them shows in the two sides'
  * "bytes=... fnv=..." lines, which must agree.
  *
+ * With -M (both sides) the data phase is marked for instruction counting
+ * (scripts/perfcount): once every connection has sent or read its header,
+ * QMARK_START(XFER_MARK) of qmark.h; when the last one has moved its bytes
+ * (the sender saw the receiver's EOF, the receiver shut down its side),
+ * QMARK_STOP(XFER_MARK).  connect(), accept() and close() stay outside.
+ *
  * Output, one line per connection and direction:
  *   xfer: conn 3 rx bytes=4194304 fnv=0123456789abcdef ok
  * a summary with the elapsed time and throughput (for benchmarks), and the
@@ -51,11 +57,13 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "qmark.h"
 
 #define XFER_MAGIC 0x58464552u /* "XFER" */
 #define MAX_CONNS 1024
 #define XFER_TIMED 0x100u /* mode flag: bytes holds a duration in ms */
 #define MAX_SECS 3600
+#define XFER_MARK 2	/* the plugin's window label of the data phase */
 
 enum mode { M_SEND, M_RECV, M_DUPLEX };
 
@@ -70,6 +78,31 @@ static const struct fam *fam;
 static int quiet;
 static size_t chunk = 65536;
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * -M: every connection's thread passes mark_begin() once, with its header
+ * exchanged or not (so that a failed one cannot hold up the others), and
+ * mark_end() once after its data phase.  The second barrier keeps every
+ * thread from moving data before the window has begun.
+ */
+static int mark;
+static int mark_left;
+static pthread_barrier_t mark_barrier;
+
+static void mark_begin(void)
+{
+	if (!mark)
+		return;
+	if (pthread_barrier_wait(&mark_barrier) == PTHREAD_BARRIER_SERIAL_THREAD)
+		QMARK_START(XFER_MARK);
+	pthread_barrier_wait(&mark_barrier);
+}
+
+static void mark_end(void)
+{
+	if (mark && !__atomic_sub_fetch(&mark_left, 1, __ATOMIC_ACQ_REL))
+		QMARK_STOP(XFER_MARK);
+}
 
 /* The generator: 8-byte blocks of splitmix64(seed + block index). */
 static uint64_t mix(uint64_t x)
@@ -315,7 +348,7 @@ static void *client_thread(void *arg)
 	fd = socket(fam->domain, SOCK_STREAM, fam->proto);
 	if (fd < 0) {
 		say("xfer: socket(%s): %s\n", fam->name, strerror(errno));
-		return NULL;
+		goto out;
 	}
 	if (make_addr(&ss, &len, fam->addr_family, c->addr, c->port)) {
 		say("xfer: bad address %s\n", c->addr);
@@ -333,9 +366,16 @@ static void *client_thread(void *arg)
 		say("xfer: conn %d header: %s\n", c->id, strerror(errno));
 		goto out;
 	}
+	mark_begin();
 	c->rc = run_data(c, fd, c->h.mode != M_RECV, c->h.mode != M_SEND, c->h.seed);
-out:
+	mark_end();
 	close(fd);
+	return NULL;
+out:
+	mark_begin();
+	mark_end();
+	if (fd >= 0)
+		close(fd);
 	return NULL;
 }
 
@@ -343,9 +383,11 @@ static void *server_thread(void *arg)
 {
 	struct conn *c = arg;
 	struct hdr wire;
+	int bad = read_all(c->fd, &wire, sizeof(wire)) || ntohl(wire.magic) != XFER_MAGIC;
 
 	c->rc = -1;
-	if (read_all(c->fd, &wire, sizeof(wire)) || ntohl(wire.magic) != XFER_MAGIC) {
+	mark_begin();
+	if (bad) {
 		say("xfer: conn %d: bad or missing header\n", c->id);
 		goto out;
 	}
@@ -368,6 +410,7 @@ static void *server_thread(void *arg)
 	}
 	c->rc = run_data(c, c->fd, c->h.mode != M_SEND, c->h.mode != M_RECV, c->h.seed);
 out:
+	mark_end();
 	close(c->fd);
 	return NULL;
 }
@@ -378,6 +421,7 @@ static void usage(void)
 		"usage: xfer server -f FAMILY -p PORT [-c CONNS] [-l BACKLOG] [-q]\n"
 		"       xfer client -f FAMILY -a ADDR -p PORT [-n BYTES | -t SECS]\n"
 		"                   [-m send|recv|duplex] [-c CONNS] [-s SEED] [-b CHUNK] [-q]\n"
+		"-M (both): mark the data phase for scripts/perfcount\n"
 		"FAMILY: tcp tcp6 smc smc6 ipproto_smc ipproto_smc6\n"
 		"BACKLOG: listen() backlog (default CONNS + 16)\n"
 		"SECS: each sending side sends for SECS seconds (1..%d) instead of BYTES\n",
@@ -418,7 +462,7 @@ int main(int argc, char **argv)
 	else
 		usage();
 	optind = 2;
-	while ((opt = getopt(argc, argv, "f:a:p:n:m:c:s:b:l:t:q")) != -1) {
+	while ((opt = getopt(argc, argv, "f:a:p:n:m:c:s:b:l:t:qM")) != -1) {
 		switch (opt) {
 		case 'f':
 			fam = fam_find(optarg);
@@ -439,6 +483,7 @@ int main(int argc, char **argv)
 				usage();
 			break;
 		case 'q': quiet = 1; break;
+		case 'M': mark = 1; break;
 		default: usage();
 		}
 	}
@@ -446,6 +491,9 @@ int main(int argc, char **argv)
 		usage();
 	conns = calloc(nconns, sizeof(*conns));
 	if (!conns)
+		return 1;
+	mark_left = nconns;
+	if (mark && pthread_barrier_init(&mark_barrier, NULL, nconns))
 		return 1;
 	t0 = now();
 	if (server) {
