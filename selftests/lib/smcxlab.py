@@ -71,6 +71,11 @@ LAB_MEMCHECK = os.environ.get("LAB_MEMCHECK", "1") != "0"
 LAB_QEMU = os.environ.get("LAB_QEMU", "qemu-system-x86_64")
 LAB_QEMU_DATA = [d for d in os.environ.get("LAB_QEMU_DATA", "").split(":") if d]
 LAB_APPEND = os.environ.get("LAB_APPEND", "").split()
+# Instruction counting (scripts/perfcount, tools/smcprof/README.md):
+# LAB_PLUGIN names the smcprof.so each guest's QEMU loads.  A host's windows
+# are dumped to <rundir>/<host>.prof.<seq>.<label>.tbs; <rundir>/<host>.prof.ctl
+# is the FIFO through which the host opens and closes a window.
+LAB_PLUGIN = os.environ.get("LAB_PLUGIN", "")
 LAB_9P_CACHE = os.environ.get("LAB_9P_CACHE", "")
 GUEST_MGMT_IP = "198.19.0.15"
 
@@ -445,6 +450,60 @@ class Host:
         self.lab.log("[%s] & %s -> job %s" % (self.name, cmd, d["job"]))
         return Job(self, d["job"], cmd)
 
+    # -- instruction counting (LAB_PLUGIN) ----------------------------
+    @property
+    def prof_prefix(self):
+        return os.path.join(self.lab.rundir, self.name + ".prof")
+
+    def prof_dumps(self):
+        """{seq: (label, path)} of this boot's finished window dumps."""
+        out = {}
+        for p in glob.glob(glob.escape(self.prof_prefix) + ".*.tbs"):
+            seq, label = p[len(self.prof_prefix) + 1:-len(".tbs")].split(".", 1)
+            out[int(seq)] = (label, p)
+        return out
+
+    def prof_ctl(self, line):
+        """Send one command (start, stop LABEL) to this guest's plugin."""
+        if not LAB_PLUGIN:
+            raise LabError("the lab runs without LAB_PLUGIN")
+        try:
+            fd = os.open(self.prof_prefix + ".ctl", os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as e:
+            raise LabError("%s: plugin control FIFO: %s" % (self.name, e))
+        try:
+            os.write(fd, (line + "\n").encode())
+        finally:
+            os.close(fd)
+
+    def prof_wait(self, label, after, timeout=60):
+        """The path of the first dump labelled @label with a sequence number
+        above @after (max(prof_dumps()) taken before the window)."""
+        deadline = time.time() + timeout
+        while True:
+            for seq, (lab, path) in sorted(self.prof_dumps().items()):
+                if seq > after and lab == str(label):
+                    return path
+            if time.time() > deadline:
+                raise LabError("%s: no window dump %r within %ds" % (self.name, label, timeout))
+            time.sleep(0.2)
+
+    def kallsyms(self, modules_only=False):
+        """This boot's /proc/kallsyms, read as root (real addresses); with
+        @modules_only the module symbols alone (they move at every load)."""
+        if modules_only:
+            return self.out("grep -F '[' /proc/kallsyms", timeout=300)
+        # ~9 MB, over the agent's 4 MiB cap on one answer: a copy, in pieces
+        n = int(self.out("cp /proc/kallsyms /tmp/kallsyms && wc -l < /tmp/kallsyms"))
+        step = 50000		# lines: about 2 MB
+        parts = [self.run("sed -n '%d,%dp' /tmp/kallsyms" % (i + 1, i + step),
+                          timeout=300).out for i in range(0, n, step)]
+        self.run("rm -f /tmp/kallsyms")
+        text = "".join(parts)
+        if text.count("\n") != n:
+            raise LabError("%s: kallsyms: %d of %d lines" % (self.name, text.count("\n"), n))
+        return text
+
     def ping(self, timeout=10):
         return self._request({"op": "ping"}, timeout)
 
@@ -705,6 +764,8 @@ class Lab:
             "-device", "virtio-9p-pci,fsdev=repo,mount_tag=repo,addr=0x9",
             "-device", "virtio-rng-pci",
         ]
+        if LAB_PLUGIN:
+            args += ["-plugin", self._plugin_arg(name)]
         for w, (pa, pb) in enumerate(wire_ports):
             mine, peer = (pa, pb) if i == 0 else (pb, pa)
             args += ["-netdev", "socket,id=w%d,udp=127.0.0.1:%d,localaddr=127.0.0.1:%d"
@@ -715,6 +776,15 @@ class Lab:
                  "hostfwd=tcp:127.0.0.1:%d-%s:%d" % (agent_port, GUEST_MGMT_IP, AGENT_PORT),
                  "-device", "virtio-net-pci,netdev=mgmt,mac=%s,addr=0x8" % mgmt_mac]
         return args
+
+    def _plugin_arg(self, name):
+        """LAB_PLUGIN's -plugin argument for host @name: a fresh control
+        FIFO, and no dump of an earlier boot left to be taken for this one's."""
+        prefix = os.path.join(self.rundir, name + ".prof")
+        for f in glob.glob(glob.escape(prefix) + ".*"):
+            os.unlink(f)
+        os.mkfifo(prefix + ".ctl")
+        return "%s,out=%s,ctl=%s" % (os.path.abspath(LAB_PLUGIN), prefix, prefix + ".ctl")
 
     def _wait_ready(self, deadline):
         pending = list(self.hosts)
