@@ -5,6 +5,7 @@
  *   pingpong server -f FAMILY -p PORT [-c CONNS]
  *   pingpong client -f FAMILY -a ADDR -p PORT [-s SIZE] [-n ROUNDS] [-w WARMUP]
  *   pingpong client -C -f FAMILY -a ADDR -p PORT [-s SIZE] [-n CONNS | -t SECS]
+ *   pingpong client -C -c N -f FAMILY -a ADDR -p PORT [-s SIZE]
  *
  * -B USEC (either side) sets SO_BUSY_POLL on its connections: a receive
  * spins up to USEC microseconds for data before it sleeps.
@@ -41,6 +42,20 @@
  *   pingpong: family=smc size=1024 conns=N secs=S conn_rate=R crr_p50=...
  *             crr_p99=... crr_max=...
  * conn_rate is connections per second over the timed rounds.
+ *
+ * -C -c N (N > 1) is a burst: N threads each make one such connection, all
+ * released at once; burst_us is the wall time from the release to the
+ * last close, conn_* the connections' own times (socket() to close()):
+ *   pingpong: family=smc size=1024 burst=N burst_us=... conn_p50=...
+ *             conn_max=...
+ *
+ * -H (client, ping-pong) adds a line with every timed round trip in a
+ * histogram, RTT in microseconds: LOW:COUNT for each bucket that has any,
+ * in ascending order.  A bucket is 1 us wide below 1000 us and keeps 3
+ * significant digits above (10 us wide from 1000, 100 us from 10000 ...),
+ * so it stays short for any number of rounds:
+ *   pingpong: rtt_hist_us=812:3,815:1,...,1230:17,...
+ *
  * Exit status 0 if every round trip returned the bytes sent.
  */
 #include <arpa/inet.h>
@@ -48,6 +63,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +87,7 @@ struct hdr {
 };
 
 static const struct fam *fam;
+static int hist;	/* -H: print the round trips' histogram */
 
 static int busy_poll;	/* -B: SO_BUSY_POLL microseconds, 0: leave the default */
 static int mark;	/* -M: mark the timed round trips */
@@ -120,6 +137,8 @@ static void usage(void)
 		"usage: pingpong server -f FAMILY -p PORT [-c CONNS]\n"
 		"       pingpong client -f FAMILY -a ADDR -p PORT [-s SIZE] [-n ROUNDS] [-w WARMUP]\n"
 		"       pingpong client -C -f FAMILY -a ADDR -p PORT [-s SIZE] [-n CONNS | -t SECS]\n"
+		"       pingpong client -C -c N -f FAMILY -a ADDR -p PORT [-s SIZE]: a burst of N\n"
+		"       -H (client): also the round trips' histogram (us)\n"
 		"       -B USEC (both): SO_BUSY_POLL on the connections\n"
 		"       -M (both): mark the timed round trips for scripts/perfcount\n"
 		"FAMILY: tcp tcp6 smc smc6 ipproto_smc ipproto_smc6\n");
@@ -224,6 +243,94 @@ static int crr(const char *addr, int port, uint32_t size, int conns, int secs, i
 	return 0;
 }
 
+/* -H: the histogram line of sorted @rtt (see the top) */
+static void print_hist(const double *rtt, int n)
+{
+	const char *sep = "";
+
+	printf("pingpong: rtt_hist_us=");
+	for (int i = 0, j; i < n; i = j) {
+		long low = (long)rtt[i], w = 1, count = 0;
+
+		for (long x = low; x >= 1000; x /= 10)
+			w *= 10;
+		low = low / w * w;
+		for (j = i; j < n && (long)rtt[j] < low + w; j++)
+			count++;
+		printf("%s%ld:%ld", sep, low, count);
+		sep = ",";
+	}
+	printf("\n");
+}
+
+struct burst_conn {
+	pthread_t tid;
+	pthread_barrier_t *go;
+	const struct sockaddr_storage *ss;
+	socklen_t len;
+	char *req;
+	uint32_t size;
+	double t;	/* this connection's time, socket() to close() */
+	int rc;
+};
+
+static void *burst_one(void *arg)
+{
+	struct burst_conn *c = arg;
+	char *in = malloc(c->size);
+	double t0;
+
+	pthread_barrier_wait(c->go);
+	t0 = now_us();
+	c->rc = in ? crr_round(c->ss, c->len, c->req, c->size, in) : -1;
+	c->t = now_us() - t0;
+	free(in);
+	return NULL;
+}
+
+/* -C -c N: N connections at once, one thread each (see the top) */
+static int burst(const char *addr, int port, uint32_t size, int n)
+{
+	struct burst_conn *c = calloc(n, sizeof(*c));
+	char *req = malloc(sizeof(struct hdr) + size);
+	struct hdr h = { htonl(PP_MAGIC), htonl(size), 0 };
+	struct sockaddr_storage ss;
+	pthread_barrier_t go;
+	double *t = calloc(n, sizeof(double)), start;
+	int failed = 0;
+	socklen_t len;
+
+	if (!c || !req || !t || make_addr(&ss, &len, fam->addr_family, addr, port) ||
+	    pthread_barrier_init(&go, NULL, n + 1))
+		return 1;
+	memcpy(req, &h, sizeof(h));
+	memset(req + sizeof(h), 'q', size);
+	for (int i = 0; i < n; i++) {
+		c[i] = (struct burst_conn){ .go = &go, .ss = &ss, .len = len, .req = req,
+					    .size = size };
+		if (pthread_create(&c[i].tid, NULL, burst_one, &c[i])) {
+			fprintf(stderr, "pingpong: thread %d: %s\n", i, strerror(errno));
+			exit(1);
+		}
+	}
+	pthread_barrier_wait(&go);
+	start = now_us();
+	for (int i = 0; i < n; i++) {
+		pthread_join(c[i].tid, NULL);
+		t[i] = c[i].t;
+		failed += !!c[i].rc;
+	}
+	start = now_us() - start;
+	if (failed) {
+		fprintf(stderr, "pingpong: %d of %d connections of the burst failed\n", failed, n);
+		return 1;
+	}
+	qsort(t, n, sizeof(double), cmp_double);
+	printf("pingpong: family=%s size=%u burst=%d burst_us=%.1f conn_p50=%.1f conn_max=%.1f\n",
+	       fam->name, size, n, start, pct(t, n, 50), t[n - 1]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int server, port = 0, nconns = 1, rounds = 2000, warmup = -1, opt, fd;
@@ -242,7 +349,7 @@ int main(int argc, char **argv)
 	else
 		usage();
 	optind = 2;
-	while ((opt = getopt(argc, argv, "f:a:p:c:s:n:w:Ct:B:M")) != -1) {
+	while ((opt = getopt(argc, argv, "f:a:p:c:s:n:w:Ct:B:HM")) != -1) {
 		switch (opt) {
 		case 'f':
 			fam = fam_find(optarg);
@@ -256,6 +363,7 @@ int main(int argc, char **argv)
 		case 'n': rounds = atoi(optarg); break;
 		case 'w': warmup = atoi(optarg); break;
 		case 'C': per_conn = 1; break;
+		case 'H': hist = 1; break;
 		case 't': secs = atoi(optarg); break;
 		case 'B': busy_poll = atoi(optarg); break;
 		case 'M': mark = 1; break;
@@ -267,6 +375,8 @@ int main(int argc, char **argv)
 	if (!fam || !port || nconns < 0 || (!server && !nconns) || !size || size > MAX_SIZE ||
 	    rounds < 1 || secs < 0 || (secs && !per_conn) || (!server && !addr))
 		usage();
+	if (!server && per_conn && nconns > 1)
+		return burst(addr, port, size, nconns);
 	if (!server && per_conn)
 		return crr(addr, port, size, secs ? 0 : rounds, secs, warmup);
 	if (server) {
@@ -278,7 +388,8 @@ int main(int argc, char **argv)
 		}
 		setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 		make_addr(&ss, &len, fam->addr_family, NULL, port);
-		if (bind(lfd, (struct sockaddr *)&ss, len) || listen(lfd, 16)) {
+		/* room for a burst (-C -c N): SMC drops a SYN beyond the backlog */
+		if (bind(lfd, (struct sockaddr *)&ss, len) || listen(lfd, 128)) {
 			fprintf(stderr, "pingpong: bind/listen %d: %s\n", port, strerror(errno));
 			return 1;
 		}
@@ -344,5 +455,7 @@ int main(int argc, char **argv)
 	       "rtt_max=%.1f rtt_mean=%.1f lat_p50=%.1f lat_p99=%.1f\n",
 	       fam->name, size, rounds, rtt[0], pct(rtt, rounds, 50), pct(rtt, rounds, 99),
 	       rtt[rounds - 1], sum / rounds, pct(rtt, rounds, 50) / 2, pct(rtt, rounds, 99) / 2);
+	if (hist)
+		print_hist(rtt, rounds);
 	return 0;
 }
