@@ -38,7 +38,7 @@ KVER ?= $(or $(shell modinfo -F vermagic smcx.ko 2>/dev/null | cut -d' ' -f1),$(
 
 .PHONY: all module modules-compat user tools smcprof setup layers check check-fast check-reference unit selftest \
 	check-6.1 selftest-6.1 \
-	fuzz fuzz-long demo bench hostile clean shell lab-up lab-down \
+	fuzz fuzz-long demo bench perfcount hostile clean shell lab-up lab-down \
 	install install-module install-tools uninstall uninstall-module uninstall-tools deb
 
 all: module user tools smcprof
@@ -198,6 +198,17 @@ bench:
 	$(MAKE) all
 	scripts/bench --msgs 1K,64K --bufs 64K,1M --setup --busy-poll 1000 \
 		--plot build/bench.png $(BENCH_ARGS)
+
+# The instruction count (docs/bench.md, "Counted"): every stack's own
+# instructions per round trip, MiB and connection under the smcprof TCG
+# plugin, against the recorded budget; PERFCOUNT_ARGS adds options
+# (scripts/perfcount --help).  A measurement, not a test.
+PERFCOUNT_ARGS ?=
+perfcount:
+	scripts/setup
+	$(MAKE) all
+	scripts/perfcount --plot build/perfcount.png --json build/perfcount.json \
+		--budget docs/bench-runs/perfcount-budget.json $(PERFCOUNT_ARGS)
 
 # An interactive lab: `make lab-up`, then `scripts/lab shell alpha`.
 lab-up: all
