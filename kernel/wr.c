@@ -132,7 +132,11 @@ struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait)
 	slot->tx_upto = 0;
 	slot->closing = false;
 	WRITE_ONCE(slot->taken, jiffies);
-	memset(slot->buf, 0, SMCX_WR_SLOT_LEN);
+	/*
+	 * slot->buf is not cleared: a slot sends only what an encoder wrote
+	 * (smcx_cdc_encode() and smcx_llc_encode() clear the length they
+	 * return), and a WRITE WITH IMMEDIATE sends none of it.
+	 */
 	return slot;
 }
 
