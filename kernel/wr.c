@@ -157,7 +157,14 @@ void smcx_wr_slot_put(struct smcx_tx_slot *slot)
 		lnk->tx_orphan = false;
 	}
 	spin_unlock_irqrestore(&lnk->tx_lock, flags);
-	wake_up(&lnk->tx_wait);
+	/*
+	 * Most puts have no waiter: skip the wait queue's lock then.  The
+	 * barrier in wq_has_sleeper() orders the free bit and tx_held above
+	 * before the look at the queue, against a waiter's enqueue before
+	 * its test of them (wait_event_timeout()).
+	 */
+	if (wq_has_sleeper(&lnk->tx_wait))
+		wake_up(&lnk->tx_wait);
 	kfree(bufs);
 	kfree(lng);
 }
