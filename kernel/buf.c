@@ -166,6 +166,9 @@ static int smcx_buf_map(struct smcx_link *lnk, struct smcx_buf *b)
 				    DMA_BIDIRECTIONAL);
 	if (ib_dma_mapping_error(lnk->ibdev, bl->dma))
 		return -ENOMEM;
+	if (!ib_uses_virt_dma(lnk->ibdev) &&
+	    dma_need_sync(lnk->ibdev->dma_device, bl->dma))
+		WRITE_ONCE(b->need_sync, true);
 	smp_store_release(&bl->mapped, true);	/* smcx_buf_mapped() */
 	if (!b->rmb)
 		return 0;

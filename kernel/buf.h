@@ -63,6 +63,12 @@ struct smcx_buf {
 	u32 size;
 	bool rmb;
 	bool used;
+	/*
+	 * Some link's mapping needs CPU syncs (not a virtual-DMA device such
+	 * as rxe, not coherent DMA): set at the mapping, under lgr->mutex,
+	 * and never cleared; the receive path reads it without a lock.
+	 */
+	bool need_sync;
 	unsigned long idle_since;	/* jiffies at the last put */
 	struct mem_cgroup *memcg;	/* charged to; referenced; or NULL */
 	struct smcx_buf_lnk l[SMCX_LGR_LINKS];	/* by lnk->idx */

@@ -49,13 +49,16 @@ static bool smcx_can_recv(struct smcx_sock *smc)
  * synced rather than the last CDC's link only.  A link whose share is
  * unmapped (cleared, or its group terminated and the device maybe gone)
  * is skipped: the unmap was its last sync, the bytes it carried are
- * readable as they are.
+ * readable as they are.  An RMB no mapping of which needs a sync (rxe's
+ * virtual DMA, a coherent platform) skips the walk and its sections.
  */
 static void smcx_rx_sync(struct smcx_lgr *lgr, struct smcx_buf *rmb)
 {
 	struct smcx_link *lnk;
 	int i;
 
+	if (!READ_ONCE(rmb->need_sync))
+		return;
 	for (i = 0; i < SMCX_LGR_LINKS; i++) {
 		lnk = &lgr->lnk[i];
 		if (!smcx_link_enter(lnk, SMCX_LNK_MAPPED))
