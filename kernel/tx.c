@@ -616,6 +616,21 @@ static bool smcx_tx_cork(struct smcx_sock *smc, int flags)
 	       smcx_curs_space(ssz, conn->tx_prep, conn->tx_fin);
 }
 
+/*
+ * Is the peer's RMB full?  Then a push (without force) posts nothing,
+ * and the peer's consumer update pushes the data when it comes: cdc.c
+ * kicks when it moves peer_cons with data unsent, and conn->lock orders
+ * that against the section of sendmsg that moved tx_prep and asked this.
+ * A bulk sender of small writes meets a full RMB at most writes.
+ */
+static bool smcx_tx_peer_full(const struct smcx_conn *conn)
+{
+	u32 psz = READ_ONCE(conn->peer_rmbe_size);
+
+	return psz && conn->peer_cons <= conn->tx_sent &&
+	       !smcx_curs_space(psz, conn->tx_sent, conn->peer_cons);
+}
+
 /* push what corking held (uncork, TCP_NODELAY on) */
 void smcx_tx_sockopt(struct smcx_sock *smc, int optname, int val)
 {
@@ -673,7 +688,7 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 	while (copied < len) {
 		u64 space, n, pos;
 		u32 ssz, off, l;
-		bool cork;
+		bool cork, full;
 
 		switch (smcx_close_may_send(smcx_conn_close(conn))) {
 		case SMCX_SEND_DEAD:
@@ -738,9 +753,12 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 			conn->urg_tx_set = true;
 		}
 		cork = smcx_tx_cork(smc, msg->msg_flags);
+		full = !cork && smcx_tx_peer_full(conn);
 		spin_unlock_bh(&conn->lock);
 		if (cork)
 			smcx_stats_tx_corked(sock_net(sk));
+		else if (full)	/* counted as the push would have */
+			smcx_stats_tx_push(sock_net(sk), 1, 0, 0);
 		else
 			smcx_tx_push_locked(smc, false);
 		if (rc)
