@@ -579,7 +579,7 @@ void smcx_addlink_work(struct work_struct *work)
 	 * request (the server's LLC wait ends, and it tries again later)
 	 * and its own ask.
 	 */
-	if (smcx_lgr_conf_lock(lgr, NULL)) {
+	if (smcx_lgr_conf_lock(lgr, NULL, jiffies + SMCX_CONF_WAIT_MAX)) {
 		spin_lock(&lgr->rtok_lock);
 		lgr->add_ask = false;
 		lgr->add_pending = false;

@@ -90,6 +90,14 @@
  */
 #define SMCX_FIRST_WAIT		(SMCX_CLC_WAIT_TIME / 2)
 
+/*
+ * What a join keeps of its peer's CLC wait (SMCX_CLC_WAIT_TIME from the
+ * peer's last CLC message, the Proposal or the Accept) for its own step
+ * after the group's configuration lock: a REG_MR, a CONFIRM_RKEY and our
+ * next CLC message on its way.  See smcx_join_reg_rmb().
+ */
+#define SMCX_JOIN_SLACK		HZ
+
 /* a first contact in progress to one peer (see "Locking") */
 struct smcx_first {
 	struct list_head list;		/* smcx_firsts */
@@ -112,7 +120,14 @@ struct smcx_join {
 	bool locked;			/* ... held */
 	bool first;			/* first contact: @lgr is new */
 	long wait_left;			/* of SMCX_FIRST_WAIT, all lookups */
+	unsigned long until;		/* configuration lock given up (jiffies) */
 };
+
+/* the peer's CLC message came now: when our answer must be on its way */
+static unsigned long smcx_join_until(void)
+{
+	return jiffies + SMCX_CLC_WAIT_TIME - SMCX_JOIN_SLACK;
+}
 
 static void smcx_join_key(struct smcx_join *j, int role,
 			  const struct smcx_ib_choice *c, const u8 *peer_gid)
@@ -292,22 +307,28 @@ static int smcx_join_end(struct smcx_join *j, int rc, u32 decline)
  * that link: its CONFIRM_RKEY does not name it there) and, on reuse
  * (@confirm), announced with CONFIRM_RKEY on the connection's link, with
  * its keys on the others.  Under the group's conf_mutex (lgr.h): an
- * ADD_LINK in progress either lists it or is over before.  Waited for a
- * bounded time and not once the handshake is aborted: a holder stuck on a
- * slow peer makes the others decline, not queue up (review N5).
+ * ADD_LINK in progress either lists it or is over before.
+ *
+ * The lock is waited for until @until, the peer's CLC wait less our step
+ * (smcx_join_until()), and not once the handshake is aborted: a burst of
+ * handshakes on one group registers its RMBs one after the other, and a
+ * holder stuck on a slow peer makes the others decline (review N5).
+ * -EBUSY: the lock was not taken and nothing was done; the caller
+ * declines, and the peer goes on over TCP in time instead of timing out.
  */
-static int smcx_join_reg_rmb(struct smcx_sock *smc, bool confirm)
+static int smcx_join_reg_rmb(struct smcx_sock *smc, bool confirm,
+			     unsigned long until)
 {
 	struct smcx_conn *conn = smc->conn;
 	struct smcx_lgr *lgr = conn->lgr;
 	struct smcx_link *l;
 	int rc;
 
-	rc = smcx_lgr_conf_lock(lgr, &smc->aborting);
+	rc = smcx_lgr_conf_lock(lgr, &smc->aborting, until);
 	if (rc) {
 		pr_info_ratelimited("%s: %d\n",
 				    "new RMB: group configuration busy", rc);
-		return rc;
+		return rc == -ETIMEDOUT ? -EBUSY : rc;
 	}
 	rc = smcx_buf_reg(conn->lnk, conn->rmb, &smc->aborting);
 	for (l = smcx_lgr_next_link(lgr, NULL); l && !rc;
@@ -383,6 +404,7 @@ static int smcx_join_clnt(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		.smc = smc,
 		.first = smcx_clc_first_contact(&a->hdr),
 		.wait_left = SMCX_FIRST_WAIT,
+		.until = smcx_join_until(),	/* the server's Confirm wait */
 	};
 	u8 paddr[SMCX_GID_LEN];
 	struct smcx_ib_choice c;
@@ -436,7 +458,7 @@ static int smcx_join_clnt(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	smcx_join_save_peer(smc->conn, a, j.first);
 	if (j.first && smcx_join_link_ready(lnk))
 		decline = SMCX_DECL_ERR_RDYLNK;
-	else if (smcx_join_reg_rmb(smc, !j.first))
+	else if (smcx_join_reg_rmb(smc, !j.first, j.until))
 		decline = SMCX_DECL_ERR_REGBUF;	/* as mainline */
 	else if (smcx_join_alive(lnk))		/* after REG_MR, CONFIRM_RKEY */
 		decline = SMCX_DECL_NOACTLINK;
@@ -475,6 +497,7 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	struct smcx_join j = {
 		.smc = smc,
 		.wait_left = SMCX_FIRST_WAIT,
+		.until = smcx_join_until(),	/* the client's Accept wait */
 	};
 	u8 paddr[SMCX_GID_LEN];
 	struct smcx_ib_choice c;
@@ -562,14 +585,20 @@ static int smcx_join_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	 * so a failure (no or a negative CONFIRM_RKEY answer, REG_MR
 	 * failed or timed out, the group died meanwhile) is declined, as
 	 * mainline declines it; the client falls back to TCP.  From here on
-	 * a reuse that fails counts against the group (F11, see below).
+	 * a reuse that fails counts against the group (F11, see below),
+	 * unless the group's configuration was too busy to start it: that
+	 * cost the peer nothing.
 	 */
 	offered = !j.first;
 	lnk = smc->conn->lnk;
-	if (!j.first &&
-	    (smcx_join_reg_rmb(smc, true) || smcx_join_alive(lnk))) {
-		decline = SMCX_DECL_ERR_REGBUF;
-		goto out;
+	if (!j.first) {
+		rc = smcx_join_reg_rmb(smc, true, j.until);
+		offered = rc != -EBUSY;
+		if (rc || smcx_join_alive(lnk)) {
+			rc = 0;
+			decline = SMCX_DECL_ERR_REGBUF;
+			goto out;
+		}
 	}
 	rc = smcx_clc_srv_accept(smc, ctx, j.first, &decline);
 	if (rc || decline)

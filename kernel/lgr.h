@@ -185,27 +185,31 @@ struct smcx_lgr {
  * wait seconds for a slow peer (a quiesce, a REG_MR, an LLC answer), so
  * nobody sleeps uninterruptibly behind it (review N5): a waiter tries the
  * mutex and sleeps on its address (woken by smcx_lgr_conf_unlock()).  It
- * gives up (-ETIMEDOUT; a handshake then declines and the client goes on
- * over TCP) when the mutex has not changed hands for SMCX_CONF_STALL
- * (conf_gen, counted by each taker): longer than a holder's own bounded
- * waits allow (a quiesce, SMCX_REG_WAIT, then an LLC exchange), so the
- * holder is stuck.  A burst of honest handshakes keeps the lock moving,
- * and each waits its turn, up to SMCX_CONF_WAIT_MAX (64 connections at
- * once on a loaded TCG lab took more than 6 s).  A slow peer does not
- * keep the lock for long either: after one quiesce timed out, the next
- * fail at once (smcx_wr_quiesce()).  A waiter gives up at once when
- * *@abort is set (-ECONNABORTED: @abort is the handshake's smc->aborting,
- * NULL for none); nobody wakes it for that, so it looks every
- * SMCX_CONF_POLL.
+ * gives up (-ETIMEDOUT) at @until, and when the mutex has not changed
+ * hands for SMCX_CONF_STALL (conf_gen, counted by each taker): longer
+ * than a holder's own bounded waits allow (a quiesce, SMCX_REG_WAIT, then
+ * an LLC exchange), so the holder is stuck.  A handshake's @until is
+ * where its peer's CLC wait ends, less the time its own step needs
+ * (join.c): a burst of honest handshakes keeps the lock moving and each
+ * waits its turn, but one still waiting when its peer is about to give
+ * up declines instead, and the peer goes on over TCP (it would otherwise
+ * time out, and we would register and announce an RMB for a connection
+ * already gone).  The add-link flow waits up to SMCX_CONF_WAIT_MAX.  A
+ * slow peer does not keep the lock for long either: after one quiesce
+ * timed out, the next fail at once (smcx_wr_quiesce()).  A waiter gives
+ * up at once when *@abort is set (-ECONNABORTED: @abort is the
+ * handshake's smc->aborting, NULL for none); nobody wakes it for that,
+ * so it looks every SMCX_CONF_POLL.
  */
 #define SMCX_CONF_STALL		(13 * HZ)
 #define SMCX_CONF_WAIT_MAX	(30 * HZ)
 #define SMCX_CONF_POLL		(HZ / 20)
 
-static inline int smcx_lgr_conf_lock(struct smcx_lgr *lgr, const bool *abort)
+static inline int smcx_lgr_conf_lock(struct smcx_lgr *lgr, const bool *abort,
+				     unsigned long until)
 {
 	unsigned int gen = READ_ONCE(lgr->conf_gen);
-	unsigned long start = jiffies, moved = start;
+	unsigned long moved = jiffies;
 
 	for (;;) {
 		if (abort && READ_ONCE(*abort))
@@ -219,7 +223,7 @@ static inline int smcx_lgr_conf_lock(struct smcx_lgr *lgr, const bool *abort)
 			moved = jiffies;
 		}
 		if (time_after_eq(jiffies, moved + SMCX_CONF_STALL) ||
-		    time_after_eq(jiffies, start + SMCX_CONF_WAIT_MAX))
+		    time_after_eq(jiffies, until))
 			return -ETIMEDOUT;
 		wait_var_event_timeout(&lgr->conf_mutex,
 				       !mutex_is_locked(&lgr->conf_mutex) ||
