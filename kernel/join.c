@@ -302,12 +302,40 @@ static int smcx_join_end(struct smcx_join *j, int rc, u32 decline)
 }
 
 /*
+ * Is the connection's RMB registered, and its key confirmed, on every
+ * usable link of the group already (a buffer from the pool, whose keys
+ * the peer has)?  Then the join has nothing to configure.  A link an
+ * add-link flow is making (INIT) has neither, so such a join waits for the
+ * flow; one made after this look lists the RMB in its ADD_LINK, as it is
+ * registered on the old link.  Under lgr->mutex, which link clear holds
+ * while it unmaps.
+ */
+static bool smcx_join_rmb_known(struct smcx_conn *conn)
+{
+	struct smcx_lgr *lgr = conn->lgr;
+	struct smcx_buf_lnk *bl;
+	struct smcx_link *l;
+	bool known = true;
+
+	mutex_lock(&lgr->mutex);
+	for (l = smcx_lgr_next_link(lgr, NULL); l && known;
+	     l = smcx_lgr_next_link(lgr, l)) {
+		bl = smcx_buf_on(conn->rmb, l);
+		known = bl->reg && bl->rkey_conf;
+	}
+	mutex_unlock(&lgr->mutex);
+	return known;
+}
+
+/*
  * The connection's new RMB: registered on every link of the group (a
  * failure on another link than the connection's only leaves the RMB off
  * that link: its CONFIRM_RKEY does not name it there) and, on reuse
  * (@confirm), announced with CONFIRM_RKEY on the connection's link, with
  * its keys on the others.  Under the group's conf_mutex (lgr.h): an
- * ADD_LINK in progress either lists it or is over before.
+ * ADD_LINK in progress either lists it or is over before.  A buffer the
+ * peer knows on every link already needs none of that, and does not queue
+ * for the lock behind the burst's new RMBs.
  *
  * The lock is waited for until @until, the peer's CLC wait less our step
  * (smcx_join_until()), and not once the handshake is aborted: a burst of
@@ -324,6 +352,8 @@ static int smcx_join_reg_rmb(struct smcx_sock *smc, bool confirm,
 	struct smcx_link *l;
 	int rc;
 
+	if (smcx_join_rmb_known(conn))
+		return 0;
 	rc = smcx_lgr_conf_lock(lgr, &smc->aborting, until);
 	if (rc) {
 		pr_info_ratelimited("%s: %d\n",
