@@ -312,6 +312,7 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 	INIT_WORK(&lgr->term_work, smcx_lgr_term_work);
 	mutex_init(&lgr->links_mutex);
 	mutex_init(&lgr->conf_mutex);
+	init_waitqueue_head(&lgr->conf_wait);
 	spin_lock_init(&lgr->rtok_lock);
 	INIT_WORK(&lgr->add_work, smcx_addlink_work);
 	lgr->next_link_id = 2;

@@ -43,7 +43,6 @@
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/wait.h>
-#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
@@ -138,6 +137,7 @@ struct smcx_lgr {
 	 */
 	struct mutex conf_mutex;
 	unsigned int conf_gen;		/* takers of conf_mutex, counted */
+	wait_queue_head_t conf_wait;	/* its waiters, in turn (lgr.h) */
 	/* the peer's RMB keys per link (smcx/rtoken.h), under rtok_lock */
 	spinlock_t rtok_lock;
 	struct smcx_rtoks *rtoks;
@@ -184,7 +184,10 @@ struct smcx_lgr {
  * new RMB (join.c) and the add-link flows (addlink.c).  The holder may
  * wait seconds for a slow peer (a quiesce, a REG_MR, an LLC answer), so
  * nobody sleeps uninterruptibly behind it (review N5): a waiter tries the
- * mutex and sleeps on its address (woken by smcx_lgr_conf_unlock()).  It
+ * mutex and sleeps, in turn, on conf_wait; smcx_lgr_conf_unlock() wakes
+ * the first waiter only, which keeps its place in the queue while it
+ * sleeps (a burst of handshakes is served in order, without a herd of
+ * wakeups per hand-over on a small guest).  It
  * gives up (-ETIMEDOUT) at @until, and when the mutex has not changed
  * hands for SMCX_CONF_STALL (conf_gen, counted by each taker): longer
  * than a holder's own bounded waits allow (a quiesce, SMCX_REG_WAIT, then
@@ -199,37 +202,46 @@ struct smcx_lgr {
  * timed out, the next fail at once (smcx_wr_quiesce()).  A waiter gives
  * up at once when *@abort is set (-ECONNABORTED: @abort is the
  * handshake's smc->aborting, NULL for none); nobody wakes it for that,
- * so it looks every SMCX_CONF_POLL.
+ * so it looks every SMCX_CONF_POLL.  A waiter that gives up passes a
+ * wakeup it may have taken on to the next one.
  */
 #define SMCX_CONF_STALL		(13 * HZ)
 #define SMCX_CONF_WAIT_MAX	(30 * HZ)
-#define SMCX_CONF_POLL		(HZ / 20)
+#define SMCX_CONF_POLL		(HZ / 10)
 
 static inline int smcx_lgr_conf_lock(struct smcx_lgr *lgr, const bool *abort,
 				     unsigned long until)
 {
 	unsigned int gen = READ_ONCE(lgr->conf_gen);
 	unsigned long moved = jiffies;
+	DEFINE_WAIT(wait);
+	int rc;
 
 	for (;;) {
+		/* queued once, at the tail; a timed-out sleep keeps the place */
+		prepare_to_wait_exclusive(&lgr->conf_wait, &wait, TASK_IDLE);
+		rc = -ECONNABORTED;
 		if (abort && READ_ONCE(*abort))
-			return -ECONNABORTED;
+			break;
 		if (mutex_trylock(&lgr->conf_mutex)) {
 			WRITE_ONCE(lgr->conf_gen, lgr->conf_gen + 1);
-			return 0;
+			rc = 0;
+			break;
 		}
 		if (READ_ONCE(lgr->conf_gen) != gen) {
 			gen = READ_ONCE(lgr->conf_gen);
 			moved = jiffies;
 		}
+		rc = -ETIMEDOUT;
 		if (time_after_eq(jiffies, moved + SMCX_CONF_STALL) ||
 		    time_after_eq(jiffies, until))
-			return -ETIMEDOUT;
-		wait_var_event_timeout(&lgr->conf_mutex,
-				       !mutex_is_locked(&lgr->conf_mutex) ||
-				       (abort && READ_ONCE(*abort)),
-				       SMCX_CONF_POLL);
+			break;
+		schedule_timeout(SMCX_CONF_POLL);
 	}
+	finish_wait(&lgr->conf_wait, &wait);
+	if (rc && !mutex_is_locked(&lgr->conf_mutex))
+		wake_up(&lgr->conf_wait);	/* the turn we may have taken */
+	return rc;
 }
 
 /* the lock if it is free now (a short holder: buf.c's reaper), else false */
@@ -241,9 +253,7 @@ static inline bool smcx_lgr_conf_trylock(struct smcx_lgr *lgr)
 static inline void smcx_lgr_conf_unlock(struct smcx_lgr *lgr)
 {
 	mutex_unlock(&lgr->conf_mutex);
-	/* the unlock before the waiters' check (wake_up_var()'s rule) */
-	smp_mb();
-	wake_up_var(&lgr->conf_mutex);
+	wake_up(&lgr->conf_wait);	/* the first waiter */
 }
 
 /*
