@@ -241,6 +241,15 @@ def fallback_reason(d):
     return ", ".join("%s x%d" % (k, n) for k, n in sorted(d.get("fallback_reasons", {}).items()))
 
 
+def not_smcr(d, conns=1):
+    """Why the client's delta @d is not @conns SMC-R connections without a
+    fallback (the fallback reasons, or how many were counted), or ''."""
+    n = d["clnt_v2"] + d["clnt_v1"]
+    if not d["clnt_fallback"] and n >= conns:
+        return ""
+    return fallback_reason(d) or "%d of %d connections counted as SMC-R" % (n, conns)
+
+
 # -- sockets and link groups ---------------------------------------------
 
 def sockets(h, port=None):
