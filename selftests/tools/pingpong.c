@@ -200,20 +200,30 @@ static int crr_round(const struct sockaddr_storage *ss, socklen_t len, char *req
 	return rc;
 }
 
+/* a -C round's request: the header and @size request bytes; NULL: no memory */
+static char *crr_request(uint32_t size)
+{
+	struct hdr h = { htonl(PP_MAGIC), htonl(size), 0 };
+	char *req = malloc(sizeof(h) + size);
+
+	if (req) {
+		memcpy(req, &h, sizeof(h));
+		memset(req + sizeof(h), 'q', size);
+	}
+	return req;
+}
+
 /* -C: connect, request, response, close per round (see the top) */
 static int crr(const char *addr, int port, uint32_t size, int conns, int secs, int warmup)
 {
 	int cap = conns ? conns : 1 << 16, n = 0;
 	double *t = calloc(cap, sizeof(double)), start, end;
-	char *req = malloc(sizeof(struct hdr) + size), *in = malloc(size);
-	struct hdr h = { htonl(PP_MAGIC), htonl(size), 0 };
+	char *req = crr_request(size), *in = malloc(size);
 	struct sockaddr_storage ss;
 	socklen_t len;
 
 	if (!t || !req || !in || make_addr(&ss, &len, fam->addr_family, addr, port))
 		return 1;
-	memcpy(req, &h, sizeof(h));
-	memset(req + sizeof(h), 'q', size);
 	for (int i = 0; i < warmup; i++)
 		if (crr_round(&ss, len, req, size, in))
 			return 1;
@@ -292,8 +302,7 @@ static void *burst_one(void *arg)
 static int burst(const char *addr, int port, uint32_t size, int n)
 {
 	struct burst_conn *c = calloc(n, sizeof(*c));
-	char *req = malloc(sizeof(struct hdr) + size);
-	struct hdr h = { htonl(PP_MAGIC), htonl(size), 0 };
+	char *req = crr_request(size);
 	struct sockaddr_storage ss;
 	pthread_barrier_t go;
 	double *t = calloc(n, sizeof(double)), start;
@@ -303,8 +312,6 @@ static int burst(const char *addr, int port, uint32_t size, int n)
 	if (!c || !req || !t || make_addr(&ss, &len, fam->addr_family, addr, port) ||
 	    pthread_barrier_init(&go, NULL, n + 1))
 		return 1;
-	memcpy(req, &h, sizeof(h));
-	memset(req + sizeof(h), 'q', size);
 	for (int i = 0; i < n; i++) {
 		c[i] = (struct burst_conn){ .go = &go, .ss = &ss, .len = len, .req = req,
 					    .size = size };
