@@ -183,6 +183,12 @@ def _kill_qemu(pid, wait_gone=False):
                 break
             time.sleep(0.1)
 
+
+def prof_prefix(rundir, host):
+    """Where LAB_PLUGIN's dumps of @host go, and its FIFO (+ ".ctl")."""
+    return os.path.join(rundir, host + ".prof")
+
+
 class LabError(Exception):
     pass
 
@@ -453,7 +459,7 @@ class Host:
     # -- instruction counting (LAB_PLUGIN) ----------------------------
     @property
     def prof_prefix(self):
-        return os.path.join(self.lab.rundir, self.name + ".prof")
+        return prof_prefix(self.lab.rundir, self.name)
 
     def prof_dumps(self):
         """{seq: (label, path)} of this boot's finished window dumps."""
@@ -780,7 +786,7 @@ class Lab:
     def _plugin_arg(self, name):
         """LAB_PLUGIN's -plugin argument for host @name: a fresh control
         FIFO, and no dump of an earlier boot left to be taken for this one's."""
-        prefix = os.path.join(self.rundir, name + ".prof")
+        prefix = prof_prefix(self.rundir, name)
         for f in glob.glob(glob.escape(prefix) + ".*"):
             os.unlink(f)
         os.mkfifo(prefix + ".ctl")
