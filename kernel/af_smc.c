@@ -34,39 +34,6 @@
 #include "lgr.h"
 #include "sock.h"
 
-/*
- * Lock the smcx sock for an op.  false (and unlocked) if the socket was
- * grafted meanwhile: the caller starts over and reaches TCP.
- */
-static bool smcx_lock(struct smcx_sock *smc)
-{
-	lock_sock(&smc->sk);
-	if (likely(!smc->grafted))
-		return true;
-	release_sock(&smc->sk);
-	return false;
-}
-
-/*
- * The prologue of most ops: read sock->sk once into *@skp; a TCP sock
- * (grafted) returns NULL and the caller hands the op to TCP with *@skp,
- * else the smcx sock is returned locked.  A graft while we waited for the
- * lock starts over, which then finds TCP.
- */
-struct smcx_sock *smcx_lock_or_tcp(struct socket *sock, struct sock **skp)
-{
-	struct sock *sk;
-
-again:
-	sk = READ_ONCE(sock->sk);
-	*skp = sk;
-	if (!smcx_sk_is_smc(sk))
-		return NULL;
-	if (!smcx_lock(smcx_sk(sk)))
-		goto again;
-	return smcx_sk(sk);
-}
-
 static int smcx_release(struct socket *sock)
 {
 	struct sock *sk = sock->sk;

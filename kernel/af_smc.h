@@ -8,9 +8,11 @@
 #define SMCX_AF_SMC_H
 
 #include <linux/net.h>
+#include <net/sock.h>
+
+#include "conn.h"
 
 struct pipe_inode_info;
-struct smcx_sock;
 
 /* the ops of IPPROTO_SMC sockets (inet.c): AF_SMC's with .family changed */
 extern const struct proto_ops smcx_inet_proto_ops;
@@ -20,10 +22,40 @@ int smcx_af_init(void);
 void smcx_af_exit(void);
 
 /*
- * af_smc.c, for the ops in the other files: an op's prologue (NULL: the
- * socket is TCP, *@skp its sock; else the smcx sock, locked), and recvmsg.
+ * Lock the smcx sock for an op.  false (and unlocked) if the socket was
+ * grafted meanwhile: the caller starts over and reaches TCP.
  */
-struct smcx_sock *smcx_lock_or_tcp(struct socket *sock, struct sock **skp);
+static inline bool smcx_lock(struct smcx_sock *smc)
+{
+	lock_sock(&smc->sk);
+	if (likely(!smc->grafted))
+		return true;
+	release_sock(&smc->sk);
+	return false;
+}
+
+/*
+ * The prologue of most ops: read sock->sk once into *@skp; a TCP sock
+ * (grafted) returns NULL and the caller hands the op to TCP with *@skp,
+ * else the smcx sock is returned locked.  A graft while we waited for the
+ * lock starts over, which then finds TCP.
+ */
+static inline struct smcx_sock *smcx_lock_or_tcp(struct socket *sock,
+						 struct sock **skp)
+{
+	struct sock *sk;
+
+again:
+	sk = READ_ONCE(sock->sk);
+	*skp = sk;
+	if (!smcx_sk_is_smc(sk))
+		return NULL;
+	if (!smcx_lock(smcx_sk(sk)))
+		goto again;
+	return smcx_sk(sk);
+}
+
+/* af_smc.c, for splice.c */
 int smcx_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		 int flags);
 
