@@ -271,7 +271,6 @@ again:
 			return rc;
 		goto again;
 	}
-	smcx_stats_urg(sock_net(sk), smc->smcr, msg->msg_flags);
 	if (smc->smcr) {
 		rc = smcx_conn_sendmsg(smc, msg, len);
 		release_sock(sk);

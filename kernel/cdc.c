@@ -241,7 +241,7 @@ static void smcx_cdc_rx_imm(struct smcx_link *lnk, u32 token, u32 len)
 unlock:
 	spin_unlock_bh(&conn->lock);
 	if (counted != SMCX_WWI_EVS)
-		smcx_stats_wwi(sock_net(sk), counted);
+		smcx_stats_wwi(smc->stats, counted);
 	if (work)
 		smcx_tx_kick(smc);
 	smcx_close_apply(smc, act);

@@ -43,6 +43,8 @@ struct smcx_buf;
 struct smcx_lgr;
 struct smcx_link;
 struct smcx_sock;
+struct smcx_stats;
+struct smcx_sysctl;
 struct smcx_tx_slot;
 
 #ifndef AF_SMC
@@ -100,6 +102,13 @@ struct smcx_sock {
 	bool smcr;			/* the connection runs over SMC-R */
 	/* TCP_CORK is on (TCP's own is the one getsockopt reads): tx.c */
 	bool tx_cork;
+	/*
+	 * The namespace's counters and sysctls for the data path, set at
+	 * creation: sock_net() never changes, and the socket's reference on
+	 * its namespace keeps both alive (they go with the namespace's exit).
+	 */
+	struct smcx_stats __percpu *stats;
+	const struct smcx_sysctl *sysctl;
 
 	/* server connection, until accepted */
 	struct smcx_sock *listener;	/* reference held */

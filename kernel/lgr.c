@@ -326,7 +326,7 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 	lgr->version = SMCX_CLC_V2;
 	lgr->v2x = *v2x;
 	if (v2x->write_imm)
-		smcx_stats_wwi(net, SMCX_WWI_GROUPS);
+		smcx_stats_wwi(smcx_stats_of(net), SMCX_WWI_GROUPS);
 	get_random_bytes(lgr->id, sizeof(lgr->id));
 	/* the first link: slot 0, link id 1 (the client takes the server's) */
 	lnk = &lgr->lnk[0];

@@ -24,6 +24,7 @@
 #include "lgr.h"
 #include "obj.h"
 #include "sock.h"
+#include "stats.h"
 #include "sysctl.h"
 
 struct workqueue_struct *smcx_hs_wq;
@@ -132,16 +133,17 @@ void smcx_sock_setup(struct sock *sk, int protocol)
 	sk->sk_protocol = protocol;
 	sk->sk_state = SMCX_INIT;
 
+	smc = smcx_sk(sk);
+	smc->stats = smcx_stats_of(sock_net(sk));
+	smc->sysctl = smcx_sysctl(sock_net(sk));
 	/*
 	 * As mainline: twice the buffers net.smc.wmem / rmem ask for, the
 	 * form SO_SNDBUF / SO_RCVBUF store (see conn.c smcx_buf_size()).
 	 * The TCP socket keeps TCP's own; setsockopt() sets both.
 	 */
-	WRITE_ONCE(sk->sk_sndbuf, 2 * READ_ONCE(smcx_sysctl(sock_net(sk))->wmem));
-	WRITE_ONCE(sk->sk_rcvbuf, 2 * READ_ONCE(smcx_sysctl(sock_net(sk))->rmem));
-
-	smc = smcx_sk(sk);
-	smc->limit_hs = READ_ONCE(smcx_sysctl(sock_net(sk))->limit_smc_hs);
+	WRITE_ONCE(sk->sk_sndbuf, 2 * READ_ONCE(smc->sysctl->wmem));
+	WRITE_ONCE(sk->sk_rcvbuf, 2 * READ_ONCE(smc->sysctl->rmem));
+	smc->limit_hs = READ_ONCE(smc->sysctl->limit_smc_hs);
 	INIT_WORK(&smc->hs_work, smcx_connect_work);
 	INIT_WORK(&smc->accept_work, smcx_accept_work);
 	INIT_LIST_HEAD(&smc->lnode);

@@ -90,20 +90,6 @@ void smcx_stats_link(struct net *net, enum smcx_link_ev ev)
 	this_cpu_inc(smcx_net_stats(net)->link_ev[ev]);
 }
 
-void smcx_stats_wwi(struct net *net, enum smcx_wwi_ev ev)
-{
-	BUILD_BUG_ON(sizeof_field(struct smcx_stats, wwi_ev) <
-		     SMCX_WWI_EVS * sizeof(u64));
-	this_cpu_inc(smcx_net_stats(net)->wwi_ev[ev]);
-}
-
-void smcx_stats_tx_kick(struct net *net, enum smcx_kick_ev ev)
-{
-	BUILD_BUG_ON(sizeof_field(struct smcx_stats, kick_ev) <
-		     SMCX_KICK_EVS * sizeof(u64));
-	this_cpu_inc(smcx_net_stats(net)->kick_ev[ev]);
-}
-
 void smcx_stats_success(struct net *net, enum smcx_role role, u8 version)
 {
 	if (version >= SMCX_CLC_V2)
@@ -120,53 +106,20 @@ void smcx_stats_fallback(struct net *net, enum smcx_role role, u32 reason)
 	this_cpu_inc(s->fallback_rsn[role][smcx_rsn_slot(reason)]);
 }
 
-/* bucket of @size in a size histogram */
-static unsigned int smcx_stats_bucket(u64 size)
+struct smcx_stats __percpu *smcx_stats_of(struct net *net)
 {
-	unsigned int i = 0;
-
-	/* the first bucket whose upper bound (8K << i) holds @size */
-	while (i < SMCX_STATS_BUCKETS - 1 && size > (8192ULL << i))
-		i++;
-	return i;
+	return smcx_net_stats(net);
 }
 
-static void smcx_stats_call(struct net *net, enum smcx_dir dir, size_t len,
-			    size_t bytes)
+void smcx_stats_rx(struct net *net, size_t len, size_t bytes)
 {
 	struct smcx_stats __percpu *s = smcx_net_stats(net);
 
 	if (!bytes)
 		return;
-	if (dir == SMCX_TX) {
-		this_cpu_add(s->tx_bytes, bytes);
-		this_cpu_inc(s->tx_cnt);
-	} else {
-		this_cpu_add(s->rx_bytes, bytes);
-		this_cpu_inc(s->rx_cnt);
-	}
-	this_cpu_inc(s->pload[dir][smcx_stats_bucket(len)]);
-}
-
-void smcx_stats_tx(struct net *net, size_t len, size_t bytes)
-{
-	smcx_stats_call(net, SMCX_TX, len, bytes);
-}
-
-void smcx_stats_rx(struct net *net, size_t len, size_t bytes)
-{
-	smcx_stats_call(net, SMCX_RX, len, bytes);
-}
-
-void smcx_stats_tx_call(struct net *net, size_t len, u32 sndbuf,
-			u32 peer_rmb)
-{
-	struct smcx_stats __percpu *s = smcx_net_stats(net);
-
-	if (sndbuf && len > sndbuf)
-		this_cpu_inc(s->buf[SMCX_TX].size_small);
-	if (peer_rmb && len > peer_rmb)
-		this_cpu_inc(s->buf[SMCX_TX].size_small_peer);
+	this_cpu_add(s->rx_bytes, bytes);
+	this_cpu_inc(s->rx_cnt);
+	this_cpu_inc(s->pload[SMCX_RX][smcx_stats_bucket(len)]);
 }
 
 void smcx_stats_rx_call(struct net *net, size_t len, u32 rmb, u64 avail)
@@ -179,24 +132,6 @@ void smcx_stats_rx_call(struct net *net, size_t len, u32 rmb, u64 avail)
 		this_cpu_inc(s->buf[SMCX_RX].size_small);
 	if (avail >= rmb)
 		this_cpu_inc(s->buf[SMCX_RX].full);
-}
-
-void smcx_stats_tx_full(struct net *net)
-{
-	this_cpu_inc(smcx_net_stats(net)->buf[SMCX_TX].full);
-}
-
-void smcx_stats_tx_push(struct net *net, u64 pending, u64 space, u64 n)
-{
-	if (pending && !space)
-		this_cpu_inc(smcx_net_stats(net)->buf[SMCX_TX].full_peer);
-	if (n)
-		this_cpu_inc(smcx_net_stats(net)->tx_data_push);
-}
-
-void smcx_stats_tx_corked(struct net *net)
-{
-	this_cpu_inc(smcx_net_stats(net)->tx_corked);
 }
 
 void smcx_stats_buf_get(struct net *net, bool rmb, u32 size, bool reused,
@@ -230,12 +165,6 @@ void smcx_stats_splice(struct net *net, bool smcr)
 {
 	if (smcr)
 		this_cpu_inc(smcx_net_stats(net)->splice_cnt);
-}
-
-void smcx_stats_urg(struct net *net, bool smcr, int msg_flags)
-{
-	if (smcr && (msg_flags & MSG_OOB))
-		this_cpu_inc(smcx_net_stats(net)->urg_data_cnt);
 }
 
 void smcx_stats_busy_poll(struct net *net, bool hit)
@@ -314,6 +243,10 @@ static struct pernet_operations smcx_stats_net_ops = {
 
 int smcx_stats_init(void)
 {
+	BUILD_BUG_ON(sizeof_field(struct smcx_stats, wwi_ev) <
+		     SMCX_WWI_EVS * sizeof(u64));
+	BUILD_BUG_ON(sizeof_field(struct smcx_stats, kick_ev) <
+		     SMCX_KICK_EVS * sizeof(u64));
 	/* the reason table must fit, with one slot to spare for "other" */
 	if (smcx_decl_count() >= SMCX_STATS_RSN_SLOTS) {
 		pr_err("reason table (%u) larger than the statistics (%u)\n",

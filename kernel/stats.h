@@ -10,6 +10,8 @@
 #ifndef SMCX_STATS_H
 #define SMCX_STATS_H
 
+#include <linux/percpu.h>
+#include <linux/socket.h>
 #include <linux/sockptr.h>
 #include <linux/types.h>
 
@@ -139,34 +141,97 @@ void smcx_stats_reuse_refused(struct net *net);
 void smcx_stats_gid_not_peer(struct net *net);
 void smcx_stats_lgr_capped(struct net *net, int role);
 void smcx_stats_link(struct net *net, enum smcx_link_ev ev);
-void smcx_stats_wwi(struct net *net, enum smcx_wwi_ev ev);
-void smcx_stats_tx_kick(struct net *net, enum smcx_kick_ev ev);
 /*
- * Data path hooks, each one line at its call site.
+ * The counters of @net.  A socket keeps the pointer for its data path
+ * (smcx_sock.stats): it holds a reference on its namespace, whose exit
+ * hook frees the counters, so they outlive the socket.
+ */
+struct smcx_stats __percpu *smcx_stats_of(struct net *net);
+
+/* bucket of @size in a size histogram */
+static inline unsigned int smcx_stats_bucket(u64 size)
+{
+	unsigned int i = 0;
+
+	/* the first bucket whose upper bound (8K << i) holds @size */
+	while (i < SMCX_STATS_BUCKETS - 1 && size > (8192ULL << i))
+		i++;
+	return i;
+}
+
+/*
+ * Data path hooks, inline on a socket's counters (@s), each one line at
+ * its call site: they run once per send, receive or push.
  *
- * One send or receive call of an SMC-R connection that asked for @len bytes
- * and moved @bytes; a call that moved nothing is not counted.  The payload
- * histogram is by the requested size, like mainline's.
+ * One send call of an SMC-R connection that asked for @len bytes and
+ * moved @bytes, with @flags its MSG_ flags: a call that moved nothing
+ * counts only whether @len was larger than our send buffer @sndbuf or
+ * the peer's RMB @peer_rmb (each 0 while unknown) and MSG_OOB.  The
+ * payload histogram is by the requested size, like mainline's.
  */
-void smcx_stats_tx(struct net *net, size_t len, size_t bytes);
-void smcx_stats_rx(struct net *net, size_t len, size_t bytes);
-/*
- * A send call of @len bytes: larger than our send buffer @sndbuf, the
- * peer's RMB @peer_rmb (each 0 while unknown)?
- */
-void smcx_stats_tx_call(struct net *net, size_t len, u32 sndbuf,
-			u32 peer_rmb);
-/* a receive call of @len bytes finding @avail bytes in the RMB (0: none) */
-void smcx_stats_rx_call(struct net *net, size_t len, u32 rmb, u64 avail);
+static inline void smcx_stats_send(struct smcx_stats __percpu *s, size_t len,
+				   size_t bytes, u32 sndbuf, u32 peer_rmb,
+				   int flags)
+{
+	if (unlikely(sndbuf && len > sndbuf))
+		this_cpu_inc(s->buf[SMCX_TX].size_small);
+	if (unlikely(peer_rmb && len > peer_rmb))
+		this_cpu_inc(s->buf[SMCX_TX].size_small_peer);
+	if (unlikely(flags & MSG_OOB))
+		this_cpu_inc(s->urg_data_cnt);
+	if (!bytes)
+		return;
+	this_cpu_add(s->tx_bytes, bytes);
+	this_cpu_inc(s->tx_cnt);
+	this_cpu_inc(s->pload[SMCX_TX][smcx_stats_bucket(len)]);
+}
+
+/* per message between smcx hosts: WRITE WITH IMMEDIATE events */
+static inline void smcx_stats_wwi(struct smcx_stats __percpu *s,
+				  enum smcx_wwi_ev ev)
+{
+	this_cpu_inc(s->wwi_ev[ev]);
+}
+
+/* a push a completion asked for ran where @ev says */
+static inline void smcx_stats_tx_kick(struct smcx_stats __percpu *s,
+				      enum smcx_kick_ev ev)
+{
+	this_cpu_inc(s->kick_ev[ev]);
+}
+
 /* a send call waits for room in its send buffer */
-void smcx_stats_tx_full(struct net *net);
+static inline void smcx_stats_tx_full(struct smcx_stats __percpu *s)
+{
+	this_cpu_inc(s->buf[SMCX_TX].full);
+}
+
 /*
  * a push found @pending bytes to write and @space room in the peer's RMB,
  * and writes @n of them
  */
-void smcx_stats_tx_push(struct net *net, u64 pending, u64 space, u64 n);
+static inline void smcx_stats_tx_push(struct smcx_stats __percpu *s,
+				      u64 pending, u64 space, u64 n)
+{
+	if (pending && !space)
+		this_cpu_inc(s->buf[SMCX_TX].full_peer);
+	if (n)
+		this_cpu_inc(s->tx_data_push);
+}
+
 /* a send call left its data in the send buffer (corking) */
-void smcx_stats_tx_corked(struct net *net);
+static inline void smcx_stats_tx_corked(struct smcx_stats __percpu *s)
+{
+	this_cpu_inc(s->tx_corked);
+}
+
+/*
+ * One receive call of an SMC-R connection that asked for @len bytes and
+ * moved @bytes; a call that moved nothing is not counted.
+ */
+void smcx_stats_rx(struct net *net, size_t len, size_t bytes);
+/* a receive call of @len bytes finding @avail bytes in the RMB (0: none) */
+void smcx_stats_rx_call(struct net *net, size_t len, u32 rmb, u64 avail);
 /*
  * A connection took a buffer of @size (@reused from the pool; @dgrade:
  * smaller than it wanted), or gave it back.
@@ -178,7 +243,6 @@ void smcx_stats_buf_put(struct net *net, bool rmb, u32 size);
 void smcx_stats_rmb_retire(struct net *net);
 /* socket calls; counted only when the socket runs over SMC-R (@smcr) */
 void smcx_stats_splice(struct net *net, bool smcr);
-void smcx_stats_urg(struct net *net, bool smcr, int msg_flags);
 /* a receive busy poll ended, with data (@hit) or without */
 void smcx_stats_busy_poll(struct net *net, bool hit);
 void smcx_stats_sockopt(struct net *net, bool smcr, int level, int optname,

@@ -166,7 +166,7 @@ static int smcx_tx_imm(struct smcx_sock *smc, struct smcx_tx_slot *slot,
 		smcx_tx_slot_drop(smc, slot);
 		return -ENOLINK;
 	}
-	smcx_stats_wwi(sock_net(&smc->sk), SMCX_WWI_TX);
+	smcx_stats_wwi(smc->stats, SMCX_WWI_TX);
 	return 0;
 }
 
@@ -298,7 +298,7 @@ static int __smcx_tx_push(struct smcx_sock *smc, bool force, bool wait)
 		n = smcx_urg_tx_limit(&urg_pend, conn->tx_sent, urg_pos, n,
 				      &urg_flags);
 		spin_unlock_bh(&conn->lock);
-		smcx_stats_tx_push(sock_net(&smc->sk), pending, space, n);
+		smcx_stats_tx_push(smc->stats, pending, space, n);
 		if (!n && !force)
 			return 0;
 		slot = smcx_wr_slot_get(lnk, wait);
@@ -557,7 +557,7 @@ void smcx_tx_kick(struct smcx_sock *smc)
 	if (conn->tx_busy) {
 		conn->tx_again = true;
 		spin_unlock_bh(&conn->lock);
-		smcx_stats_tx_kick(sock_net(&smc->sk), SMCX_KICK_OWNER);
+		smcx_stats_tx_kick(smc->stats, SMCX_KICK_OWNER);
 		return;
 	}
 	conn->tx_busy = true;
@@ -578,7 +578,7 @@ void smcx_tx_kick(struct smcx_sock *smc)
 			break;
 		}
 	} while (smcx_tx_release(conn));
-	smcx_stats_tx_kick(sock_net(&smc->sk),
+	smcx_stats_tx_kick(smc->stats,
 			   slotless || handed ? SMCX_KICK_WORK : SMCX_KICK_BH);
 	if (slotless || handed) {
 		sock_hold(&smc->sk);
@@ -609,7 +609,7 @@ static bool smcx_tx_cork(struct smcx_sock *smc, int flags)
 	if (conn->urg_tx_pend)
 		return false;
 	limit = min_t(u64, ssz / 2,
-		      READ_ONCE(smcx_sysctl(sock_net(&smc->sk))->autocorking_size));
+		      READ_ONCE(smc->sysctl->autocorking_size));
 	if (conn->cdc_pend && conn->tx_prep - conn->tx_sent <= limit)
 		return true;
 	return ((flags & MSG_MORE) || READ_ONCE(smc->tx_cork)) &&
@@ -674,6 +674,17 @@ static bool smcx_can_send(struct smcx_sock *smc)
 	       smcx_close_may_send(c) != SMCX_SEND_OK;
 }
 
+/* one send call's statistics, at each of its ends */
+static void smcx_tx_count(struct smcx_sock *smc, struct msghdr *msg,
+			  size_t len, size_t copied)
+{
+	struct smcx_conn *conn = smc->conn;
+
+	smcx_stats_send(smc->stats, len, copied,
+			conn->sndbuf ? conn->sndbuf->size : 0,
+			READ_ONCE(conn->peer_rmbe_size), msg->msg_flags);
+}
+
 int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 {
 	struct smcx_conn *conn = smc->conn;
@@ -682,9 +693,6 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 	long timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	int rc = 0;
 
-	smcx_stats_tx_call(sock_net(sk), len,
-			   conn->sndbuf ? conn->sndbuf->size : 0,
-			   READ_ONCE(conn->peer_rmbe_size));
 	while (copied < len) {
 		u64 space, n, pos;
 		u32 ssz, off, l;
@@ -708,7 +716,7 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 			 * bytes are lost as TCP's are.
 			 */
 			smcx_close_event(smc, SMCX_CLOSE_EV_RESET);
-			smcx_stats_tx(sock_net(sk), len, copied);
+			smcx_tx_count(smc, msg, len, copied);
 			return len;
 		case SMCX_SEND_OK:
 			if (sk->sk_shutdown & SEND_SHUTDOWN)
@@ -719,7 +727,7 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 			break;
 		space = smcx_tx_space_or_wait(conn);
 		if (!space) {
-			smcx_stats_tx_full(sock_net(sk));
+			smcx_stats_tx_full(smc->stats);
 			if (!timeo) {
 				rc = -EAGAIN;
 				break;
@@ -756,18 +764,17 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 		full = !cork && smcx_tx_peer_full(conn);
 		spin_unlock_bh(&conn->lock);
 		if (cork)
-			smcx_stats_tx_corked(sock_net(sk));
+			smcx_stats_tx_corked(smc->stats);
 		else if (full)	/* counted as the push would have */
-			smcx_stats_tx_push(sock_net(sk), 1, 0, 0);
+			smcx_stats_tx_push(smc->stats, 1, 0, 0);
 		else
 			smcx_tx_push_locked(smc, false);
 		if (rc)
 			break;
 	}
-	if (copied) {
-		smcx_stats_tx(sock_net(sk), len, copied);
+	smcx_tx_count(smc, msg, len, copied);
+	if (copied)
 		return copied;
-	}
 	if (rc == -EPIPE && !(msg->msg_flags & MSG_NOSIGNAL))
 		send_sig(SIGPIPE, current, 0);
 	return rc;
