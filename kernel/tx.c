@@ -674,6 +674,21 @@ static bool smcx_can_send(struct smcx_sock *smc)
 	       smcx_close_may_send(c) != SMCX_SEND_OK;
 }
 
+/*
+ * Room in the send buffer for sendmsg, which owns tx_prep (sock lock) and
+ * meets a send buffer that stays while it holds that lock: tx_fin only
+ * grows (completions, under conn->lock), so a read without the lock finds
+ * at most less room than there is, and only a full buffer takes the lock
+ * to ask for the wakeup.  The copy into the room comes after the load that
+ * found it (a control dependency), so after the completion that freed it.
+ */
+static u64 smcx_tx_room(struct smcx_conn *conn)
+{
+	return smcx_curs_space(conn->sndbuf->size, conn->tx_prep,
+			       READ_ONCE(conn->tx_fin)) ?:
+	       smcx_tx_space_or_wait(conn);
+}
+
 /* one send call's statistics, at each of its ends */
 static void smcx_tx_count(struct smcx_sock *smc, struct msghdr *msg,
 			  size_t len, size_t copied)
@@ -725,7 +740,7 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 		}
 		if (rc)
 			break;
-		space = smcx_tx_space_or_wait(conn);
+		space = smcx_tx_room(conn);
 		if (!space) {
 			smcx_stats_tx_full(smc->stats);
 			if (!timeo) {
