@@ -141,81 +141,87 @@ static void smcx_tx_slot_drop(struct smcx_sock *smc, struct smcx_tx_slot *slot)
 }
 
 /*
- * One RDMA WRITE WITH IMMEDIATE of @n bytes (smcx_wwi_tx_ok() said yes:
- * one piece, nothing else to say) in place of WRITEs and a CDC;
- * the immediate is the peer's token of the connection, and the peer's
- * producer cursor moves by the write's length.  It takes the slot a CDC
- * would (the peer's receive buffers stay bounded as with CDCs).  0, or
- * -ENOLINK: not posted.
+ * The CDC of an RFC-form push of @n bytes into @m: the new producer
+ * cursor, our consumer cursor, the urgent mark (@urg_flags; the byte at
+ * @urg_pos stays pending if @urg_pend) and the flags.  Under conn->lock,
+ * in the section that moves the stream position.
  */
-static int smcx_tx_imm(struct smcx_sock *smc, struct smcx_tx_slot *slot,
-		       u64 n, u32 ssz, u32 psz)
+static void smcx_tx_cdc_fill(struct smcx_conn *conn, struct smcx_link *lnk,
+			     struct smcx_cdc_msg *m, u64 n, u32 psz,
+			     bool urg_pend, u64 urg_pos, u8 urg_flags)
 {
-	struct smcx_conn *conn = smc->conn;
-	struct smcx_link *lnk = slot->lnk;
-	struct ib_rdma_wr wr;
-	struct ib_sge sge;
-
-	smcx_tx_writes(conn, lnk, conn->tx_sent, n, ssz, psz, &wr, &sge);
-	wr.wr.ex.imm_data = cpu_to_be32(conn->peer_token);
-	spin_lock_bh(&conn->lock);
+	memset(m, 0, sizeof(*m));
 	smcx_tx_posting(conn, lnk, n);
-	spin_unlock_bh(&conn->lock);
-	smcx_tx_slot_own(smc, slot, false);
-	if (smcx_wr_send_imm(slot, &wr, smcx_buf_dma(conn->sndbuf, lnk), ssz)) {
-		smcx_tx_slot_drop(smc, slot);
-		return -ENOLINK;
+	m->seqno = ++conn->tx_seq;
+	m->token = conn->peer_token;
+	m->prod_flags |= urg_flags;
+	/* a newer MSG_OOB meanwhile moved the byte: that one waits */
+	if (!urg_pend && conn->urg_tx_pos == urg_pos)
+		conn->urg_tx_pend = false;
+	smcx_curs_from_count(conn->tx_sent, psz, &m->prod);
+	smcx_curs_from_count(conn->rx_cons, conn->rmb->size, &m->cons);
+	conn->rx_cons_sent = conn->rx_cons;
+	if (conn->tx_prep > conn->tx_sent)
+		m->prod_flags |= SMCX_CDC_PF_WRITE_BLOCKED;
+	/* after the data, or when it can never go (the peer closed) */
+	if (conn->tx_prep == conn->tx_sent || !smcx_close_data_ok(conn->close)) {
+		if (conn->close.local.done_writing)
+			m->conn_flags |= SMCX_CDC_CF_DONE_WRITING;
+		if (conn->close.local.closed) {
+			m->conn_flags |= SMCX_CDC_CF_CONN_CLOSED;
+			conn->closed_sent = true;
+		}
 	}
-	smcx_stats_wwi(smc->stats, SMCX_WWI_TX);
-	return 0;
+	if (conn->close.local.abort) {
+		m->conn_flags |= SMCX_CDC_CF_CONN_ABORT;
+		conn->abort_sent = true;
+	}
 }
 
 /*
- * The RFC form: RDMA WRITEs of @n bytes and the CDC with the new producer
- * cursor, our consumer cursor, the urgent mark (@urg_flags; the byte at
- * @urg_pos stays pending if @urg_pend) and the flags.  0, or -ENOLINK:
- * not posted.
+ * Post a push of @n bytes on @slot: RDMA WRITEs and the CDC (the RFC
+ * form, smcx_tx_cdc_fill()), or, where the group negotiated it and the
+ * CDC would say nothing but the new producer cursor (not @cdc: a forced
+ * CDC or an urgent mark), one RDMA WRITE WITH IMMEDIATE (smcx/wwi.h):
+ * the immediate is the peer's token of the connection, and the peer's
+ * producer cursor moves by the write's length.  It takes the slot a CDC
+ * would (the peer's receive buffers stay bounded as with CDCs).  Which
+ * form, and the stream position the message states, are decided in one
+ * lock section.  0, or -ENOLINK: not posted.
  */
-static int smcx_tx_cdc(struct smcx_sock *smc, struct smcx_tx_slot *slot,
-		       u64 n, u32 ssz, u32 psz, bool urg_pend, u64 urg_pos,
-		       u8 urg_flags)
+static int smcx_tx_post(struct smcx_sock *smc, struct smcx_tx_slot *slot,
+			u64 n, u32 ssz, u32 psz, bool cdc, bool urg_pend,
+			u64 urg_pos, u8 urg_flags)
 {
 	struct smcx_conn *conn = smc->conn;
 	struct smcx_link *lnk = slot->lnk;
 	struct ib_rdma_wr wr[3];
 	struct ib_sge sge[3];
 	struct smcx_cdc_msg m;
+	bool imm;
 	int nwr, len;
 
 	nwr = smcx_tx_writes(conn, lnk, conn->tx_sent, n, ssz, psz, wr, sge);
-	memset(&m, 0, sizeof(m));
 	spin_lock_bh(&conn->lock);
-	smcx_tx_posting(conn, lnk, n);
-	m.seqno = ++conn->tx_seq;
-	m.token = conn->peer_token;
-	m.prod_flags |= urg_flags;
-	/* a newer MSG_OOB meanwhile moved the byte: that one waits */
-	if (!urg_pend && conn->urg_tx_pos == urg_pos)
-		conn->urg_tx_pend = false;
-	smcx_curs_from_count(conn->tx_sent, psz, &m.prod);
-	smcx_curs_from_count(conn->rx_cons, conn->rmb->size, &m.cons);
-	conn->rx_cons_sent = conn->rx_cons;
-	if (conn->tx_prep > conn->tx_sent)
-		m.prod_flags |= SMCX_CDC_PF_WRITE_BLOCKED;
-	/* after the data, or when it can never go (the peer closed) */
-	if (conn->tx_prep == conn->tx_sent || !smcx_close_data_ok(conn->close)) {
-		if (conn->close.local.done_writing)
-			m.conn_flags |= SMCX_CDC_CF_DONE_WRITING;
-		if (conn->close.local.closed) {
-			m.conn_flags |= SMCX_CDC_CF_CONN_CLOSED;
-			conn->closed_sent = true;
-		}
-	}
-	if (conn->close.local.abort) {
-		m.conn_flags |= SMCX_CDC_CF_CONN_ABORT;
-		conn->abort_sent = true;
-	}
+	imm = smcx_wwi_tx_ok(conn->lgr->v2x.write_imm,
+			     cdc || smcx_tx_cdc_news(conn), n,
+			     conn->tx_stated_lnk == lnk, conn->tx_stated,
+			     conn->tx_sent, ssz, psz);
+	if (imm)
+		smcx_tx_posting(conn, lnk, n);
+	else
+		smcx_tx_cdc_fill(conn, lnk, &m, n, psz, urg_pend, urg_pos,
+				 urg_flags);
 	spin_unlock_bh(&conn->lock);
+	if (imm) {
+		smcx_tx_slot_own(smc, slot, false);
+		wr[0].wr.ex.imm_data = cpu_to_be32(conn->peer_token);
+		if (smcx_wr_send_imm(slot, &wr[0],
+				     smcx_buf_dma(conn->sndbuf, lnk), ssz))
+			goto drop;
+		smcx_stats_wwi(smc->stats, SMCX_WWI_TX);
+		return 0;
+	}
 	smcx_tx_slot_own(smc, slot,
 			 !!(m.conn_flags & (SMCX_CDC_CF_CONN_CLOSED |
 					    SMCX_CDC_CF_CONN_ABORT)));
@@ -223,11 +229,12 @@ static int smcx_tx_cdc(struct smcx_sock *smc, struct smcx_tx_slot *slot,
 	/* the WRITEs read the send buffer: synced with the post */
 	if (len < 0 ||
 	    smcx_wr_send_data(slot, len, nwr ? &wr[0].wr : NULL,
-			      smcx_buf_dma(conn->sndbuf, lnk), n ? ssz : 0)) {
-		smcx_tx_slot_drop(smc, slot);
-		return -ENOLINK;
-	}
+			      smcx_buf_dma(conn->sndbuf, lnk), n ? ssz : 0))
+		goto drop;
 	return 0;
+drop:
+	smcx_tx_slot_drop(smc, slot);
+	return -ENOLINK;
 }
 
 /*
@@ -248,7 +255,7 @@ static int __smcx_tx_push(struct smcx_sock *smc, bool force, bool wait)
 	u64 pending, space, n, urg_pos;
 	struct smcx_close c;
 	u32 ssz, psz;
-	bool urg_pend, imm;
+	bool urg_pend;
 	u8 urg_flags;
 	int rc;
 
@@ -306,17 +313,8 @@ static int __smcx_tx_push(struct smcx_sock *smc, bool force, bool wait)
 			return -EAGAIN;
 		if (!slot)
 			return smcx_tx_lost(conn, lnk);
-		spin_lock_bh(&conn->lock);
-		imm = smcx_wwi_tx_ok(lgr->v2x.write_imm,
-				     force || urg_flags || smcx_tx_cdc_news(conn),
-				     n, conn->tx_stated_lnk == lnk,
-				     conn->tx_stated, conn->tx_sent, ssz, psz);
-		spin_unlock_bh(&conn->lock);
-		if (imm)
-			rc = smcx_tx_imm(smc, slot, n, ssz, psz);
-		else
-			rc = smcx_tx_cdc(smc, slot, n, ssz, psz, urg_pend,
-					 urg_pos, urg_flags);
+		rc = smcx_tx_post(smc, slot, n, ssz, psz, force || urg_flags,
+				  urg_pend, urg_pos, urg_flags);
 		if (rc)		/* not posted: the link is dead or dying */
 			return smcx_tx_lost(conn, lnk);
 		force = false;
