@@ -127,7 +127,11 @@ struct smcx_link {
 	bool cleared;			/* smcx_link_clear() ran */
 	atomic_t conn_cnt;		/* connections sending on it (conn->lnk) */
 
-	/* send slots: bounded, a bitmap of free ones */
+	/*
+	 * send slots: bounded, a bitmap of free ones.  tx_free changes only
+	 * under tx_lock (plain bit operations; the lock is the atomicity),
+	 * waiters read it with READ_ONCE.
+	 */
 	spinlock_t tx_lock;
 	unsigned long tx_free;		/* bit i: slot i free */
 	/*

@@ -108,7 +108,7 @@ struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait)
 		i = lnk->tx_quiesce ? SMCX_WR_SLOTS :
 				      find_first_bit(&lnk->tx_free, SMCX_WR_SLOTS);
 		if (i < SMCX_WR_SLOTS) {
-			clear_bit(i, &lnk->tx_free);
+			__clear_bit(i, &lnk->tx_free);
 			slot = &lnk->tx[i];
 			lnk->tx_held++;
 		}
@@ -147,7 +147,7 @@ void smcx_wr_slot_put(struct smcx_tx_slot *slot)
 	unsigned long flags;
 
 	spin_lock_irqsave(&lnk->tx_lock, flags);
-	set_bit(slot - lnk->tx, &lnk->tx_free);
+	__set_bit(slot - lnk->tx, &lnk->tx_free);
 	if (!--lnk->tx_held && lnk->tx_orphan) {
 		/* the last holder of a cleared link's slots (see above) */
 		bufs = lnk->tx_bufs;
