@@ -247,11 +247,14 @@ struct smcx_conn {
 	 * Who pushes (tx.c): one at a time.  Process context takes tx_mutex
 	 * and then tx_busy (smcx_tx_lock()); a completion (softirq) takes
 	 * tx_busy only, or, finding it taken, sets tx_again for the owner,
-	 * who pushes again before it lets go (smcx_tx_unlock()).  Both bools
+	 * who pushes again before it lets go (smcx_tx_unlock()).  A task
+	 * sleeping in smcx_tx_lock() for tx_busy sets tx_waiter (one at a
+	 * time: tx_mutex), so only then does a release wake.  All three
 	 * under lock.
 	 */
 	bool tx_busy;
 	bool tx_again;
+	bool tx_waiter;
 	struct smcx_sock *owner;
 	struct mutex tx_mutex;		/* serialises process-context pushes */
 	struct work_struct tx_work;

@@ -341,22 +341,30 @@ void smcx_tx_lock(struct smcx_conn *conn)
 	mutex_lock(&conn->tx_mutex);
 	spin_lock_bh(&conn->lock);
 	while (conn->tx_busy) {
+		conn->tx_waiter = true;
 		spin_unlock_bh(&conn->lock);
 		wait_var_event(&conn->tx_busy, !READ_ONCE(conn->tx_busy));
 		spin_lock_bh(&conn->lock);
 	}
+	conn->tx_waiter = false;
 	conn->tx_busy = true;
 	spin_unlock_bh(&conn->lock);
 }
 
 /*
  * The send side is free (tx_busy just cleared under lock, which is
- * released): wake a task in smcx_tx_lock().  The barrier orders the
- * clear before wake_up_var()'s look at the wait queue, against the
- * waiter's queueing before its look at tx_busy.
+ * released) and @waiter, tx_waiter read in the same section, says a task
+ * sleeps or is about to sleep in smcx_tx_lock(): wake it.  A task that
+ * set tx_waiter did so under lock before this release's section, so the
+ * release sees it; one that comes later finds tx_busy clear and does not
+ * sleep.  The barrier orders the clear before wake_up_var()'s look at the
+ * wait queue, against the waiter's queueing before its look at tx_busy.
+ * Most releases have no waiter and skip the barrier.
  */
-static void smcx_tx_free_side(struct smcx_conn *conn)
+static void smcx_tx_free_side(struct smcx_conn *conn, bool waiter)
 {
+	if (!waiter)
+		return;
 	/* tx_busy's clear before the look at the waiters (see above) */
 	smp_mb();
 	wake_up_var(&conn->tx_busy);
@@ -369,16 +377,17 @@ static void smcx_tx_free_side(struct smcx_conn *conn)
  */
 static bool smcx_tx_release(struct smcx_conn *conn)
 {
-	bool again;
+	bool again, waiter;
 
 	spin_lock_bh(&conn->lock);
 	again = conn->tx_again;
 	conn->tx_again = false;
 	if (!again)
 		conn->tx_busy = false;
+	waiter = conn->tx_waiter;
 	spin_unlock_bh(&conn->lock);
 	if (!again)
-		smcx_tx_free_side(conn);
+		smcx_tx_free_side(conn, waiter);
 	return again;
 }
 
@@ -390,11 +399,14 @@ static bool smcx_tx_release(struct smcx_conn *conn)
  */
 static void smcx_tx_hand_off(struct smcx_conn *conn)
 {
+	bool waiter;
+
 	spin_lock_bh(&conn->lock);
 	conn->tx_again = false;
 	conn->tx_busy = false;
+	waiter = conn->tx_waiter;
 	spin_unlock_bh(&conn->lock);
-	smcx_tx_free_side(conn);
+	smcx_tx_free_side(conn, waiter);
 }
 
 int smcx_tx_push_locked(struct smcx_sock *smc, bool force)
