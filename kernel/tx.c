@@ -195,9 +195,15 @@ static int smcx_tx_post(struct smcx_sock *smc, struct smcx_tx_slot *slot,
 {
 	struct smcx_conn *conn = smc->conn;
 	struct smcx_link *lnk = slot->lnk;
-	struct ib_rdma_wr wr[3];
-	struct ib_sge sge[3];
-	struct smcx_cdc_msg m;
+	/*
+	 * Written before use, entry by entry (smcx_tx_writes(),
+	 * smcx_tx_cdc_fill()): no zeroing on entry, which a kernel built
+	 * with INIT_STACK_ALL_ZERO (Debian's) would otherwise do for every
+	 * push.
+	 */
+	struct ib_rdma_wr wr[3] __uninitialized;
+	struct ib_sge sge[3] __uninitialized;
+	struct smcx_cdc_msg m __uninitialized;
 	bool imm;
 	int nwr, len;
 
