@@ -32,7 +32,7 @@
 #define SMCX_FLUSH_WAIT		(10 * HZ)	/* in-flight data at close */
 #define SMCX_CLOSE_LAND_WAIT	(10 * HZ)	/* our close CDC's completion */
 #define SMCX_ABORT_WAIT		(10 * HZ)	/* the peer's answer to our abort */
-#define SMCX_CLOSE_LAND_POLL	(HZ / 10)
+#define SMCX_CLOSE_LAND_POLL	(HZ / 10)	/* the longest poll of it */
 
 /*
  * Run close_work after @delay (sooner if it is pending).  Every queueing
@@ -411,6 +411,7 @@ static void smcx_close_finish(struct smcx_sock *smc)
 {
 	struct smcx_conn *conn = smc->conn;
 	struct smcx_close c = smcx_conn_close(conn);
+	unsigned long waited;
 
 	if (conn->lgr &&
 	    smcx_close_owed(c, READ_ONCE(conn->closed_sent),
@@ -419,7 +420,15 @@ static void smcx_close_finish(struct smcx_sock *smc)
 	if (!conn->land_by)
 		conn->land_by = (jiffies + SMCX_CLOSE_LAND_WAIT) ?: 1;
 	if (smcx_close_wait_land(conn) && time_before(jiffies, conn->land_by)) {
-		smcx_close_kick(smc, SMCX_CLOSE_LAND_POLL);
+		/*
+		 * Poll again after as long as we waited so far, a jiffy at
+		 * least, SMCX_CLOSE_LAND_POLL at most: a CDC that lands in a
+		 * round trip frees the connection (its buffers back to the
+		 * pool for the next one) a jiffy or two after the close, and
+		 * a slow or dying link costs a few polls more than before.
+		 */
+		waited = jiffies - (conn->land_by - SMCX_CLOSE_LAND_WAIT);
+		smcx_close_kick(smc, clamp(waited, 1UL, SMCX_CLOSE_LAND_POLL));
 		return;
 	}
 	smcx_conn_free(smc);
