@@ -333,9 +333,12 @@ struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, const struct sock *sk,
 	smcx_stats_buf_get(lgr->net, rmb, b->size, reused, b->size < want);
 	/*
 	 * A pooled buffer holds the previous connection's bytes: an RMB must
-	 * not show them to a peer that lies about its cursors.
+	 * not show them to a peer that lies about its cursors.  A send
+	 * buffer needs no clearing: only what this connection's sendmsg()
+	 * copied into it is ever sent or read (tx.c posts from between the
+	 * cursors up to tx_prep, which counts whole copies only).
 	 */
-	if (reused)
+	if (reused && rmb)
 		memset(b->cpu, 0, b->size);
 	return b;
 }
