@@ -762,6 +762,42 @@ TEST(ClcReject, Strings)
     EXPECT_WIRE(dacc(v, SMCX_CLC_ACCEPT), -SMCX_WIRE_ESTRING);
 }
 
+// the byte-by-byte rule smcx_check_text() implements a word at a time
+static int checkTextRef(const uint8_t *p, size_t n)
+{
+    bool ended = false;
+    for (size_t i = 0; i < n; i++) {
+        if (ended ? p[i] != 0 : p[i] != 0 && (p[i] < 0x20 || p[i] > 0x7e))
+            return -SMCX_WIRE_ESTRING;
+        ended = ended || p[i] == 0;
+    }
+    return 0;
+}
+
+TEST(ClcText, EveryByteAtEveryPlace)
+{
+    // full text, text with NUL padding, all padding; each byte value at
+    // each place, and around it a neighbour that carries or borrows
+    for (size_t fill : {size_t{32}, size_t{13}, size_t{0}}) {
+        for (size_t at = 0; at < 32; at++) {
+            for (int b = 0; b < 256; b++) {
+                for (int nb : {-1, 0x00, 0x1f, 0x7f, 0xff}) {
+                    uint8_t t[32] = {};
+                    for (size_t i = 0; i < fill; i++)
+                        t[i] = static_cast<uint8_t>('A' + i % 26);
+                    t[at] = static_cast<uint8_t>(b);
+                    if (nb >= 0 && at + 1 < 32)
+                        t[at + 1] = static_cast<uint8_t>(nb);
+                    ASSERT_EQ(checkTextRef(t, sizeof(t)), smcx_check_text(t, sizeof(t)))
+                        << "fill " << fill << " at " << at << " byte " << b << " next " << nb;
+                    // lengths that leave a tail after the whole words
+                    ASSERT_EQ(checkTextRef(t, 29), smcx_check_text(t, 29));
+                }
+            }
+        }
+    }
+}
+
 TEST(ClcLaxText, HostnameAnyBytes)
 {
     // mainline sends its node name as it is: a UTF-8 byte, a control char
