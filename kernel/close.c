@@ -367,8 +367,15 @@ void smcx_conn_release(struct smcx_sock *smc)
 	/* never joined, or its group went: nothing to say to the peer */
 	if (!conn->lgr)
 		smcx_close_event(smc, SMCX_CLOSE_EV_GONE);
-	/* released in every state: an ended one goes to the free */
-	smcx_close_event(smc, SMCX_CLOSE_EV_CLOSE);
+	/*
+	 * Released in every state: an ended one goes to the free.  After
+	 * the close or drop above it is released already, which nothing
+	 * undoes (no event clears released, and a released connection
+	 * never rests in INIT or PROCESSABORT), so a second CLOSE would
+	 * change nothing and act on nothing: skip its lock round trip.
+	 */
+	if (!smcx_conn_close(conn).released)
+		smcx_close_event(smc, SMCX_CLOSE_EV_CLOSE);
 	release_sock(sk);
 	/* never joined, or freed already: the close work only lets go */
 	if (!conn->lgr)

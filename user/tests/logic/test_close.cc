@@ -609,6 +609,26 @@ TEST(CloseInvariant, WireBitsAndFactsNeverClear) {
     });
 }
 
+TEST(CloseInvariant, CloseAfterReleaseChangesNothing) {
+    // kernel/close.c raises CLOSE at release only if not released yet:
+    // every reachable released state, named to the peer (the CLC code
+    // may set exposed at any time) or not, is not INIT or PROCESSABORT,
+    // and CLOSE changes no fact of it and acts on nothing
+    for (const smcx_close& r : reachable()) {
+        if (!r.released)
+            continue;
+        for (bool exposed : {false, true}) {
+            smcx_close c = r;
+            c.exposed = exposed;
+            EXPECT_NE(c.state, SMCX_INIT) << show(c);
+            EXPECT_NE(c.state, SMCX_PROCESSABORT) << show(c);
+            const smcx_close_res res = smcx_close_step(c, CLOSE);
+            EXPECT_TRUE(same(res.next, c)) << show(c);
+            EXPECT_EQ(res.act, 0u) << show(c);
+        }
+    }
+}
+
 TEST(CloseInvariant, ErrorsOnlyForTheApplication) {
     for_all_inputs([](smcx_close in) {
         for (Ev ev : all_events()) {
