@@ -33,6 +33,7 @@
 #define SMCX_CLOSE_LAND_WAIT	(10 * HZ)	/* our close CDC's completion */
 #define SMCX_ABORT_WAIT		(10 * HZ)	/* the peer's answer to our abort */
 #define SMCX_CLOSE_LAND_POLL	(HZ / 10)	/* the longest poll of it */
+#define SMCX_CLOSE_LAND_FIRST	1		/* jiffy: the first look */
 
 /*
  * Run close_work after @delay (sooner if it is pending).  Every queueing
@@ -46,6 +47,17 @@ void smcx_close_kick(struct smcx_sock *smc, unsigned long delay)
 	sock_hold(&smc->sk);
 	if (mod_delayed_work(smcx_wq, &smc->conn->close_work, delay))
 		sock_put(&smc->sk);	/* was pending: that queueing's ref */
+}
+
+/*
+ * Does the free still wait for our close or abort CDC to land (see
+ * smcx_close_wait_land())?  conn->lock held; @c: the facts to judge.
+ */
+static bool __smcx_close_land_pending(const struct smcx_conn *conn,
+				      struct smcx_close c)
+{
+	return conn->lgr && c.exposed && !c.gone && !c.peer.abort &&
+	       !conn->close_landed && (c.local.closed || c.local.abort);
 }
 
 /*
@@ -69,7 +81,14 @@ u32 __smcx_close_event(struct smcx_sock *smc, enum smcx_close_ev ev)
 	if ((r.act & SMCX_CA_ERR) && !READ_ONCE(smc->sk.sk_err))
 		WRITE_ONCE(smc->sk.sk_err, r.err);
 	if (r.act & SMCX_CA_KICK) {
-		smcx_close_kick(smc, 0);
+		/*
+		 * A free that waits for our last CDC to land (the close of
+		 * a release, pushed right after this step) would only poll
+		 * now: its first look comes a jiffy later instead, when the
+		 * CDC has mostly landed (smcx_close_finish() polls on).
+		 */
+		smcx_close_kick(smc, __smcx_close_land_pending(conn, r.next) ?
+				     SMCX_CLOSE_LAND_FIRST : 0);
 	} else if (r.act & SMCX_CA_ARM_AW) {
 		WRITE_ONCE(conn->close_by, jiffies + SMCX_ABORT_WAIT);
 		smcx_close_kick(smc, SMCX_ABORT_WAIT);
@@ -394,13 +413,10 @@ void smcx_conn_release(struct smcx_sock *smc)
  */
 static bool smcx_close_wait_land(struct smcx_conn *conn)
 {
-	struct smcx_close c;
 	bool wait;
 
 	spin_lock_bh(&conn->lock);
-	c = conn->close;
-	wait = conn->lgr && c.exposed && !c.gone && !c.peer.abort &&
-	       !conn->close_landed && (c.local.closed || c.local.abort);
+	wait = __smcx_close_land_pending(conn, conn->close);
 	spin_unlock_bh(&conn->lock);
 	return wait;
 }
