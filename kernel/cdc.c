@@ -70,6 +70,27 @@ static u32 smcx_cdc_rx_flags(struct smcx_sock *smc, u8 cf)
 	return act;
 }
 
+/*
+ * A message that brought no data, from a peer that waits for our
+ * consumer cursor (conn->peer_write_blocked): is the cursor owed now?
+ * When the peer asked for it (@prod_flags has the update request) and we
+ * read something since the last one; or when the rule recvmsg follows
+ * says so (smcx_curs_update_due(), whose comment says why no writer
+ * stalls on it): its blocked flag may have come after our last read.
+ * Otherwise the reads to come send it.  tx.c's push sends the cursor to a
+ * blocked peer when we read something since the last one.  Under lock.
+ */
+static bool smcx_cdc_cons_owed(const struct smcx_conn *conn, u8 prod_flags)
+{
+	if (!conn->peer_write_blocked || !conn->rmb)
+		return false;
+	if (prod_flags & SMCX_CDC_PF_CONS_UPD_REQ)
+		return conn->rx_cons > conn->rx_cons_sent;
+	return smcx_curs_update_due(conn->rx_prod, conn->rx_cons,
+				    conn->rx_cons_sent, conn->rmb->size,
+				    conn->rmbe_update_limit, true);
+}
+
 /* wr.c's receive handler of SMCX_WR_KIND_CDC (registered by smcx_cdc_init) */
 static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 {
@@ -80,7 +101,7 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	struct smcx_buf *rmb;
 	struct sock *sk;
 	__poll_t ev = 0;
-	bool push = false, work = false;
+	bool push = false, work = false, owed = false;
 	u32 psz, act = 0;
 	u64 v = 0;
 
@@ -163,6 +184,7 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 	conn->peer_write_blocked = !!(m.prod_flags &
 				      (SMCX_CDC_PF_WRITE_BLOCKED |
 				       SMCX_CDC_PF_CONS_UPD_REQ));
+	owed = !(ev & EPOLLIN) && smcx_cdc_cons_owed(conn, m.prod_flags);
 flags:
 	act = smcx_cdc_rx_flags(smc, m.conn_flags);
 	goto out;
@@ -170,8 +192,7 @@ violation:
 	act = smcx_cdc_violated(smc);
 out:
 	/* the step's CDC (our abort) goes with this kick */
-	work = push || (act & SMCX_CA_PUSH) ||
-	       (conn->peer_write_blocked && (ev & EPOLLIN) == 0);
+	work = push || owed || (act & SMCX_CA_PUSH);
 	act &= ~SMCX_CA_PUSH;
 unlock:
 	spin_unlock_bh(&conn->lock);
@@ -237,7 +258,7 @@ static void smcx_cdc_rx_imm(struct smcx_link *lnk, u32 token, u32 len)
 		break;
 	}
 	/* as after a CDC: the peer waits for our cursor, no data to read */
-	work = work || (conn->peer_write_blocked && !(ev & EPOLLIN));
+	work = work || (!(ev & EPOLLIN) && smcx_cdc_cons_owed(conn, 0));
 unlock:
 	spin_unlock_bh(&conn->lock);
 	if (counted != SMCX_WWI_EVS)

@@ -117,6 +117,32 @@ static bool smcx_rx_busy_poll(struct smcx_sock *smc)
 #endif
 }
 
+/*
+ * The application consumed the stream up to @pos (in an RMB of @rsz):
+ * move the consumer cursor, and tell whether the peer must hear of it now
+ * (include/smcx/cursor.h, smcx_curs_update_due(): why no writer stalls on
+ * that rule, which needs it asked after every read that moves the
+ * cursor).  Under conn->lock: the CDC that carries the cursor reads it
+ * and sets rx_cons_sent under the lock (tx.c), and the urgent state is
+ * cdc.c's too.
+ */
+static bool smcx_rx_consumed(struct smcx_conn *conn, u64 pos, u32 rsz)
+{
+	conn->rx_cons = pos;
+	if (smcx_urg_passed(conn->urg_state, conn->urg_pos, pos))
+		conn->urg_state = SMCX_URG_NONE;
+	return smcx_curs_update_due(conn->rx_prod, pos, conn->rx_cons_sent,
+				    rsz, conn->rmbe_update_limit,
+				    conn->peer_write_blocked);
+}
+
+/* send our consumer cursor, unless the connection is over */
+static void smcx_rx_update(struct smcx_sock *smc)
+{
+	if (!smcx_close_ended(smcx_conn_close(smc->conn).state))
+		smcx_tx_push_locked(smc, true);
+}
+
 int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 		      int flags)
 {
@@ -190,9 +216,10 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 					break;
 				}
 				spin_lock_bh(&conn->lock);
-				conn->rx_cons = pos + 1;
-				conn->urg_state = SMCX_URG_NONE;
+				update = smcx_rx_consumed(conn, pos + 1, rsz);
 				spin_unlock_bh(&conn->lock);
+				if (update)
+					smcx_rx_update(smc);
 				continue;
 			}
 			pos++;
@@ -216,16 +243,10 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 		if (flags & MSG_PEEK)
 			break;
 		spin_lock_bh(&conn->lock);
-		conn->rx_cons = pos;
-		if (smcx_urg_passed(conn->urg_state, conn->urg_pos, pos))
-			conn->urg_state = SMCX_URG_NONE;
-		update = smcx_curs_update_due(conn->rx_prod, conn->rx_cons,
-					      conn->rx_cons_sent, rsz,
-					      conn->rmbe_update_limit) ||
-			 conn->peer_write_blocked;
+		update = smcx_rx_consumed(conn, pos, rsz);
 		spin_unlock_bh(&conn->lock);
-		if (update && !smcx_close_ended(smcx_conn_close(conn).state))
-			smcx_tx_push_locked(smc, true);
+		if (update)
+			smcx_rx_update(smc);
 		if (rc)
 			break;
 	}

@@ -215,18 +215,38 @@ smcx_curs_rx_cons(const struct smcx_cdc_cursor *c, u32 size, u64 cons,
 }
 
 /*
- * Does our consumer cursor @cons have to be sent now?  When it moved at
- * least @limit bytes past @cons_sent, the last one the peer was told, and
- * the peer sees our RMBE of @size at least half full (it counts everything
- * from @cons_sent to @prod, the producer cursor, as unread): with more room
- * it writes on anyway, and the update would be a CDC for nothing, one per
- * receive call with a large RMBE (mainline's rule).  The peer's
- * write-blocked flag or update request forces one; the caller checks those.
+ * Does our consumer cursor @cons have to be sent now?  Only once it moved
+ * at least @limit bytes past @cons_sent, the last one the peer was told,
+ * and then only if the peer needs the room: it said it is blocked
+ * (@peer_blocked: the write-blocked flag or the update request of its
+ * last message), or it sees our RMBE of @size at least half full (it
+ * counts everything from @cons_sent to @prod, the producer cursor, as
+ * unread).  With more room it writes on anyway, and the update would be
+ * a CDC for nothing, one per receive call with a large RMBE.  This is
+ * mainline's rule (its limit is exclusive, ours inclusive); the blocked
+ * flag does not lift the limit, or a blocked peer would get a CDC for
+ * every receive call, however little it read.
+ *
+ * No writer stalls on this rule.  A writer waits for us only when it has
+ * data and no room: the producer cursor it last stated stands one RMBE
+ * past the consumer cursor it knows.  Our cursors reach it in order (a
+ * failover sends ours again on the new link), and a writer with data
+ * waiting writes on when a consumer update gives it room (both stacks
+ * do), so an update still in flight unblocks it when it lands; it stays
+ * blocked only when @prod is @cons_sent + @size.  Our reader sleeps only
+ * after it read everything, @cons == @prod; at the read that emptied the
+ * RMBE, then, @cons - @cons_sent is @size, which is above @limit (at most
+ * max(@size / 10, SOCK_MIN_SNDBUF / 2), and @size is 16 KiB or more) and
+ * makes the RMBE full in the peer's view: the update is due, with or
+ * without the flag.  The flag only brings it earlier; progress never
+ * depends on it.  The caller asks after every read that moves @cons.
  */
 static inline bool smcx_curs_update_due(u64 prod, u64 cons, u64 cons_sent,
-					u32 size, u32 limit)
+					u32 size, u32 limit, bool peer_blocked)
 {
-	return cons - cons_sent >= limit && 2 * (prod - cons_sent) >= size;
+	if (cons - cons_sent < limit)
+		return false;
+	return peer_blocked || 2 * (prod - cons_sent) >= size;
 }
 
 #endif /* SMCX_CURSOR_H */

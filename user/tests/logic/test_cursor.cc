@@ -5,6 +5,7 @@
 
 #include <smcx/cursor.h>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace {
@@ -257,25 +258,57 @@ TEST(ConsumerUpdate, EveryImpossibleCursorIsAProtocolError) {
 
 // the peer's RMB view full: only the limit counts
 TEST(ConsumerUpdate, DueAtTheLimit) {
-    EXPECT_FALSE(smcx_curs_update_due(16384, 1637, 0, 16384, 1638));
-    EXPECT_TRUE(smcx_curs_update_due(16384, 1638, 0, 16384, 1638));
-    EXPECT_TRUE(smcx_curs_update_due(17384, 5000, 1000, 16384, 1638));
-    EXPECT_FALSE(smcx_curs_update_due(17384, 1000, 1000, 16384, 1));
-    EXPECT_TRUE(smcx_curs_update_due(17384, 1000, 1000, 16384, 0));
+    for (bool blocked : {false, true}) {
+        EXPECT_FALSE(smcx_curs_update_due(16384, 1637, 0, 16384, 1638, blocked));
+        EXPECT_TRUE(smcx_curs_update_due(16384, 1638, 0, 16384, 1638, blocked));
+        EXPECT_TRUE(smcx_curs_update_due(17384, 5000, 1000, 16384, 1638, blocked));
+        EXPECT_FALSE(smcx_curs_update_due(17384, 1000, 1000, 16384, 1, blocked));
+        EXPECT_TRUE(smcx_curs_update_due(17384, 1000, 1000, 16384, 0, blocked));
+    }
 }
 
 // the peer still sees half the RMB or more free: no update for it
 TEST(ConsumerUpdate, NotWhileThePeerHasHalfTheRmbFree) {
     const std::uint32_t size = 1 << 20, limit = size / 10;
     // 200 KiB written and read: the peer sees 200 KiB unread of 1 MiB
-    EXPECT_FALSE(smcx_curs_update_due(200 << 10, 200 << 10, 0, size, limit));
+    EXPECT_FALSE(smcx_curs_update_due(200 << 10, 200 << 10, 0, size, limit, false));
     // 512 KiB written: half full in its view
-    EXPECT_TRUE(smcx_curs_update_due(512 << 10, 200 << 10, 0, size, limit));
-    EXPECT_FALSE(smcx_curs_update_due((512 << 10) - 1, 200 << 10, 0, size, limit));
+    EXPECT_TRUE(smcx_curs_update_due(512 << 10, 200 << 10, 0, size, limit, false));
+    EXPECT_FALSE(smcx_curs_update_due((512 << 10) - 1, 200 << 10, 0, size, limit, false));
     // counts past 4 GiB (cursors are 64-bit byte counts)
     const std::uint64_t base = 5ull << 32;
-    EXPECT_TRUE(smcx_curs_update_due(base + size, base + limit, base, size, limit));
-    EXPECT_FALSE(smcx_curs_update_due(base + size, base + limit - 1, base, size, limit));
+    EXPECT_TRUE(smcx_curs_update_due(base + size, base + limit, base, size, limit, false));
+    EXPECT_FALSE(smcx_curs_update_due(base + size, base + limit - 1, base, size, limit, false));
+}
+
+// a blocked peer gets the update once the limit is passed, not before:
+// one CDC per receive call was twice what a stock receiver sends
+TEST(ConsumerUpdate, BlockedPeerWaitsForTheLimitOnly) {
+    const std::uint32_t size = 1 << 20, limit = size / 10;
+    // 64 KiB read of a full RMB, the peer's view older than our last update
+    EXPECT_FALSE(smcx_curs_update_due(300 << 10, 64 << 10, 0, size, limit, true));
+    EXPECT_TRUE(smcx_curs_update_due(300 << 10, 128 << 10, 0, size, limit, true));
+    EXPECT_FALSE(smcx_curs_update_due(300 << 10, 128 << 10, 0, size, limit, false));
+    // nothing read since the last update: never, even when asked
+    EXPECT_FALSE(smcx_curs_update_due(size, 0, 0, size, limit, true));
+}
+
+// no stall: whatever emptied the RMB a blocked writer filled (it stated a
+// producer cursor one RMBE past what we last sent) makes the update due,
+// for every buffer size and the limit the kernel derives from it
+TEST(ConsumerUpdate, EmptyingWhatABlockedWriterFilledIsAlwaysDue) {
+    constexpr std::uint32_t kMinSndbufHalf = 2304; // SOCK_MIN_SNDBUF / 2, x86-64
+    for (std::uint32_t size = kRmbe; size && size <= (512u << 20); size <<= 1) {
+        const std::uint32_t limit = std::max(size / 10, kMinSndbufHalf);
+        for (std::uint64_t sent :
+             {std::uint64_t{0}, std::uint64_t{12345}, std::uint64_t{7} << 32}) {
+            for (bool blocked : {false, true}) {
+                const std::uint64_t prod = sent + size;
+                EXPECT_TRUE(smcx_curs_update_due(prod, prod, sent, size, limit, blocked))
+                    << size << " " << sent;
+            }
+        }
+    }
 }
 
 // CDC sequence numbers: serial arithmetic over 16 bits
