@@ -148,9 +148,14 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 		if (mv == SMCX_CURS_BAD)
 			goto violation;
 		if (mv == SMCX_CURS_FWD) {
-			conn->rx_prod = v;
-			ev |= EPOLLIN | EPOLLRDNORM;
 			ev |= smcx_urg_rx(conn, lnk, m.prod_flags, v);
+			/*
+			 * The mark first, then the cursor, with release:
+			 * smcx_rx_avail()'s acquire pairs with it, so a reader
+			 * that counts the new bytes sees them and the mark.
+			 */
+			smp_store_release(&conn->rx_prod, v);
+			ev |= EPOLLIN | EPOLLRDNORM;
 		}
 		/* where a WRITE WITH IMMEDIATE on this link goes on from */
 		conn->rx_stated = conn->rx_prod;
@@ -248,7 +253,8 @@ static void smcx_cdc_rx_imm(struct smcx_link *lnk, u32 token, u32 len)
 		counted = SMCX_WWI_RX;
 		conn->rx_stated = v;
 		if (v > conn->rx_prod) {
-			conn->rx_prod = v;
+			/* release: smcx_rx_avail() (as in smcx_cdc_rx()) */
+			smp_store_release(&conn->rx_prod, v);
 			ev |= EPOLLIN | EPOLLRDNORM;
 		}
 		/* what a CDC's write-blocked flag would have said */

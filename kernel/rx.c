@@ -19,25 +19,56 @@
 #include "lgr.h"
 #include "stats.h"
 
+/*
+ * Bytes to read, without conn->lock.  cdc.c stores rx_prod with release,
+ * after the RMB bytes it covers landed (the message that moves it
+ * completes after the RDMA WRITEs before it on its QP, and the completion
+ * is seen after them) and after the urgent mark it brings; the acquire
+ * here pairs with that store, so every read after it, of the RMB's bytes
+ * in recvmsg and of conn->urg_state, sees at least what the producer
+ * cursor read covers.  rx_cons is written by recvmsg only (sock owned,
+ * under lock for tx.c's sake): exact for recvmsg; read after rx_prod it
+ * may be newer than the cursor read by another task (poll while a thread
+ * receives), and the 0 that gives is as stale as any lockless poll: the
+ * message that moves rx_prod wakes the poller after its store.
+ */
 u64 smcx_rx_avail(struct smcx_conn *conn)
 {
-	u64 v;
+	/* pairs with the release of rx_prod in cdc.c */
+	u64 prod = smp_load_acquire(&conn->rx_prod);
+	u64 cons = READ_ONCE(conn->rx_cons);
 
-	spin_lock_bh(&conn->lock);
-	v = conn->rx_prod - conn->rx_cons;
-	spin_unlock_bh(&conn->lock);
-	return v;
+	return prod > cons ? prod - cons : 0;
 }
 
-static bool smcx_can_recv(struct smcx_sock *smc)
+/* is there something for recvmsg: data, the peer's close, our shutdown? */
+static bool smcx_rx_ready(struct smcx_sock *smc)
 {
 	struct smcx_conn *conn = smc->conn;
-
 	struct smcx_close c = smcx_conn_close(conn);
 
 	return smcx_rx_avail(conn) || c.peer.done_writing ||
 	       smcx_close_ended(c.state) ||
 	       (smc->sk.sk_shutdown & RCV_SHUTDOWN);
+}
+
+/*
+ * The wait condition of recvmsg (smcx_conn_wait()), and of its busy poll.
+ * It reads the cursors and the close state without conn->lock, under
+ * which cdc.c moves them before it wakes.  A yes needs no ordering; a no
+ * may put us to sleep, so it is asked again after a barrier that orders
+ * our wait-queue entry before the reads and pairs with the one of
+ * skwq_has_sleeper() in smcx_conn_wake(): either we see the new cursor
+ * or the waker sees us queued.  (The second look only: one barrier per
+ * sleep, none when the data is there.)
+ */
+static bool smcx_can_recv(struct smcx_sock *smc)
+{
+	if (smcx_rx_ready(smc))
+		return true;
+	/* queued, then read: pairs with smcx_conn_wake()'s (see above) */
+	smp_mb();
+	return smcx_rx_ready(smc);
 }
 
 /*
@@ -128,7 +159,7 @@ static bool smcx_rx_busy_poll(struct smcx_sock *smc)
  */
 static bool smcx_rx_consumed(struct smcx_conn *conn, u64 pos, u32 rsz)
 {
-	conn->rx_cons = pos;
+	WRITE_ONCE(conn->rx_cons, pos);		/* smcx_rx_avail() */
 	if (smcx_urg_passed(conn->urg_state, conn->urg_pos, pos))
 		conn->urg_state = SMCX_URG_NONE;
 	return smcx_curs_update_due(conn->rx_prod, pos, conn->rx_cons_sent,
