@@ -188,7 +188,7 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 
 	if (flags & MSG_OOB)
 		return smcx_urg_recv(smc, msg, len, flags);
-	smcx_stats_rx_call(sock_net(sk), len, conn->rmb ? conn->rmb->size : 0,
+	smcx_stats_rx_call(smc->stats, len, conn->rmb ? conn->rmb->size : 0,
 			   smcx_rx_avail(conn));
 	/* len 0 makes one pass: 0, or EAGAIN / an error as for len 1 */
 	while (copied < len || !len) {
@@ -291,7 +291,7 @@ int smcx_conn_recvmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len,
 			break;
 	}
 	if (copied && !(flags & MSG_PEEK))
-		smcx_stats_rx(sock_net(sk), len, copied);
+		smcx_stats_rx(smc->stats, len, copied);
 	return copied ? copied : rc;
 }
 

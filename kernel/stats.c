@@ -111,29 +111,6 @@ struct smcx_stats __percpu *smcx_stats_of(struct net *net)
 	return smcx_net_stats(net);
 }
 
-void smcx_stats_rx(struct net *net, size_t len, size_t bytes)
-{
-	struct smcx_stats __percpu *s = smcx_net_stats(net);
-
-	if (!bytes)
-		return;
-	this_cpu_add(s->rx_bytes, bytes);
-	this_cpu_inc(s->rx_cnt);
-	this_cpu_inc(s->pload[SMCX_RX][smcx_stats_bucket(len)]);
-}
-
-void smcx_stats_rx_call(struct net *net, size_t len, u32 rmb, u64 avail)
-{
-	struct smcx_stats __percpu *s = smcx_net_stats(net);
-
-	if (!rmb)
-		return;
-	if (len > rmb)
-		this_cpu_inc(s->buf[SMCX_RX].size_small);
-	if (avail >= rmb)
-		this_cpu_inc(s->buf[SMCX_RX].full);
-}
-
 void smcx_stats_buf_get(struct net *net, bool rmb, u32 size, bool reused,
 			bool dgrade)
 {

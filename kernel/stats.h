@@ -229,9 +229,31 @@ static inline void smcx_stats_tx_corked(struct smcx_stats __percpu *s)
  * One receive call of an SMC-R connection that asked for @len bytes and
  * moved @bytes; a call that moved nothing is not counted.
  */
-void smcx_stats_rx(struct net *net, size_t len, size_t bytes);
-/* a receive call of @len bytes finding @avail bytes in the RMB (0: none) */
-void smcx_stats_rx_call(struct net *net, size_t len, u32 rmb, u64 avail);
+static inline void smcx_stats_rx(struct smcx_stats __percpu *s, size_t len,
+				 size_t bytes)
+{
+	if (!bytes)
+		return;
+	this_cpu_add(s->rx_bytes, bytes);
+	this_cpu_inc(s->rx_cnt);
+	this_cpu_inc(s->pload[SMCX_RX][smcx_stats_bucket(len)]);
+}
+
+/*
+ * A receive call of @len bytes finding @avail bytes in the RMB of @rmb
+ * bytes (0: none yet)
+ */
+static inline void smcx_stats_rx_call(struct smcx_stats __percpu *s,
+				      size_t len, u32 rmb, u64 avail)
+{
+	if (!rmb)
+		return;
+	if (unlikely(len > rmb))
+		this_cpu_inc(s->buf[SMCX_RX].size_small);
+	if (unlikely(avail >= rmb))
+		this_cpu_inc(s->buf[SMCX_RX].full);
+}
+
 /*
  * A connection took a buffer of @size (@reused from the pool; @dgrade:
  * smaller than it wanted), or gave it back.
