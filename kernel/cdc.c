@@ -313,7 +313,7 @@ void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
 	if (conn->close.local.closed || conn->close.local.abort)
 		wake = true;
 	/*
-	 * Autocorking (tx.c): the last CDC in flight pushes what the sends
+	 * Autocorking (send.c): the last CDC in flight pushes what the sends
 	 * meanwhile held back, whether it completed or was flushed (then the
 	 * push fails harmlessly: the failover pushes again, or the
 	 * connection is dead).

@@ -6,7 +6,8 @@
  *
  *   conn.c   create and free, wake-ups and waits, the layer's init
  *   cdc.c    CDC receive (wr.c's handler of CDC), send completion
- *   tx.c     push (RDMA WRITE + CDC), sendmsg
+ *   tx.c     push (RDMA WRITE + CDC), who owns the send side, failover
+ *   send.c   sendmsg: copy, autocorking, TCP_CORK / TCP_NODELAY
  *   rx.c     recvmsg, poll, the queue ioctls
  *   close.c  shutdown, release, close work, abort
  *   urg.c    urgent data (MSG_OOB)
@@ -100,7 +101,7 @@ struct smcx_sock {
 	u32 peer_diag;			/* diagnosis of the peer's decline */
 	struct smcx_conn *conn;		/* SMC-R state, NULL before/without */
 	bool smcr;			/* the connection runs over SMC-R */
-	/* TCP_CORK is on (TCP's own is the one getsockopt reads): tx.c */
+	/* TCP_CORK is on (TCP's own is the one getsockopt reads): send.c */
 	bool tx_cork;
 	/*
 	 * The namespace's counters and sysctls for the data path, set at
@@ -322,6 +323,8 @@ void smcx_tx_kick(struct smcx_sock *smc);
 int smcx_tx_failover(struct smcx_sock *smc, struct smcx_link *from,
 		     struct smcx_link *to);
 void smcx_tx_work(struct work_struct *work);
+
+/* send.c */
 /*
  * Room in the send buffer; a full buffer asks for a wakeup (tx_nospace)
  * from the completion that frees some

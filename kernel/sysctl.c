@@ -127,8 +127,8 @@ static int smcx_proc_testlink(SMCX_CTL_TABLE *table, int write,
 }
 
 /*
- * Bytes autocorking may hold back while a CDC is in flight (tx.c), at most
- * half the send buffer; 0 turns it off.  Any unsigned value, as mainline.
+ * Bytes autocorking may hold back while a CDC is in flight (send.c), at
+ * most half the send buffer; 0 turns it off.  Any unsigned value, as mainline.
  */
 static int smcx_proc_autocork(SMCX_CTL_TABLE *table, int write,
 			      void *buf, size_t *lenp, loff_t *ppos)
