@@ -160,6 +160,25 @@ static inline unsigned int smcx_stats_bucket(u64 size)
 }
 
 /*
+ * A send (@dir SMCX_TX) or receive call that asked for @len bytes moved
+ * @bytes: the payload counters of its direction, nothing for 0 bytes
+ */
+static inline void smcx_stats_moved(struct smcx_stats __percpu *s,
+				    enum smcx_dir dir, size_t len, size_t bytes)
+{
+	if (!bytes)
+		return;
+	if (dir == SMCX_TX) {
+		this_cpu_add(s->tx_bytes, bytes);
+		this_cpu_inc(s->tx_cnt);
+	} else {
+		this_cpu_add(s->rx_bytes, bytes);
+		this_cpu_inc(s->rx_cnt);
+	}
+	this_cpu_inc(s->pload[dir][smcx_stats_bucket(len)]);
+}
+
+/*
  * Data path hooks, inline on a socket's counters (@s), each one line at
  * its call site: they run once per send, receive or push.
  *
@@ -179,11 +198,7 @@ static inline void smcx_stats_send(struct smcx_stats __percpu *s, size_t len,
 		this_cpu_inc(s->buf[SMCX_TX].size_small_peer);
 	if (unlikely(flags & MSG_OOB))
 		this_cpu_inc(s->urg_data_cnt);
-	if (!bytes)
-		return;
-	this_cpu_add(s->tx_bytes, bytes);
-	this_cpu_inc(s->tx_cnt);
-	this_cpu_inc(s->pload[SMCX_TX][smcx_stats_bucket(len)]);
+	smcx_stats_moved(s, SMCX_TX, len, bytes);
 }
 
 /* per message between smcx hosts: WRITE WITH IMMEDIATE events */
@@ -232,11 +247,7 @@ static inline void smcx_stats_tx_corked(struct smcx_stats __percpu *s)
 static inline void smcx_stats_rx(struct smcx_stats __percpu *s, size_t len,
 				 size_t bytes)
 {
-	if (!bytes)
-		return;
-	this_cpu_add(s->rx_bytes, bytes);
-	this_cpu_inc(s->rx_cnt);
-	this_cpu_inc(s->pload[SMCX_RX][smcx_stats_bucket(len)]);
+	smcx_stats_moved(s, SMCX_RX, len, bytes);
 }
 
 /*
