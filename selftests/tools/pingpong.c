@@ -40,8 +40,10 @@
  * 0 with -C) untimed ones.  The server (CONNS 0: until killed) serves one
  * connection after the other, each until the client closes.  Output:
  *   pingpong: family=smc size=1024 conns=N secs=S conn_rate=R crr_p50=...
- *             crr_p99=... crr_max=...
- * conn_rate is connections per second over the timed rounds.
+ *             crr_p99=... crr_max=... connect_p50=... rr_p50=... close_p50=...
+ * conn_rate is connections per second over the timed rounds; the last three
+ * split a round into socket() and connect(), the request and its echo, and
+ * close().
  *
  * -C -c N (N > 1) is a burst: N threads each make one such connection, all
  * released at once; burst_us is the wall time from the release to the
@@ -177,10 +179,18 @@ static int serve(int fd)
 	return 0;
 }
 
-/* one -C round: a connection of its own; 0 when the echo came back intact */
+/* a -C round's phases, each from the end of the one before (us) */
+enum { PH_CONNECT, PH_RR, PH_CLOSE, PH_N };
+
+/*
+ * one -C round: a connection of its own; 0 when the echo came back intact.
+ * @ph (may be NULL) gets the time socket()+connect(), the request and its
+ * response, and close() took.
+ */
 static int crr_round(const struct sockaddr_storage *ss, socklen_t len, char *req,
-		     uint32_t size, char *in)
+		     uint32_t size, char *in, double *ph)
 {
+	double t0 = now_us(), t1 = 0, t2 = 0;
 	int fd = socket(fam->domain, SOCK_STREAM, fam->proto), rc = -1;
 
 	if (fd < 0) {
@@ -190,13 +200,20 @@ static int crr_round(const struct sockaddr_storage *ss, socklen_t len, char *req
 	nodelay(fd);
 	if (connect(fd, (const struct sockaddr *)ss, len))
 		fprintf(stderr, "pingpong: connect: %s\n", strerror(errno));
-	else if (write_all(fd, req, sizeof(struct hdr) + size) || read_all(fd, in, size))
+	else if (t1 = now_us(), write_all(fd, req, sizeof(struct hdr) + size) ||
+		 read_all(fd, in, size))
 		fprintf(stderr, "pingpong: request: %s\n", errno ? strerror(errno) : "EOF");
 	else if (memcmp(req + sizeof(struct hdr), in, size))
 		fprintf(stderr, "pingpong: echo differs\n");
 	else
 		rc = 0;
+	t2 = now_us();
 	close(fd);
+	if (ph) {
+		ph[PH_CONNECT] = t1 - t0;
+		ph[PH_RR] = t2 - t1;
+		ph[PH_CLOSE] = now_us() - t2;
+	}
 	return rc;
 }
 
@@ -217,15 +234,16 @@ static char *crr_request(uint32_t size)
 static int crr(const char *addr, int port, uint32_t size, int conns, int secs, int warmup)
 {
 	int cap = conns ? conns : 1 << 16, n = 0;
-	double *t = calloc(cap, sizeof(double)), start, end;
+	double *t = calloc(cap, sizeof(double)), start, end, ph[PH_N];
+	double *pht = calloc((size_t)cap * PH_N, sizeof(double));
 	char *req = crr_request(size), *in = malloc(size);
 	struct sockaddr_storage ss;
 	socklen_t len;
 
-	if (!t || !req || !in || make_addr(&ss, &len, fam->addr_family, addr, port))
+	if (!t || !pht || !req || !in || make_addr(&ss, &len, fam->addr_family, addr, port))
 		return 1;
 	for (int i = 0; i < warmup; i++)
-		if (crr_round(&ss, len, req, size, in))
+		if (crr_round(&ss, len, req, size, in, NULL))
 			return 1;
 	if (mark)
 		QMARK_START(CRR_MARK);
@@ -234,19 +252,26 @@ static int crr(const char *addr, int port, uint32_t size, int conns, int secs, i
 	while (n < cap && (conns ? n < conns : now_us() < end)) {
 		double t0 = now_us();
 
-		if (crr_round(&ss, len, req, size, in)) {
+		if (crr_round(&ss, len, req, size, in, ph)) {
 			fprintf(stderr, "pingpong: connection %d failed\n", n);
 			return 1;
 		}
+		for (int p = 0; p < PH_N; p++)
+			pht[p * cap + n] = ph[p];
 		t[n++] = now_us() - t0;
 	}
 	end = now_us();
 	if (mark)
 		QMARK_STOP(CRR_MARK);
 	qsort(t, n, sizeof(double), cmp_double);
+	for (int p = 0; p < PH_N; p++)
+		qsort(pht + p * cap, n, sizeof(double), cmp_double);
 	printf("pingpong: family=%s size=%u conns=%d secs=%.3f conn_rate=%.2f crr_p50=%.1f "
-	       "crr_p99=%.1f crr_max=%.1f\n", fam->name, size, n, (end - start) / 1e6,
-	       n / ((end - start) / 1e6), pct(t, n, 50), pct(t, n, 99), t[n - 1]);
+	       "crr_p99=%.1f crr_max=%.1f connect_p50=%.1f rr_p50=%.1f close_p50=%.1f\n",
+	       fam->name, size, n, (end - start) / 1e6, n / ((end - start) / 1e6),
+	       pct(t, n, 50), pct(t, n, 99), t[n - 1], pct(pht + PH_CONNECT * cap, n, 50),
+	       pct(pht + PH_RR * cap, n, 50), pct(pht + PH_CLOSE * cap, n, 50));
+	free(pht);
 	free(t);
 	free(req);
 	free(in);
@@ -292,7 +317,7 @@ static void *burst_one(void *arg)
 
 	pthread_barrier_wait(c->go);
 	t0 = now_us();
-	c->rc = in ? crr_round(c->ss, c->len, c->req, c->size, in) : -1;
+	c->rc = in ? crr_round(c->ss, c->len, c->req, c->size, in, NULL) : -1;
 	c->t = now_us() - t0;
 	free(in);
 	return NULL;
