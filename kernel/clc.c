@@ -175,7 +175,8 @@ static u32 smcx_clc_fill_proposal(struct smcx_sock *smc,
 	p->max_conns = READ_ONCE(v->smcr_max_conns_per_lgr);
 	p->max_links = READ_ONCE(v->smcr_max_links_per_lgr);
 	/* smcx's extensions, in bytes mainline ignores (smcx/wwi.h) */
-	feats = READ_ONCE(v->smcx_write_imm) ? SMCX_WWI_F_IMM : 0;
+	feats = READ_ONCE(v->smcx_write_imm) ?
+		SMCX_WWI_F_IMM | SMCX_WWI_F_FIRST : 0;
 	if (native6)
 		feats |= SMCX_WWI_F_IP6;
 	smcx_vx_prop_mark(p->vendor_oui, p->vendor_exp, feats);
@@ -296,6 +297,7 @@ static int smcx_clc_fill_acc(struct smcx_sock *smc, struct smcx_clc_accept *a,
 	/* a group is native IPv6 when its links' GIDs are (smcx/wwi.h) */
 	a->vendor_exp_options =
 		smcx_vx_opts((lgr->v2x.write_imm ? SMCX_WWI_F_IMM : 0) |
+			     (lgr->v2x.wwi_first ? SMCX_WWI_F_FIRST : 0) |
 			     (smcx_ip6_gid_v4(lnk->gid) ? 0 : SMCX_WWI_F_IP6));
 	return 0;
 }
@@ -337,6 +339,9 @@ static int smcx_clc_clnt_judge(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 				       a->max_links) : 0;
 	ctx->neg.write_imm = smcx_wwi_clnt(ctx->write_imm_offered,
 					   a->vendor_exp_options);
+	ctx->neg.wwi_first = smcx_wwi_first_clnt(ctx->neg.write_imm,
+						 ctx->wwi_first_offered,
+						 a->vendor_exp_options);
 	if (!reason)
 		return 0;
 decline:
@@ -398,6 +403,8 @@ static int smcx_clc_srv_judge(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 			      READ_ONCE(v->smcr_max_links_per_lgr));
 	ctx->neg.write_imm = smcx_wwi_srv(READ_ONCE(v->smcx_write_imm),
 					  p->vendor_oui, p->vendor_exp);
+	ctx->neg.wwi_first = smcx_wwi_first_srv(ctx->neg.write_imm,
+						p->vendor_oui, p->vendor_exp);
 	if (reason)
 		return smcx_clc_decline(smc->clcsock, reason, SMCX_CLC_V2);
 	return 0;
@@ -440,6 +447,8 @@ int smcx_clc_srv_accept(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 	if (first && !*decline &&
 	    (!smcx_wwi_confirm_ok(smc->conn->lgr->v2x.write_imm,
 				  ctx->m.acc.vendor_exp_options) ||
+	     !smcx_wwi_first_confirm_ok(smc->conn->lgr->v2x.wwi_first,
+					ctx->m.acc.vendor_exp_options) ||
 	     !smcx_ip6_confirm_ok(!smcx_ip6_gid_v4(smc->conn->lnk->gid),
 				  ctx->m.acc.vendor_exp_options,
 				  ctx->m.acc.gid)))
@@ -477,6 +486,9 @@ int smcx_clc_client(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	ctx->ip6_offered = smcx_vx_prop_feats(ctx->m.prop.vendor_oui,
 					      ctx->m.prop.vendor_exp) &
 			   SMCX_WWI_F_IP6;
+	ctx->wwi_first_offered = smcx_vx_prop_feats(ctx->m.prop.vendor_oui,
+						    ctx->m.prop.vendor_exp) &
+				 SMCX_WWI_F_FIRST;
 	len = smcx_clc_encode_proposal(&ctx->m.prop, ctx->buf, sizeof(ctx->buf));
 	if (len < 0) {
 		reason = SMCX_DECL_INTERR;

@@ -37,6 +37,7 @@ struct smcx_clc_ctx {
 	u32 reason;			/* server: the decline if not served */
 	bool write_imm_offered;		/* client: our Proposal offered it */
 	bool ip6_offered;		/* client: ... native IPv6 GIDs */
+	bool wwi_first_offered;		/* client: ... WWI from the start */
 };
 
 /*

@@ -93,6 +93,7 @@ int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 	if (!conn->lnk)
 		return -ENOSPC;		/* no usable link: the group is going */
 	conn->lgr = lgr;		/* takes the caller's reference */
+	smcx_conn_stated_start(conn);	/* before the token table, too */
 	rc = smcx_lgr_conn_add(lgr, &smc->sk);
 	if (rc < 0) {
 		conn->lgr = NULL;	/* ... or leaves it */
@@ -111,6 +112,26 @@ int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 	conn->rmbe_update_limit = max_t(u32, conn->rmb->size / 10,
 					SOCK_MIN_SNDBUF / 2);
 	return 0;
+}
+
+/*
+ * A new connection's WRITE WITH IMMEDIATE start (smcx/wwi.h, bit 2): on a
+ * group that negotiated it, both ends state producer count 0 on the link
+ * pair the CLC handshake names, so the first push may be one.  Called
+ * again when a client moves to the link the server's Accept names, before
+ * its Confirm, so before the peer can send anything.
+ */
+void smcx_conn_stated_start(struct smcx_conn *conn)
+{
+	if (!conn->lgr->v2x.wwi_first)
+		return;
+	spin_lock_bh(&conn->lock);
+	conn->tx_stated = 0;
+	conn->tx_stated_lnk = conn->lnk;
+	conn->rx_stated = 0;
+	conn->rx_stated_lnk = conn->lnk->idx;
+	conn->rx_stated_set = true;
+	spin_unlock_bh(&conn->lock);
 }
 
 void smcx_conn_use_link(struct smcx_conn *conn, struct smcx_link *lnk)
@@ -216,7 +237,7 @@ void smcx_conn_destruct(struct smcx_sock *smc)
 void smcx_conn_show(struct seq_file *m, struct smcx_conn *conn)
 {
 	spin_lock_bh(&conn->lock);
-	seq_printf(m, "  conn token %08x peer %08x tx prep %llu sent %llu fin %llu peer_cons %llu rx prod %llu cons %llu cons_sent %llu seq %u inline %u state %u flags %s%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n",
+	seq_printf(m, "  conn token %08x peer %08x tx prep %llu sent %llu fin %llu peer_cons %llu rx prod %llu cons %llu cons_sent %llu seq %u inline %u state %u flags %s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n",
 		   conn->token, conn->peer_token, conn->tx_prep, conn->tx_sent,
 		   conn->tx_fin, conn->peer_cons, conn->rx_prod, conn->rx_cons,
 		   conn->rx_cons_sent, conn->tx_seq,
@@ -237,6 +258,7 @@ void smcx_conn_show(struct seq_file *m, struct smcx_conn *conn)
 		   conn->close.exposed ? "exp " : "",
 		   conn->close.released ? "rel " : "",
 		   conn->lgr && conn->lgr->v2x.write_imm ? "wwi " : "",
+		   conn->lgr && conn->lgr->v2x.wwi_first ? "wwi1 " : "",
 		   conn->lgr ? "" : "nolgr");
 	spin_unlock_bh(&conn->lock);
 }

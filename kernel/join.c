@@ -485,6 +485,7 @@ static int smcx_join_clnt(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		goto out;
 	}
 	smcx_conn_use_link(smc->conn, lnk);
+	smcx_conn_stated_start(smc->conn);	/* on the link the Accept names */
 	smcx_join_save_peer(smc->conn, a, j.first);
 	if (j.first && smcx_join_link_ready(lnk))
 		decline = SMCX_DECL_ERR_RDYLNK;

@@ -21,10 +21,10 @@ buffer usage gauges are back to 0 once the connection is gone.
 
 RDMA WRITE WITH IMMEDIATE (docs/wire.md; debugfs stats wwi_*):
 between the two smcx hosts the link group negotiated it (wwi_groups +1 on
-both).  A 1-byte ping-pong of PP_ROUNDS rounds sends every message but each
-side's first (a CDC) that way: the client's first is pingpong's header, so
-its wwi_tx = PP_ROUNDS, the server's PP_ROUNDS - 1, each equal to the other's
-wwi_rx.  A 1 MiB duplex xfer (verified byte for byte) may use it
+both), from each connection's first message on (feature bit 2).  A 1-byte
+ping-pong of PP_ROUNDS rounds sends every message that way, the first ones
+included: the client's wwi_tx = PP_ROUNDS + 1 (pingpong's header, then the
+rounds), the server's PP_ROUNDS, each equal to the other's wwi_rx.  A 1 MiB duplex xfer (verified byte for byte) may use it
 or not, push by push (a push that wraps a ring or owes the peer our consumer
 cursor is a CDC; which pushes do depends on timing): what each host sent
 that way the other took (wwi_rx = the other's wwi_tx), none stale.  With net.smc.smcx_write_imm=0 on the server, and
@@ -207,8 +207,8 @@ def pingpong(t, port, opt=""):
 
 def wwi_pingpong(t, port):
     """pingpong()'s wwi counter deltas.  No push of it has anything but
-    data to say and none wraps a ring, so after each side's first message
-    (a CDC: it states where the stream stands) every one qualifies."""
+    data to say and none wraps a ring, so every one qualifies, each side's
+    first included (both ends start at count 0, docs/wire.md)."""
     d = {n: {k: v[k] for k in WWI} for n, v in pingpong(t, port).items()}
     t.log("ping-pong wwi deltas %s" % d)
     return d
@@ -298,11 +298,11 @@ def run(t):
             t.eq(now[n]["wwi_groups"] - wwi_base[n]["wwi_groups"], 1,
                  "%s: the link group negotiated it" % n)
         p = wwi_pingpong(t, WWI_PORT + 3)
-        # the client's header (16 bytes) and the server's first echo are
-        # each side's first message: a CDC
-        for x, y, want in (("alpha", "beta", PP_ROUNDS), ("beta", "alpha", PP_ROUNDS - 1)):
+        # the client's header (16 bytes) and the server's first echo, each
+        # side's first message, go that way too
+        for x, y, want in (("alpha", "beta", PP_ROUNDS + 1), ("beta", "alpha", PP_ROUNDS)):
             t.eq(p[x]["wwi_tx"], want,
-                 "%s: every message after its first went as WRITE WITH IMMEDIATE" % x)
+                 "%s: every message, its first included, went as WRITE WITH IMMEDIATE" % x)
             t.eq(p[y]["wwi_rx"], p[x]["wwi_tx"], "%s took every one %s sent" % (y, x))
         d = wwi_xfer(t, WWI_PORT)
         for x, y in (("alpha", "beta"), ("beta", "alpha")):

@@ -44,6 +44,8 @@ struct smcx_v2x {
 	 * smcx hosts (smcx/wwi.h); set beside the others at first contact
 	 */
 	u8 write_imm;
+	/* 1: ... from each connection's first push on (smcx/wwi.h bit 2) */
+	u8 wwi_first;
 };
 
 /* @release with the counts every peer below release 1 uses */

@@ -14,7 +14,8 @@
  *   IEEE assigns to nobody), vendor options (5 bytes) = 01 then a
  *   big-endian feature word: marker version 1, bit 0 = WRITE WITH
  *   IMMEDIATE (sent when net.smc.smcx_write_imm is 1), bit 1 = native
- *   IPv6 (the Proposal's RoCE GID is an IPv6 address, not v4-mapped).
+ *   IPv6 (the Proposal's RoCE GID is an IPv6 address, not v4-mapped),
+ *   bit 2 = a connection's first message may be one (sent with bit 0).
  *   No feature: no marker (mainline's zeros).
  * - Accept and Confirm with first contact, v2.1 first-contact extension:
  *   vendor options (4 bytes, big endian) = 0x5358 in the high half ('S'
@@ -36,6 +37,7 @@
 #define SMCX_WWI_EXP_VER	0x01u	/* vendor_exp[0]: marker version */
 #define SMCX_WWI_F_IMM		0x01u	/* feature bit 0 */
 #define SMCX_WWI_F_IP6		0x02u	/* feature bit 1: native IPv6 GIDs */
+#define SMCX_WWI_F_FIRST	0x04u	/* bit 2: WWI from a connection's start */
 /* the Accept's and Confirm's vendor options: high half marker, low features */
 #define SMCX_WWI_OPT_MARK	0x53580000u
 #define SMCX_WWI_OPT_MARK_MASK	0xffff0000u
@@ -132,6 +134,42 @@ static inline bool smcx_wwi_clnt(bool offered, u32 acc_opts)
 static inline bool smcx_wwi_confirm_ok(bool neg, u32 conf_opts)
 {
 	return smcx_wwi_opts_say(conf_opts) == neg;
+}
+
+/*
+ * Feature bit 2, "from the start": a connection's first push may be a
+ * WRITE WITH IMMEDIATE too.  Both ends of a new connection start at
+ * producer count 0 on the link pair its CLC handshake named (the server's
+ * Accept names its link's QP, the client takes the link that ends there),
+ * so the receiver knows where the first write goes on from, as it would
+ * after a CDC.  Without the bit (an smcx of before it) the first message
+ * of a connection is a CDC.  A request and its response are then one
+ * RDMA message each instead of two: what short connections pay most for.
+ *
+ * Server: a new group has it when it uses WRITE WITH IMMEDIATE (@imm,
+ * smcx_wwi_srv()) and the Proposal offered bit 2 as well.
+ */
+static inline bool smcx_wwi_first_srv(bool imm, const u8 oui[3],
+				      const u8 exp[5])
+{
+	return imm && (smcx_vx_prop_feats(oui, exp) & SMCX_WWI_F_FIRST);
+}
+
+/*
+ * Client: a new group has it when it uses WRITE WITH IMMEDIATE (@imm,
+ * smcx_wwi_clnt()), our Proposal offered bit 2 (@offered) and the Accept
+ * says yes to it.
+ */
+static inline bool smcx_wwi_first_clnt(bool imm, bool offered, u32 acc_opts)
+{
+	return imm && offered &&
+	       (smcx_vx_opts_feats(acc_opts) & SMCX_WWI_F_FIRST);
+}
+
+/* Server: does the Confirm repeat our Accept's bit 2 (@neg)? */
+static inline bool smcx_wwi_first_confirm_ok(bool neg, u32 conf_opts)
+{
+	return !!(smcx_vx_opts_feats(conf_opts) & SMCX_WWI_F_FIRST) == neg;
 }
 
 /*

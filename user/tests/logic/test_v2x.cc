@@ -85,7 +85,7 @@ TEST(V2xClient, RefusesWhatItCannotUse) {
 }
 
 TEST(V2xConfirm, MustRepeatTheAccept) {
-    smcx_v2x n{1, 16, 1, 0};
+    smcx_v2x n{1, 16, 1, 0, 0};
     EXPECT_EQ(smcx_v2x_confirm_check(&n, 1, 16, 1), 0u);
     EXPECT_EQ(smcx_v2x_confirm_check(&n, 0, 16, 1), SMCX_DECL_RELEASEERR);
     EXPECT_EQ(smcx_v2x_confirm_check(&n, 2, 16, 1), SMCX_DECL_RELEASEERR);
@@ -99,7 +99,7 @@ TEST(V2xConfirm, MustRepeatTheAccept) {
 }
 
 TEST(V2xWire, CountBytesAreZeroBelowRelease1) {
-    smcx_v2x n{1, 20, 1, 0};
+    smcx_v2x n{1, 20, 1, 0, 0};
     EXPECT_EQ(smcx_v2x_fce_conns(&n), 20);
     EXPECT_EQ(smcx_v2x_fce_links(&n), 1);
     EXPECT_EQ(smcx_v2x_llc_conns(&n), 20);

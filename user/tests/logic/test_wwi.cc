@@ -106,6 +106,34 @@ TEST(WwiNegotiation, ConfirmMustRepeatTheAccept) {
     EXPECT_FALSE(smcx_wwi_confirm_ok(false, 0x53580001u));
 }
 
+TEST(WwiNegotiation, FromTheStartNeedsBothEndsAndImm) {
+    Prop p{};
+    smcx_vx_prop_mark(p.oui, p.exp, SMCX_WWI_F_IMM | SMCX_WWI_F_FIRST);
+    EXPECT_EQ(p.exp[4], 0x05); // bits 0 and 2, big endian, last byte
+    EXPECT_TRUE(smcx_wwi_first_srv(true, p.oui, p.exp));
+    EXPECT_FALSE(smcx_wwi_first_srv(false, p.oui, p.exp)); // no imm: nothing
+    Prop old = prop(true);                                 // an smcx of before
+    EXPECT_TRUE(smcx_wwi_srv(true, old.oui, old.exp));
+    EXPECT_FALSE(smcx_wwi_first_srv(true, old.oui, old.exp));
+    // the server's Accept, and what a client takes of it
+    const std::uint32_t both = smcx_vx_opts(SMCX_WWI_F_IMM | SMCX_WWI_F_FIRST);
+    EXPECT_EQ(both, 0x53580005u);
+    EXPECT_TRUE(smcx_wwi_first_clnt(true, true, both));
+    EXPECT_FALSE(smcx_wwi_first_clnt(true, false, both));       // not offered
+    EXPECT_FALSE(smcx_wwi_first_clnt(false, true, both));       // imm refused
+    EXPECT_FALSE(smcx_wwi_first_clnt(true, true, 0x53580001u)); // older server
+    EXPECT_FALSE(smcx_wwi_first_clnt(true, true, 0x00000005u)); // no marker
+    // an older smcx client still gets imm from a newer server
+    EXPECT_TRUE(smcx_wwi_clnt(true, both));
+    // the Confirm repeats bit 2 exactly
+    EXPECT_TRUE(smcx_wwi_first_confirm_ok(true, both));
+    EXPECT_TRUE(smcx_wwi_first_confirm_ok(false, 0x53580001u));
+    EXPECT_TRUE(smcx_wwi_first_confirm_ok(false, 0));
+    EXPECT_FALSE(smcx_wwi_first_confirm_ok(true, 0x53580001u));
+    EXPECT_FALSE(smcx_wwi_first_confirm_ok(false, both));
+    EXPECT_TRUE(smcx_wwi_confirm_ok(true, both)); // bit 0 unaffected
+}
+
 TEST(WwiSend, InOnePieceAfterAStatedCount) {
     EXPECT_TRUE(Push{}.ok());
     Push p;
