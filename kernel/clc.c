@@ -494,6 +494,12 @@ int smcx_clc_client(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		reason = SMCX_DECL_INTERR;
 		goto decline_first;
 	}
+	/*
+	 * Delayed ACKs from here: the server's Accept is answered by our
+	 * Confirm, which carries its ACK (one packet less per connection);
+	 * smcx_graft_tcp() undoes it if the connection becomes TCP's.
+	 */
+	tcp_sock_set_quickack(cs->sk, 0);
 	rc = smcx_clc_write(cs, ctx->buf, len);
 	if (rc)
 		return rc;

@@ -51,6 +51,15 @@ static void smcx_connect_state_change(struct sock *tcpsk)
 	smc = __smcx_tcp_owner(tcpsk);
 	if (smc) {
 		smc->tcp_state_change(tcpsk);
+		/*
+		 * A SYN-ACK that announces SMC: our Proposal follows at once,
+		 * so TCP may hold the handshake's last ACK back for it (it
+		 * does for a socket in pingpong mode, and leaves that mode
+		 * again): one packet less per connection.  Process context
+		 * or softirq, TCP owns the sock here.
+		 */
+		if (tcpsk->sk_state == TCP_ESTABLISHED && tcp_sk(tcpsk)->syn_smc)
+			inet_csk_enter_pingpong_mode(tcpsk);
 		if (!((1 << tcpsk->sk_state) & (TCPF_SYN_SENT | TCPF_SYN_RECV)))
 			queue_work(smcx_hs_wq, &smc->hs_work);
 	}

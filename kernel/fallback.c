@@ -56,6 +56,14 @@ void smcx_graft_tcp(struct smcx_sock *smc, struct socket *sock)
 	smcx_tcp_restore_cbs(smc);
 	/* a later connect() through TCP itself must not announce SMC */
 	tcp_sk(tcpsk)->syn_smc = 0;
+	/*
+	 * The CLC exchange delays ACKs (smcx_clc_client()); the application
+	 * gets TCP's ACKs as a new connection has them, and an ACK held back
+	 * for our next CLC message goes now, so that the peer's first writes
+	 * do not wait for it behind Nagle.
+	 */
+	if (inet_csk_in_pingpong_mode(tcpsk))
+		tcp_sock_set_quickack(tcpsk, 1);
 	if (sock_flag(&smc->sk, SOCK_FASYNC))
 		sock_set_flag(tcpsk, SOCK_FASYNC);
 	if (test_bit(SOCK_SUPPORT_ZC, &cs->flags))
