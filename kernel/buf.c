@@ -332,14 +332,19 @@ struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, const struct sock *sk,
 		return NULL;
 	smcx_stats_buf_get(lgr->net, rmb, b->size, reused, b->size < want);
 	/*
-	 * A pooled buffer holds the previous connection's bytes: an RMB must
-	 * not show them to a peer that lies about its cursors.  A send
-	 * buffer needs no clearing: only what this connection's sendmsg()
-	 * copied into it is ever sent or read (tx.c posts from between the
-	 * cursors up to tx_prep, which counts whole copies only).
+	 * A pooled buffer is not cleared (mainline clears both kinds).  A
+	 * send buffer: only what this connection's sendmsg() copied into it
+	 * is ever sent or read (tx.c posts from between the cursors up to
+	 * tx_prep, which counts whole copies only).  An RMB: a peer that lies
+	 * about its cursors can show our application bytes of the RMB it did
+	 * not write for this connection, but every byte there is either a
+	 * zero of the allocation (__GFP_ZERO) or one this group's peer wrote
+	 * (the pool is the group's, and only the peer has the rkeys): bytes
+	 * that peer had and could send as data anyway.  Clearing would
+	 * protect nothing and costs a whole RMB's stores per connection
+	 * (64 KiB by default: about 10,000 instructions, the largest single
+	 * item of a short connection's setup).
 	 */
-	if (reused && rmb)
-		memset(b->cpu, 0, b->size);
 	return b;
 }
 
