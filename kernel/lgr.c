@@ -203,11 +203,11 @@ static void __smcx_lgr_terminate(struct smcx_lgr *lgr, bool from_linger)
 		 * the link group and offers it to its next connection.
 		 */
 		if (!smcx_llc_send(lnk, &m, false))
-			wait_event_timeout(lnk->tx_wait,
-					   READ_ONCE(lnk->tx_free) ==
-						SMCX_WR_ALL_FREE ||
-					   !smcx_link_active(lnk),
-					   SMCX_LLC_WAIT);
+			smcx_wr_wait(lnk,
+				     READ_ONCE(lnk->tx_free) ==
+					SMCX_WR_ALL_FREE ||
+				     !smcx_link_active(lnk),
+				     SMCX_LLC_WAIT);
 	}
 	smcx_lgr_abort_conns(lgr, NULL, NULL);
 	mutex_lock(&lgr->links_mutex);

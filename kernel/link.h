@@ -148,6 +148,13 @@ struct smcx_link {
 	 * a send completes (wr.c).  Read and written with READ/WRITE_ONCE.
 	 */
 	bool tx_slow;
+	/*
+	 * Tasks in smcx_wr_wait() on tx_wait, counted under tx_lock: a slot
+	 * put, which changes what they wait for in its tx_lock section,
+	 * reads it in the same section and wakes only when it is not 0 (no
+	 * barrier per message; every other waker wakes unconditionally).
+	 */
+	unsigned int tx_sleepers;
 	wait_queue_head_t tx_wait;
 	struct smcx_tx_slot tx[SMCX_WR_SLOTS];
 	u8 *tx_bufs;

@@ -117,11 +117,11 @@ struct smcx_tx_slot *smcx_wr_slot_get(struct smcx_link *lnk, bool wait)
 			break;
 		if (!wait)
 			return NULL;	/* all busy (DELETE_LINK at teardown) */
-		if (wait_event_timeout(lnk->tx_wait,
-				       (READ_ONCE(lnk->tx_free) &&
-					!READ_ONCE(lnk->tx_quiesce)) ||
-				       READ_ONCE(lnk->state) == SMCX_LNK_DEAD,
-				       10 * HZ) == 0)
+		if (smcx_wr_wait(lnk,
+				 (READ_ONCE(lnk->tx_free) &&
+				  !READ_ONCE(lnk->tx_quiesce)) ||
+				 READ_ONCE(lnk->state) == SMCX_LNK_DEAD,
+				 10 * HZ) == 0)
 			return NULL;
 	}
 	delay = READ_ONCE(smcx_wr_fault_slot_delay_us);
@@ -145,6 +145,7 @@ void smcx_wr_slot_put(struct smcx_tx_slot *slot)
 	struct smcx_link *lnk = slot->lnk;
 	u8 *bufs = NULL, *lng = NULL;
 	unsigned long flags;
+	bool wake;
 
 	spin_lock_irqsave(&lnk->tx_lock, flags);
 	__set_bit(slot - lnk->tx, &lnk->tx_free);
@@ -156,14 +157,15 @@ void smcx_wr_slot_put(struct smcx_tx_slot *slot)
 		lnk->tx_long = NULL;
 		lnk->tx_orphan = false;
 	}
-	spin_unlock_irqrestore(&lnk->tx_lock, flags);
 	/*
-	 * Most puts have no waiter: skip the wait queue's lock then.  The
-	 * barrier in wq_has_sleeper() orders the free bit and tx_held above
-	 * before the look at the queue, against a waiter's enqueue before
-	 * its test of them (wait_event_timeout()).
+	 * Most puts have no waiter: no wake-up then.  Waiters count
+	 * themselves under this lock before they test (smcx_wr_wait()), so
+	 * the lock orders the free bit and tx_held above against their test
+	 * and no barrier is needed.
 	 */
-	if (wq_has_sleeper(&lnk->tx_wait))
+	wake = lnk->tx_sleepers;
+	spin_unlock_irqrestore(&lnk->tx_lock, flags);
+	if (wake)
 		wake_up(&lnk->tx_wait);
 	kfree(bufs);
 	kfree(lng);
@@ -171,8 +173,8 @@ void smcx_wr_slot_put(struct smcx_tx_slot *slot)
 
 bool smcx_wr_wait_held(struct smcx_link *lnk)
 {
-	return wait_event_timeout(lnk->tx_wait, !READ_ONCE(lnk->tx_held),
-				  SMCX_WR_HELD_WAIT) != 0;
+	return smcx_wr_wait(lnk, !READ_ONCE(lnk->tx_held),
+			    SMCX_WR_HELD_WAIT) != 0;
 }
 
 /*
@@ -207,10 +209,10 @@ int smcx_wr_quiesce(struct smcx_link *lnk, const bool *abort)
 	spin_lock_irqsave(&lnk->tx_lock, flags);
 	lnk->tx_quiesce = true;
 	spin_unlock_irqrestore(&lnk->tx_lock, flags);
-	while (!wait_event_timeout(lnk->tx_wait,
-				   READ_ONCE(lnk->tx_free) == SMCX_WR_ALL_FREE ||
-				   READ_ONCE(lnk->state) == SMCX_LNK_DEAD,
-				   SMCX_QUIESCE_POLL)) {
+	while (!smcx_wr_wait(lnk,
+			     READ_ONCE(lnk->tx_free) == SMCX_WR_ALL_FREE ||
+			     READ_ONCE(lnk->state) == SMCX_LNK_DEAD,
+			     SMCX_QUIESCE_POLL)) {
 		aborted = abort && READ_ONCE(*abort);
 		if (aborted || time_after_eq(jiffies, end))
 			break;

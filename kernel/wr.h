@@ -152,4 +152,27 @@ int smcx_wr_init(struct smcx_link *lnk);
 int smcx_wr_rx_start(struct smcx_link *lnk);
 void smcx_wr_clear(struct smcx_link *lnk);
 
+/*
+ * wait_event_timeout() on @lnk's tx_wait, counted in tx_sleepers for
+ * smcx_wr_slot_put() (link.h): every wait on tx_wait goes through here.
+ * Registered under tx_lock before the first look at @cond, so a put
+ * either ran its section before (and @cond sees its change) or sees the
+ * count and wakes.
+ */
+#define smcx_wr_wait(lnk, cond, timeout)				\
+({									\
+	struct smcx_link *__l = (lnk);					\
+	unsigned long __f;						\
+	long __r;							\
+									\
+	spin_lock_irqsave(&__l->tx_lock, __f);				\
+	__l->tx_sleepers++;						\
+	spin_unlock_irqrestore(&__l->tx_lock, __f);			\
+	__r = wait_event_timeout(__l->tx_wait, cond, timeout);		\
+	spin_lock_irqsave(&__l->tx_lock, __f);				\
+	__l->tx_sleepers--;						\
+	spin_unlock_irqrestore(&__l->tx_lock, __f);			\
+	__r;								\
+})
+
 #endif /* SMCX_WR_H */
