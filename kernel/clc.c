@@ -56,6 +56,17 @@
 #include <linux/utsname.h>
 
 /*
+ * For tests only (selftests/smcx_stats.py): negotiate WRITE WITH
+ * IMMEDIATE as an smcx from before feature bit 2 does (smcx/wwi.h): never
+ * offer it, never say yes to it, so a connection's first message is a
+ * CDC.  Both roles of an older peer, without an older module.
+ */
+static bool smcx_clc_fault_wwi_old;
+module_param_named(fault_wwi_old, smcx_clc_fault_wwi_old, bool, 0600);
+MODULE_PARM_DESC(fault_wwi_old,
+		 "tests only: WRITE WITH IMMEDIATE as before feature bit 2");
+
+/*
  * The IPv4 source address of the CLC socket @tcpsk's connection, or 0 when
  * the connection is not IPv4 on the wire.  SMC-R v2 runs over IPv4 CLC
  * connections (RoCE v2 with IPv4-mapped GIDs, as mainline); an AF_INET6
@@ -175,8 +186,9 @@ static u32 smcx_clc_fill_proposal(struct smcx_sock *smc,
 	p->max_conns = READ_ONCE(v->smcr_max_conns_per_lgr);
 	p->max_links = READ_ONCE(v->smcr_max_links_per_lgr);
 	/* smcx's extensions, in bytes mainline ignores (smcx/wwi.h) */
-	feats = READ_ONCE(v->smcx_write_imm) ?
-		SMCX_WWI_F_IMM | SMCX_WWI_F_FIRST : 0;
+	feats = READ_ONCE(v->smcx_write_imm) ? SMCX_WWI_F_IMM : 0;
+	if (feats && !READ_ONCE(smcx_clc_fault_wwi_old))
+		feats |= SMCX_WWI_F_FIRST;
 	if (native6)
 		feats |= SMCX_WWI_F_IP6;
 	smcx_vx_prop_mark(p->vendor_oui, p->vendor_exp, feats);
@@ -403,7 +415,8 @@ static int smcx_clc_srv_judge(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 			      READ_ONCE(v->smcr_max_links_per_lgr));
 	ctx->neg.write_imm = smcx_wwi_srv(READ_ONCE(v->smcx_write_imm),
 					  p->vendor_oui, p->vendor_exp);
-	ctx->neg.wwi_first = smcx_wwi_first_srv(ctx->neg.write_imm,
+	ctx->neg.wwi_first = !READ_ONCE(smcx_clc_fault_wwi_old) &&
+			     smcx_wwi_first_srv(ctx->neg.write_imm,
 						p->vendor_oui, p->vendor_exp);
 	if (reason)
 		return smcx_clc_decline(smc->clcsock, reason, SMCX_CLC_V2);

@@ -24,7 +24,10 @@ between the two smcx hosts the link group negotiated it (wwi_groups +1 on
 both), from each connection's first message on (feature bit 2).  A 1-byte
 ping-pong of PP_ROUNDS rounds sends every message that way, the first ones
 included: the client's wwi_tx = PP_ROUNDS + 1 (pingpong's header, then the
-rounds), the server's PP_ROUNDS, each equal to the other's wwi_rx.  A 1 MiB duplex xfer (verified byte for byte) may use it
+rounds), the server's PP_ROUNDS, each equal to the other's wwi_rx.  With
+either host negotiating as an smcx from before bit 2 (module parameter
+fault_wwi_old) the group still uses it, but each side's first message is
+a CDC: the client's wwi_tx = PP_ROUNDS, the server's PP_ROUNDS - 1.  A 1 MiB duplex xfer (verified byte for byte) may use it
 or not, push by push (a push that wraps a ring or owes the peer our consumer
 cursor is a CDC; which pushes do depends on timing): what each host sent
 that way the other took (wwi_rx = the other's wwi_tx), none stale.  With net.smc.smcx_write_imm=0 on the server, and
@@ -214,6 +217,26 @@ def wwi_pingpong(t, port):
     return d
 
 
+def wwi_old(t, host, port):
+    """Both stacks reloaded (a new link group) with @host negotiating as an
+    smcx from before feature bit 2 (module parameter fault_wwi_old): the
+    group uses WRITE WITH IMMEDIATE, but each side's first message of a
+    connection is a CDC, in either role of the older peer."""
+    for h in t.hosts:
+        stacks.clear(h)
+        h.insmod_smcx("smcr=1" + (" fault_wwi_old=1" if h is host else ""))
+    base = {h.name: scenarios.smcx_wwi(h) for h in t.hosts}
+    p = wwi_pingpong(t, port)
+    for h in t.hosts:
+        t.eq(scenarios.smcx_wwi(h)["wwi_groups"] - base[h.name]["wwi_groups"], 1,
+             "%s: the group negotiated WRITE WITH IMMEDIATE" % h.name)
+    for x, y, want in (("alpha", "beta", PP_ROUNDS), ("beta", "alpha", PP_ROUNDS - 1)):
+        t.eq(p[x]["wwi_tx"], want, "%s: every message but its first went that way "
+             "(older peer: %s)" % (x, host.name))
+        t.eq(p[y]["wwi_rx"], p[x]["wwi_tx"], "%s took every one %s sent" % (y, x))
+        t.eq(p[y]["wwi_stale"], 0, "%s: none stale" % y)
+
+
 def wwi_off(t, host):
     """Both stacks reloaded (a new link group) with the extension off on
     @host: the RFC form, nothing counted."""
@@ -317,6 +340,10 @@ def run(t):
             t.check(d[n]["tx_kick_work"] < d[n]["tx_kick_bh"],
                     "%s: fewer pushes through tx_work (%d) than in softirq (%d)"
                     % (n, d[n]["tx_kick_work"], d[n]["tx_kick_bh"]))
+    with t.subtest("WRITE WITH IMMEDIATE with an older smcx server (no bit 2)"):
+        wwi_old(t, b, WWI_PORT + 5)
+    with t.subtest("WRITE WITH IMMEDIATE with an older smcx client (no bit 2)"):
+        wwi_old(t, a, WWI_PORT + 6)
     with t.subtest("WRITE WITH IMMEDIATE off on the server"):
         wwi_off(t, b)
     with t.subtest("WRITE WITH IMMEDIATE off on the client"):
