@@ -341,18 +341,18 @@ static int smcx_clc_clnt_judge(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	}
 	memcpy(ctx->eid, a->eid, SMCX_EID_LEN);
 	/* our native IPv6 Proposal: an IPv6 GID, and the server's yes */
-	if (!smcx_ip6_clnt_ok(ctx->ip6_offered, first, a->vendor_exp_options,
-			      a->gid)) {
+	if (!smcx_ip6_clnt_ok(ctx->offered & SMCX_WWI_F_IP6, first,
+			      a->vendor_exp_options, a->gid)) {
 		reason = SMCX_DECL_MODEUNSUPP;
 		goto decline;
 	}
 	/* a new link group takes the release and counts the server chose */
 	reason = first ? smcx_v2x_clnt(&ctx->neg, a->release, a->max_conns,
 				       a->max_links) : 0;
-	ctx->neg.write_imm = smcx_wwi_clnt(ctx->write_imm_offered,
+	ctx->neg.write_imm = smcx_wwi_clnt(ctx->offered & SMCX_WWI_F_IMM,
 					   a->vendor_exp_options);
 	ctx->neg.wwi_first = smcx_wwi_first_clnt(ctx->neg.write_imm,
-						 ctx->wwi_first_offered,
+						 ctx->offered & SMCX_WWI_F_FIRST,
 						 a->vendor_exp_options);
 	if (!reason)
 		return 0;
@@ -494,14 +494,8 @@ int smcx_clc_client(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	reason = smcx_clc_fill_proposal(smc, &ctx->m.prop);
 	if (reason)
 		goto decline_first;
-	ctx->write_imm_offered = smcx_wwi_prop_offers(ctx->m.prop.vendor_oui,
-						      ctx->m.prop.vendor_exp);
-	ctx->ip6_offered = smcx_vx_prop_feats(ctx->m.prop.vendor_oui,
-					      ctx->m.prop.vendor_exp) &
-			   SMCX_WWI_F_IP6;
-	ctx->wwi_first_offered = smcx_vx_prop_feats(ctx->m.prop.vendor_oui,
-						    ctx->m.prop.vendor_exp) &
-				 SMCX_WWI_F_FIRST;
+	ctx->offered = smcx_vx_prop_feats(ctx->m.prop.vendor_oui,
+					  ctx->m.prop.vendor_exp);
 	len = smcx_clc_encode_proposal(&ctx->m.prop, ctx->buf, sizeof(ctx->buf));
 	if (len < 0) {
 		reason = SMCX_DECL_INTERR;

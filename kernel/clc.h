@@ -35,9 +35,7 @@ struct smcx_clc_ctx {
 	u8 eid[SMCX_EID_LEN];		/* the user EID both sides have */
 	u8 peer_gid[SMCX_GID_LEN];	/* server: the proposal's RoCE GID */
 	u32 reason;			/* server: the decline if not served */
-	bool write_imm_offered;		/* client: our Proposal offered it */
-	bool ip6_offered;		/* client: ... native IPv6 GIDs */
-	bool wwi_first_offered;		/* client: ... WWI from the start */
+	u32 offered;			/* client: our Proposal's SMCX_WWI_F_* */
 };
 
 /*

@@ -283,8 +283,8 @@ static inline bool smcx_conn_dead(struct smcx_conn *conn)
 /* conn.c */
 int smcx_conn_init(void);
 int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr);
-/* a client's reuse: send on @lnk, the link the server's Accept named */
 void smcx_conn_stated_start(struct smcx_conn *conn);
+/* a client's reuse: send on @lnk, the link the server's Accept named */
 void smcx_conn_use_link(struct smcx_conn *conn, struct smcx_link *lnk);
 void smcx_conn_free(struct smcx_sock *smc);
 void smcx_conn_set_peer_rmb(struct smcx_conn *conn, struct smcx_link *lnk,
