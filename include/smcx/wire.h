@@ -15,6 +15,7 @@
 #include "wire/bytes.h"
 #include "wire/clc.h"
 #include "wire/clc_accept.h"
+#include "wire/clc_accept_d.h"
 #include "wire/llc.h"
 #include "wire/cdc.h"
 #include "wire/reasons.h"

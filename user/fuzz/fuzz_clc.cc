@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-// Fuzz the four CLC decoders with arbitrary bytes.  Properties:
+// Fuzz the CLC decoders (proposal, SMC-R and SMC-D accept/confirm, decline)
+// with arbitrary bytes.  Properties:
 //  - no decoder reads outside [data, data+size) or hits undefined behaviour
 //    (ASan/UBSan; the input is copied to an exact-size heap buffer);
 //  - a strict decode that succeeds re-encodes to exactly the input bytes;
@@ -41,6 +42,20 @@ void accept(const uint8_t *d, size_t n, uint8_t type, unsigned flags)
     FUZZ_CHECK(same(m, r));
 }
 
+void accept_d(const uint8_t *d, size_t n, uint8_t type, unsigned flags)
+{
+    smcx_clc_accept_d m, r;
+    uint8_t out[SMCX_CLC_ACC_D_V2_LEN + SMCX_CLC_FCE_V2X_LEN];
+    if (smcx_clc_decode_accept_d(d, n, type, &m, flags))
+        return;
+    int len = smcx_clc_encode_accept_d(&m, type, out, sizeof(out));
+    FUZZ_CHECK(len > 0);
+    if (!flags)
+        FUZZ_CHECK(size_t(len) == n && !std::memcmp(out, d, n));
+    FUZZ_CHECK(smcx_clc_decode_accept_d(out, size_t(len), type, &r, 0) == 0);
+    FUZZ_CHECK(same(m, r));
+}
+
 void decline(const uint8_t *d, size_t n, unsigned flags)
 {
     smcx_clc_decline m, r;
@@ -69,6 +84,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         proposal(d, size, flags);
         accept(d, size, SMCX_CLC_ACCEPT, flags);
         accept(d, size, SMCX_CLC_CONFIRM, flags);
+        accept_d(d, size, SMCX_CLC_ACCEPT, flags);
+        accept_d(d, size, SMCX_CLC_CONFIRM, flags);
         decline(d, size, flags);
     }
     return 0;

@@ -163,6 +163,43 @@ void accept(Gen &g, uint8_t type)
     FUZZ_CHECK(same(x, y));
 }
 
+void accept_d(Gen &g, uint8_t type)
+{
+    smcx_clc_accept_d x, y;
+    uint8_t out[SMCX_CLC_ACC_D_V2_LEN + SMCX_CLC_FCE_V2X_LEN];
+    std::memset(&x, 0, sizeof(x));
+    uint8_t v = uint8_t(g.in(1, 2));
+    hdr(g, x.hdr, type, v, SMCX_TYPE_D, g.bit() ? SMCX_CLC_FIRST_CONTACT : 0);
+    x.hdr.eyecatcher = SMCX_EYE_SMCD;
+    x.gid = g.u64();
+    x.token = g.u64();
+    x.dmbe_idx = g.u8();
+    x.dmbe_size = uint8_t(g.in(0, 15));
+    x.linkid = g.u32();
+    if (v == 2) {
+        x.chid = g.u16();
+        g.text(x.eid);
+        x.gid_ext = g.u64();
+        if (x.hdr.typev2) {
+            x.fce_v2x = g.bit();
+            x.v2_direct = g.bit();
+            x.os_type = uint8_t(g.in(0, 15));
+            x.release = uint8_t(g.in(0, 15));
+            g.text(x.hostname);
+            if (x.fce_v2x) {
+                // max conns and max links are reserved in SMC-D
+                x.feature_mask = g.u16();
+                x.vendor_exp_options = g.u32();
+            }
+        }
+    }
+    int len = smcx_clc_encode_accept_d(&x, type, out, sizeof(out));
+    FUZZ_CHECK(len > 0);
+    x.hdr.length = uint16_t(len);
+    FUZZ_CHECK(smcx_clc_decode_accept_d(out, size_t(len), type, &y, 0) == 0);
+    FUZZ_CHECK(same(x, y));
+}
+
 void decline(Gen &g)
 {
     smcx_clc_decline x, y;
@@ -306,7 +343,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     FuzzedDataProvider p(data, size);
     Gen g{p};
-    switch (g.in(0, 5)) {
+    switch (g.in(0, 7)) {
     case 0:
         proposal(g);
         break;
@@ -321,6 +358,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     case 4:
         llc(g);
+        break;
+    case 5:
+        accept_d(g, SMCX_CLC_ACCEPT);
+        break;
+    case 6:
+        accept_d(g, SMCX_CLC_CONFIRM);
         break;
     default:
         cdc(g);

@@ -21,9 +21,11 @@
  * and decline its bit 1 is the first-contact flag (decline: "out of sync")
  * and its bit 0 is reserved.
  *
- * Only SMC-R accept/confirm bodies are decoded; an SMC-D accept/confirm is
- * rejected with EPATH (smcx has no ISM support).  Proposal and decline
- * carry their SMC-D fields because a client may offer both.
+ * smcx_clc_decode_accept() takes SMC-R accept/confirm bodies only and
+ * rejects an SMC-D one with EPATH; SMC-D accept/confirm (SMC-Dv2 over an
+ * emulated ISM device such as loopback-ism) has its own decoder in
+ * clc_accept_d.h.  Proposal and decline carry their SMC-D fields because a
+ * client may offer both.
  */
 #ifndef SMCX_WIRE_CLC_H
 #define SMCX_WIRE_CLC_H
@@ -90,7 +92,10 @@
 #define SMCX_CLC_DECL_V1_LEN	28
 #define SMCX_CLC_DECL_V2_LEN	44
 #define SMCX_CLC_DECL_DIAG_V2	4
-/* largest CLC message this codec can produce or accept */
+/*
+ * largest CLC message this codec can produce or accept: a full proposal
+ * (652 bytes); an SMC-R confirm is at most 292, an SMC-D accept/confirm 130
+ */
 #define SMCX_CLC_MAX_LEN						\
 	(SMCX_CLC_PROP_BASE_LEN + SMCX_CLC_SMCD_AREA_LEN +		\
 	 SMCX_CLC_IP_AREA_LEN +						\
@@ -319,6 +324,7 @@ static inline int smcx_clc__hdr_ok(const struct smcx_clc_hdr *h)
  *   +26..27 feature mask, +28..39 reserved; then 32 bytes per user EID
  *   SMC-Dv2 extension (typev2 D or B; 48 bytes):
  *   +0..31 system EID, +32..47 reserved; then 10 bytes per GID/CHID pair
+ *   (an emulated ISM device takes two, see clc_accept_d.h)
  *   trailer
  *
  * Mainline (6.12) always sends version 2 with the SMC-D area even when it

@@ -8,6 +8,46 @@
 
 #include "clc.h"
 
+/*
+ * The first contact extension: the same bytes in the SMC-R layout (at 104)
+ * and in the SMC-D one (at 74, clc_accept_d.h).
+ *   +0 v2_direct (bit 7) | reserved, +1 OS type (high) | release (low),
+ *   +2..3 reserved, +4..35 host name (blank padded)
+ *   v2.1 tail: +36 max conns, +37 max links, +38..39 feature mask,
+ *   +40..43 vendor options, +44..51 reserved
+ * smcx_clc__get_fce() checks what both layouts share -- the reserved bits
+ * and bytes (the tail's when @v2x) and the host name rule -- and copies the
+ * host name to @hostname; each decoder reads the other fields itself.
+ */
+static inline int smcx_clc__get_fce(const u8 *p, int v2x, u8 *hostname,
+				    unsigned int flags)
+{
+	int rc = smcx_rsvd_bits(p[0], 0x7f, flags);
+
+	if (!rc)
+		rc = smcx_rsvd_bytes(p + 2, 2, flags);
+	if (rc)
+		return rc;
+	memcpy(hostname, p + 4, SMCX_HOSTNAME_LEN);
+	if (smcx_check_text(hostname, SMCX_HOSTNAME_LEN)) {
+		if (!(flags & SMCX_WIRE_LAX_TEXT))
+			return -SMCX_WIRE_ESTRING;
+		smcx_text_sanitize(hostname, SMCX_HOSTNAME_LEN);
+	}
+	if (v2x)
+		return smcx_rsvd_bytes(p + 44, 8, flags);
+	return 0;
+}
+
+/* the 36-byte base of a first contact extension; @p is zeroed */
+static inline void smcx_clc__put_fce(u8 *p, u8 v2_direct, u8 os_type,
+				     u8 release, const u8 *hostname)
+{
+	p[0] = (u8)(v2_direct << 7);
+	p[1] = (u8)((os_type << 4) | release);
+	memcpy(p + 4, hostname, SMCX_HOSTNAME_LEN);
+}
+
 /* ======================== Accept / Confirm (SMC-R) ======================
  *
  *   0..7    header (type 2 or 3; typev1 R; typev2 bit 1 = first contact)
@@ -26,12 +66,8 @@
  *   v1: 64..67 trailer (length 68)
  *   v2: 64..95 negotiated EID, 96..103 reserved
  *       without first contact: 104..107 trailer (length 108)
- *       first contact extension at 104:
- *       +0 v2_direct (bit 7) | reserved, +1 OS type (high) | release (low),
- *       +2..3 reserved, +4..35 host name (blank padded)
- *       v2.1 tail (mainline >= 6.5 always sends it for SMC-R):
- *       +36 max conns, +37 max links, +38..39 feature mask,
- *       +40..43 vendor options, +44..51 reserved
+ *       first contact extension at 104 (layout above), with the v2.1
+ *       tail: mainline >= 6.5 always sends it for SMC-R
  *       confirm only, GID list at 156: +0 count, +1..3 reserved, 16 bytes
  *       per GID (mainline <= 6.4 sent the same bytes as a 36-byte FCE
  *       followed by 16 reserved bytes, so the list offset never moved)
@@ -105,27 +141,15 @@ static inline int smcx_clc_decode_accept(const u8 *buf, size_t len,
 		m->v2_direct = p[0] >> 7;
 		m->os_type = p[1] >> 4;
 		m->release = p[1] & 0x0f;
-		memcpy(m->hostname, p + 4, SMCX_HOSTNAME_LEN);
-		rc = smcx_rsvd_bits(p[0], 0x7f, flags);
-		if (!rc)
-			rc = smcx_rsvd_bytes(p + 2, 2, flags);
+		rc = smcx_clc__get_fce(p, m->fce_v2x, m->hostname, flags);
 		if (rc)
 			return rc;
-		if (smcx_check_text(m->hostname, SMCX_HOSTNAME_LEN)) {
-			if (!(flags & SMCX_WIRE_LAX_TEXT))
-				return -SMCX_WIRE_ESTRING;
-			smcx_text_sanitize(m->hostname, SMCX_HOSTNAME_LEN);
-		}
 		pos += SMCX_CLC_FCE_LEN;
 		if (m->fce_v2x) {
-			p = buf + pos;
-			m->max_conns = p[0];
-			m->max_links = p[1];
-			m->feature_mask = smcx_get_be16(p + 2);
-			m->vendor_exp_options = smcx_get_be32(p + 4);
-			rc = smcx_rsvd_bytes(p + 8, 8, flags);
-			if (rc)
-				return rc;
+			m->max_conns = p[36];
+			m->max_links = p[37];
+			m->feature_mask = smcx_get_be16(p + 38);
+			m->vendor_exp_options = smcx_get_be32(p + 40);
 			pos += SMCX_CLC_FCE_V2X_LEN - SMCX_CLC_FCE_LEN;
 		}
 		if (type == SMCX_CLC_CONFIRM) {
@@ -218,9 +242,8 @@ static inline int smcx_clc_encode_accept(const struct smcx_clc_accept *m,
 	if (!smcx_clc_first_contact(&m->hdr))
 		return len;
 	p = out + SMCX_CLC_ACC_V2_LEN - SMCX_CLC_TRL_LEN;
-	p[0] = (u8)(m->v2_direct << 7);
-	p[1] = (u8)((m->os_type << 4) | m->release);
-	memcpy(p + 4, m->hostname, SMCX_HOSTNAME_LEN);
+	smcx_clc__put_fce(p, m->v2_direct, m->os_type, m->release,
+			  m->hostname);
 	if (!m->fce_v2x)
 		return len;
 	p[36] = m->max_conns;
