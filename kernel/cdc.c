@@ -91,25 +91,24 @@ static bool smcx_cdc_cons_owed(const struct smcx_conn *conn, u8 prod_flags)
 				    conn->rmbe_update_limit, true);
 }
 
-/* wr.c's receive handler of SMCX_WR_KIND_CDC (registered by smcx_cdc_init) */
-static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
+/*
+ * A CDC @m for the connection of @sk (referenced: the reference is
+ * dropped here), which came on @lnk, or by a copy of the loopback device
+ * (@lnk NULL: SMC-D, from the peer's push, tx.c).
+ */
+static void smcx_cdc_rx_msg(struct sock *sk, struct smcx_link *lnk,
+			    const struct smcx_cdc_msg *cdc)
 {
+	const struct smcx_cdc_msg m = *cdc;
 	enum smcx_curs_move mv;
-	struct smcx_cdc_msg m;
 	struct smcx_sock *smc;
 	struct smcx_conn *conn;
 	struct smcx_buf *rmb;
-	struct sock *sk;
 	__poll_t ev = 0;
 	bool push = false, work = false, owed = false;
 	u32 psz, act = 0;
 	u64 v = 0;
 
-	if (smcx_cdc_decode(buf, len, &m, SMCX_WIRE_LAX_RSVD))
-		return;
-	sk = smcx_lgr_conn_get(lnk->lgr, m.token);
-	if (!sk)
-		return;
 	smc = smcx_sk(sk);
 	conn = smc->conn;
 	spin_lock_bh(&conn->lock);
@@ -158,9 +157,11 @@ static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
 			ev |= EPOLLIN | EPOLLRDNORM;
 		}
 		/* where a WRITE WITH IMMEDIATE on this link goes on from */
-		conn->rx_stated = conn->rx_prod;
-		conn->rx_stated_lnk = lnk->idx;
-		conn->rx_stated_set = true;
+		if (lnk) {
+			conn->rx_stated = conn->rx_prod;
+			conn->rx_stated_lnk = lnk->idx;
+			conn->rx_stated_set = true;
+		}
 	}
 	/*
 	 * On a reused link group the peer may write and send CDCs as soon
@@ -209,6 +210,28 @@ unlock:
 	if (ev)
 		smcx_conn_wake(smc, ev);
 	sock_put(&smc->sk);
+}
+
+/* wr.c's receive handler of SMCX_WR_KIND_CDC (registered by smcx_cdc_init) */
+static void smcx_cdc_rx(struct smcx_link *lnk, const u8 *buf, u32 len)
+{
+	struct smcx_cdc_msg m;
+	struct sock *sk;
+
+	if (smcx_cdc_decode(buf, len, &m, SMCX_WIRE_LAX_RSVD))
+		return;
+	sk = smcx_lgr_conn_get(lnk->lgr, m.token);
+	if (sk)
+		smcx_cdc_rx_msg(sk, lnk, &m);
+}
+
+void smcx_cdc_rx_d(struct smcx_lgr *lgr, const struct smcx_cdc_msg *m)
+{
+	struct sock *sk = smcx_lgr_conn_get(lgr, m->token);
+
+	/* gone from its group: freed, as a CDC to an unknown token */
+	if (sk)
+		smcx_cdc_rx_msg(sk, NULL, m);
 }
 
 /*
@@ -277,26 +300,28 @@ unlock:
 	sock_put(sk);
 }
 
-/* a CDC's send slot completed (its done callback, set by smcx_tx_push) */
-void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
+/*
+ * A push's CDC (or WRITE WITH IMMEDIATE) of @smc completed (@ok), or was
+ * flushed: the send buffer up to @end is free once it completed, and
+ * @closing says it carried our close or abort.  @lnk is the link it went
+ * on; NULL for SMC-D, whose copy completes as it is made.
+ */
+static void smcx_cdc_landed(struct smcx_sock *smc, struct smcx_link *lnk,
+			    u64 end, bool closing, bool ok)
 {
-	struct smcx_sock *smc = slot->owner;
-	struct smcx_conn *conn;
+	struct smcx_conn *conn = smc->conn;
 	bool wake = false, push;
 	u32 act = 0;
 
-	if (!smc)
-		return;
-	conn = smc->conn;
 	spin_lock_bh(&conn->lock);
 	if (!WARN_ON_ONCE(!conn->cdc_pend))
 		conn->cdc_pend--;
 	/* a flushed or failed CDC: its data may not have landed */
-	if (ok && slot->tx_upto > conn->tx_fin)
-		conn->tx_fin = slot->tx_upto;
-	if (ok && slot->closing)
+	if (ok && end > conn->tx_fin)
+		conn->tx_fin = end;
+	if (ok && closing)
 		conn->close_landed = true;
-	if (!ok && !smcx_lgr_can_failover(slot->lnk))
+	if (!ok && (!lnk || !smcx_lgr_can_failover(lnk)))
 		act = __smcx_close_event(smc, SMCX_CLOSE_EV_GONE);
 	/*
 	 * Wake only who waits for this (TCP's rule, SOCK_NOSPACE): a sender
@@ -316,9 +341,10 @@ void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
 	 * Autocorking (send.c): the last CDC in flight pushes what the sends
 	 * meanwhile held back, whether it completed or was flushed (then the
 	 * push fails harmlessly: the failover pushes again, or the
-	 * connection is dead).
+	 * connection is dead).  SMC-D lands inside the push that copied,
+	 * which goes on by itself.
 	 */
-	push = !conn->cdc_pend && conn->lgr &&
+	push = lnk && !conn->cdc_pend && conn->lgr &&
 	       conn->tx_prep > conn->tx_sent;
 	spin_unlock_bh(&conn->lock);
 	if (push)
@@ -326,8 +352,23 @@ void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
 	smcx_close_apply(smc, act);
 	if (wake)
 		smcx_conn_wake(smc, EPOLLOUT | EPOLLWRNORM);
+}
+
+/* a CDC's send slot completed (its done callback, set by smcx_tx_push) */
+void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok)
+{
+	struct smcx_sock *smc = slot->owner;
+
+	if (!smc)
+		return;
+	smcx_cdc_landed(smc, slot->lnk, slot->tx_upto, slot->closing, ok);
 	slot->owner = NULL;
 	sock_put(&smc->sk);
+}
+
+void smcx_cdc_landed_d(struct smcx_sock *smc, u64 end, bool closing)
+{
+	smcx_cdc_landed(smc, NULL, end, closing, true);
 }
 
 /*

@@ -48,6 +48,7 @@
 
 #include "clc.h"
 #include "clc_io.h"
+#include "join.h"
 #include "conn.h"
 #include "ib.h"
 #include "lgr.h"
@@ -145,39 +146,56 @@ bool smcx_clc_from_gid(const struct sock *tcpsk, const u8 *gid)
  * (smcx/wwi.h): only an smcx server serves it, mainline declines it.
  * Returns 0 with @p filled, or the reason for not proposing at all.
  */
-static u32 smcx_clc_fill_proposal(struct smcx_sock *smc,
-				  struct smcx_clc_proposal *p)
+static bool smcx_clc_fill_r(struct smcx_sock *smc,
+			    struct smcx_clc_proposal *p, bool *native6)
 {
-	const struct smcx_sysctl *v = smcx_sysctl(sock_net(&smc->sk));
 	struct sock *tcpsk = smc->clcsock->sk;
 	struct smcx_ib_choice choice;
 	struct dst_entry *dst;
 	struct in6_addr gid;
-	bool native6;
-	u32 feats;
-	int n, rc;
+	int rc;
 
-	memset(p, 0, sizeof(*p));
-	if (!smcx_clc_src_gid(tcpsk, &gid, &native6))
-		return SMCX_DECL_NOSMCDEV;
-	n = smcx_ueid_get(p->user_eid);
-	if (n <= 0)
-		return SMCX_DECL_NOSMCDEV;
+	if (!smcx_clc_src_gid(tcpsk, &gid, native6))
+		return false;
 	dst = sk_dst_get(tcpsk);
 	if (!dst)
-		return SMCX_DECL_NOSMCDEV;
+		return false;
 	rc = dst->dev ? smcx_ib_choose_gid(dst->dev, &gid, SMCX_ROCE_V2, NULL,
 					   &choice) : -ENODEV;
 	dst_release(dst);
 	if (rc)
-		return SMCX_DECL_NOSMCDEV;
+		return false;
 	memcpy(p->roce_gid, choice.gid.raw, SMCX_GID_LEN);
 	smcx_ib_choice_release(&choice);
+	return true;
+}
+
+/*
+ * ... and beside SMC-R, or alone where SMC-R has no device (127.0.0.1, a
+ * veth pair between namespaces), SMC-Dv2 over the loopback device
+ * (join_d.c), which a server on this host takes.
+ */
+static u32 smcx_clc_fill_proposal(struct smcx_sock *smc,
+				  struct smcx_clc_proposal *p)
+{
+	const struct smcx_sysctl *v = smcx_sysctl(sock_net(&smc->sk));
+	bool native6 = false, r, d;
+	u32 feats;
+	int n;
+
+	memset(p, 0, sizeof(*p));
+	n = smcx_ueid_get(p->user_eid);
+	if (n <= 0)
+		return SMCX_DECL_NOSMCDEV;
+	r = smcx_clc_fill_r(smc, p, &native6);
+	d = smcx_clc_d_offer(smc, p);
+	if (!r && !d)
+		return SMCX_DECL_NOSMCDEV;
 
 	p->hdr.eyecatcher = SMCX_EYE_SMCR;
 	p->hdr.version = SMCX_CLC_V2;
 	p->hdr.typev1 = SMCX_TYPE_N;
-	p->hdr.typev2 = SMCX_TYPE_R;
+	p->hdr.typev2 = r && d ? SMCX_TYPE_B : r ? SMCX_TYPE_R : SMCX_TYPE_D;
 	/* v2 only: the v1 fields (peer id, GID, MAC) stay zero, as mainline's */
 	p->has_smcd_area = 1;		/* always present in v2 */
 	p->eid_cnt = n;
@@ -214,8 +232,8 @@ static bool smcx_clc_lgr_peer(struct smcx_lgr *lgr, const struct sock *tcpsk)
 }
 
 /* a peer's decline: keep its diagnosis, fall back without answering */
-static int smcx_clc_peer_declined(struct smcx_sock *smc,
-				  struct smcx_clc_ctx *ctx, int len)
+int smcx_clc_peer_declined(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
+			   int len)
 {
 	if (smcx_clc_decode_decline(ctx->buf, len, &ctx->m.dcl,
 				    SMCX_WIRE_LAX_RSVD))
@@ -491,6 +509,7 @@ int smcx_clc_client(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		reason = SMCX_DECL_MEM;
 		goto decline_first;
 	}
+	ctx->smcd = false;
 	reason = smcx_clc_fill_proposal(smc, &ctx->m.prop);
 	if (reason)
 		goto decline_first;
@@ -520,6 +539,14 @@ int smcx_clc_client(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		rc = smcx_clc_peer_declined(smc, ctx, len);
 		break;
 	case SMCX_CLC_ACCEPT:
+		/* SMC-D: the loopback device we offered (join_d.c) */
+		if (hdr.typev1 == SMCX_TYPE_D &&
+		    smcx_type_has_d(ctx->m.prop.hdr.typev2)) {
+			ctx->smcd = true;
+			ctx->len = len;
+			rc = 0;
+			break;
+		}
 		if (smcx_clc_decode_accept(ctx->buf, len, SMCX_CLC_ACCEPT,
 					   &ctx->m.acc,
 					   SMCX_WIRE_LAX_RSVD | SMCX_WIRE_LAX_TEXT)) {
@@ -599,6 +626,7 @@ int smcx_clc_server(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 
 	if (!ctx)
 		return -ENOMEM;
+	ctx->smcd = false;
 	/*
 	 * A client that announced SMC in its SYN but whose stream does not
 	 * start with a CLC eyecatcher is speaking TCP (a stack that falls
@@ -623,6 +651,12 @@ int smcx_clc_server(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		if (smcx_clc_decode_proposal(ctx->buf, len, &ctx->m.prop,
 					     SMCX_WIRE_LAX_RSVD)) {
 			rc = -EPROTO;
+			break;
+		}
+		/* this host's loopback device first, where both can */
+		if (smcx_clc_d_wanted(smc, ctx)) {
+			ctx->smcd = true;
+			rc = 0;
 			break;
 		}
 		reason = smcx_clc_srv_reason(&ctx->m.prop);

@@ -28,6 +28,7 @@ struct smcx_clc_ctx {
 	union {
 		struct smcx_clc_proposal prop;
 		struct smcx_clc_accept acc;
+		struct smcx_clc_accept_d accd;
 		struct smcx_clc_decline dcl;
 	} m;
 	/* kept apart from @m, which our Accept or Confirm overwrites */
@@ -36,6 +37,13 @@ struct smcx_clc_ctx {
 	u8 peer_gid[SMCX_GID_LEN];	/* server: the proposal's RoCE GID */
 	u32 reason;			/* server: the decline if not served */
 	u32 offered;			/* client: our Proposal's SMCX_WWI_F_* */
+	/*
+	 * SMC-D over the loopback device (join_d.c): the server took our
+	 * offer (client: its Accept, @len bytes, is in buf), or we take the
+	 * client's (server: ctx->eid is set)
+	 */
+	bool smcd;
+	int len;
 };
 
 /*
@@ -85,6 +93,10 @@ bool smcx_clc_src_gid(const struct sock *tcpsk, struct in6_addr *gid,
 bool smcx_clc_from_gid(const struct sock *tcpsk, const u8 *gid);
 /* the CLC socket @tcpsk's peer address in that GID form (:: if none) */
 void smcx_clc_peer_addr(const struct sock *tcpsk, u8 *gid);
+
+/* the peer's Decline of @len bytes in ctx->buf: SMCX_DECL_PEERDECL */
+int smcx_clc_peer_declined(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
+			   int len);
 
 /* send a Decline (clc_io.c): its write error, else @reason */
 int smcx_clc_decline(struct socket *cs, u32 reason, u8 version);

@@ -89,11 +89,12 @@ int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 		smc->conn = conn;
 	}
 	/* before the token table: a link's down reads it there */
-	conn->lnk = smcx_lgr_conn_link(lgr);
-	if (!conn->lnk)
+	conn->lnk = lgr->smcd ? NULL : smcx_lgr_conn_link(lgr);
+	if (!conn->lnk && !lgr->smcd)
 		return -ENOSPC;		/* no usable link: the group is going */
 	conn->lgr = lgr;		/* takes the caller's reference */
-	smcx_conn_stated_start(conn);	/* before the token table, too */
+	if (conn->lnk)
+		smcx_conn_stated_start(conn);	/* before the token table */
 	rc = smcx_lgr_conn_add(lgr, &smc->sk);
 	if (rc < 0) {
 		conn->lgr = NULL;	/* ... or leaves it */
@@ -101,7 +102,8 @@ int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 		return rc;
 	}
 	conn->token = rc;
-	atomic_inc(&conn->lnk->conn_cnt);
+	if (conn->lnk)
+		atomic_inc(&conn->lnk->conn_cnt);
 	conn->sndbuf = smcx_buf_get(lgr, &smc->sk,
 				    smcx_buf_size(&smc->sk, false), false);
 	conn->rmb = smcx_buf_get(lgr, &smc->sk,
@@ -111,6 +113,9 @@ int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 	/* as mainline: max(RMB/10, SOCK_MIN_SNDBUF/2) */
 	conn->rmbe_update_limit = max_t(u32, conn->rmb->size / 10,
 					SOCK_MIN_SNDBUF / 2);
+	if (lgr->smcd)		/* the peer finds our RMB by this token */
+		return smcx_lo_dmb_add(lgr, conn->rmb, conn->token,
+				       smc->clcsock->sk, &conn->dmb_token);
 	return 0;
 }
 
@@ -163,6 +168,7 @@ void smcx_conn_use_link(struct smcx_conn *conn, struct smcx_link *lnk)
 void smcx_conn_free(struct smcx_sock *smc)
 {
 	struct smcx_conn *conn = smc->conn;
+	struct smcx_lo_peer peer = {};
 	struct smcx_buf *sndbuf, *rmb;
 	struct smcx_lgr *lgr;
 	bool reusable;
@@ -170,6 +176,10 @@ void smcx_conn_free(struct smcx_sock *smc)
 	if (!conn || !conn->lgr)
 		return;
 	lgr = conn->lgr;
+	/* SMC-D: no new attach to our RMB from here */
+	if (conn->dmb_token)
+		smcx_lo_dmb_del(conn->dmb_token);
+	conn->dmb_token = 0;
 	smcx_lgr_conn_del(lgr, &smc->sk, conn->token);
 	/* each queueing holds a sock reference that the run would drop */
 	if (cancel_work_sync(&conn->tx_work))
@@ -183,10 +193,13 @@ void smcx_conn_free(struct smcx_sock *smc)
 	conn->sndbuf = NULL;
 	conn->rmb = NULL;
 	conn->lgr = NULL;
-	atomic_dec(&conn->lnk->conn_cnt);
+	if (conn->lnk)
+		atomic_dec(&conn->lnk->conn_cnt);
 	WRITE_ONCE(conn->lnk, NULL);
+	swap(peer, conn->peer_dmb);
 	spin_unlock_bh(&conn->lock);
 	smcx_tx_unlock(smc);
+	smcx_lo_dmb_detach(&peer);	/* no push runs any more */
 	if (sndbuf)
 		smcx_buf_put(lgr, sndbuf);
 	if (rmb && reusable)
@@ -215,6 +228,15 @@ void smcx_conn_set_peer_rmb(struct smcx_conn *conn, struct smcx_link *lnk,
 		conn->peer_rtok = smcx_lgr_rtok_get(conn->lgr, lnk, rkey, addr);
 	/* pairs with smp_load_acquire() in smcx_tx_push() */
 	smp_store_release(&conn->peer_rmbe_size, size);
+}
+
+void smcx_conn_set_peer_dmb(struct smcx_conn *conn, struct smcx_lo_peer *peer)
+{
+	conn->peer_dmb = *peer;
+	peer->lgr = NULL;
+	conn->peer_token = conn->peer_dmb.alert;
+	/* pairs with smp_load_acquire() in smcx_tx_push() */
+	smp_store_release(&conn->peer_rmbe_size, conn->peer_dmb.buf->size);
 }
 
 /* sk_destruct: the memory only */

@@ -37,10 +37,12 @@
 #include <smcx/close.h>
 
 #include "link.h"
+#include "lo.h"
 
 struct msghdr;
 struct seq_file;
 struct smcx_buf;
+struct smcx_cdc_msg;
 struct smcx_lgr;
 struct smcx_link;
 struct smcx_sock;
@@ -100,7 +102,9 @@ struct smcx_sock {
 	u32 fallback_rsn;		/* local reason, SMCX_DECL_*, 0 if none */
 	u32 peer_diag;			/* diagnosis of the peer's decline */
 	struct smcx_conn *conn;		/* SMC-R state, NULL before/without */
-	bool smcr;			/* the connection runs over SMC-R */
+	/* the connection runs on the SMC data path (conn): SMC-R, or ... */
+	bool smcr;
+	bool smcd;			/* ... SMC-D over the loopback device */
 	/* TCP_CORK is on (TCP's own is the one getsockopt reads): send.c */
 	bool tx_cork;
 	/*
@@ -176,6 +180,15 @@ struct smcx_conn {
 	 * reference on from then until it is freed (-1: none).
 	 */
 	int peer_rtok;
+	/*
+	 * SMC-D loopback (lgr->smcd, lo.h): our RMB's DMB token, registered
+	 * from create to free; and the peer's DMB, attached in the handshake
+	 * (a reference on its group, the buffer our push copies into, the
+	 * peer's token), before peer_rmbe_size says it is there, and let go
+	 * at the free, with the send side owned.
+	 */
+	u64 dmb_token;
+	struct smcx_lo_peer peer_dmb;
 	u32 peer_rmbe_size;
 	u32 peer_rkey[SMCX_LGR_LINKS];
 	u64 peer_rmb_addr[SMCX_LGR_LINKS];
@@ -289,6 +302,8 @@ void smcx_conn_use_link(struct smcx_conn *conn, struct smcx_link *lnk);
 void smcx_conn_free(struct smcx_sock *smc);
 void smcx_conn_set_peer_rmb(struct smcx_conn *conn, struct smcx_link *lnk,
 			    u32 token, u32 rkey, u64 addr, u32 size);
+/* SMC-D: the peer's DMB @peer (its reference goes to the connection) */
+void smcx_conn_set_peer_dmb(struct smcx_conn *conn, struct smcx_lo_peer *peer);
 void smcx_conn_destruct(struct smcx_sock *smc);
 void smcx_conn_show(struct seq_file *m, struct smcx_conn *conn);
 void smcx_conn_wake(struct smcx_sock *smc, __poll_t events);
@@ -298,6 +313,10 @@ int smcx_conn_wait(struct smcx_sock *smc, long *timeo,
 /* cdc.c */
 int smcx_cdc_init(void);
 void smcx_cdc_tx_done(struct smcx_tx_slot *slot, bool ok);
+/* SMC-D: the CDC @m for the connection m->token of @lgr, by a copy */
+void smcx_cdc_rx_d(struct smcx_lgr *lgr, const struct smcx_cdc_msg *m);
+/* SMC-D: a push of @smc up to @end landed (the copy is made) */
+void smcx_cdc_landed_d(struct smcx_sock *smc, u64 end, bool closing);
 
 /* tx.c */
 /*

@@ -149,7 +149,8 @@ static int smcx_diag_fill_smcr(struct sk_buff *skb, struct smcx_sock *smc,
 	struct smcx_conn *conn = READ_ONCE(smc->conn);
 	struct smc_diag_conninfo ci;
 	struct smc_diag_lgrinfo li;
-	bool have_ci = false, have_li = false;
+	struct smcd_diag_dmbinfo di;
+	bool have_ci = false, have_li = false, have_di = false;
 	struct smcx_link *lnk;
 	struct smcx_lgr *lgr;
 
@@ -157,6 +158,7 @@ static int smcx_diag_fill_smcr(struct sk_buff *skb, struct smcx_sock *smc,
 		return 0;
 	memset(&ci, 0, sizeof(ci));
 	memset(&li, 0, sizeof(li));
+	memset(&di, 0, sizeof(di));
 	spin_lock_bh(&conn->lock);
 	lgr = conn->lgr;
 	/* the connection's reference keeps it while conn->lgr is set */
@@ -184,6 +186,17 @@ static int smcx_diag_fill_smcr(struct sk_buff *skb, struct smcx_sock *smc,
 		ci.rx_conn_state_flags = smcx_diag_cf(conn->close.peer);
 		ci.tx_conn_state_flags = smcx_diag_cf(conn->close.local);
 		have_ci = true;
+	}
+	/* SMC-D: the loopback device's GID at both ends, the two DMBs */
+	if (lgr && lgr->smcd && smcx_diag_want(ext, SMC_DIAG_DMBINFO)) {
+		memcpy(&di.linkid, lgr->id, sizeof(di.linkid));
+		di.my_gid = smcx_lo_gid.gid;
+		di.my_gid_ext = smcx_lo_gid.gid_ext;
+		di.peer_gid = smcx_lo_gid.gid;
+		di.peer_gid_ext = smcx_lo_gid.gid_ext;
+		di.token = conn->dmb_token;
+		di.peer_token = conn->peer_dmb.token;
+		have_di = true;
 	}
 	spin_unlock_bh(&conn->lock);
 	/* uapi has room for one link: the connection's (lgr->lnk[], in lgr) */
@@ -217,6 +230,9 @@ static int smcx_diag_fill_smcr(struct sk_buff *skb, struct smcx_sock *smc,
 	if (have_li &&
 	    nla_put(skb, SMC_DIAG_LGRINFO, sizeof(li), &li) < 0)
 		return -EMSGSIZE;
+	if (have_di &&
+	    nla_put(skb, SMC_DIAG_DMBINFO, sizeof(di), &di) < 0)
+		return -EMSGSIZE;
 	return 0;
 }
 
@@ -241,7 +257,9 @@ static int smcx_diag_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	r->diag_family = sk->sk_family;
 	sock_diag_save_cookie(sk, r->id.idiag_cookie);
 	tcp = READ_ONCE(smc->fallback) || READ_ONCE(smc->grafted);
-	r->diag_mode = tcp ? SMC_DIAG_MODE_FALLBACK_TCP : SMC_DIAG_MODE_SMCR;
+	r->diag_mode = tcp ? SMC_DIAG_MODE_FALLBACK_TCP :
+		       READ_ONCE(smc->smcd) ? SMC_DIAG_MODE_SMCD :
+		       SMC_DIAG_MODE_SMCR;
 
 	/* the CLC socket's struct socket is RCU-freed, TCP socks typesafe */
 	rcu_read_lock();

@@ -686,7 +686,8 @@ int smcx_join_client(struct smcx_sock *smc)
 
 	rc = smcx_clc_client(smc, ctx);		/* declines without @ctx */
 	if (!rc)
-		rc = smcx_join_clnt(smc, ctx);
+		rc = ctx->smcd ? smcx_join_d_clnt(smc, ctx, ctx->len) :
+				 smcx_join_clnt(smc, ctx);
 	kfree(ctx);
 	return rc;
 }
@@ -697,7 +698,9 @@ int smcx_join_server(struct smcx_sock *smc)
 	int rc;
 
 	rc = smcx_clc_server(smc, ctx);		/* -ENOMEM without @ctx */
-	if (!rc)
+	if (!rc && ctx->smcd)
+		rc = smcx_join_d_srv(smc, ctx);
+	else if (!rc)
 		rc = smcx_clc_srv_unserved(smc, ctx, smcx_join_srv(smc, ctx));
 	kfree(ctx);
 	return rc;

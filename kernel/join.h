@@ -17,6 +17,9 @@
 
 struct smcx_sock;
 
+struct smcx_clc_ctx;
+struct smcx_clc_proposal;
+
 int smcx_join_client(struct smcx_sock *smc);
 int smcx_join_server(struct smcx_sock *smc);
 /*
@@ -24,5 +27,18 @@ int smcx_join_server(struct smcx_sock *smc);
  * for a peer's first-contact slot so that they see it at once.
  */
 void smcx_join_kick(void);
+
+/*
+ * SMC-D over the loopback device (join_d.c).  Client: add the device to
+ * our Proposal (false: off here); the server's SMC-D Accept of @len bytes
+ * in ctx->buf, joined and confirmed.  Server: does the Proposal in ctx
+ * offer our device, and does this namespace take it (sets ctx->eid); the
+ * join, Accept and Confirm.  Results as smcx_join_client()'s.
+ */
+bool smcx_clc_d_offer(struct smcx_sock *smc, struct smcx_clc_proposal *p);
+bool smcx_clc_d_wanted(struct smcx_sock *smc, struct smcx_clc_ctx *ctx);
+int smcx_join_d_clnt(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
+		     int len);
+int smcx_join_d_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx);
 
 #endif /* SMCX_JOIN_H */

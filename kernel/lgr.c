@@ -20,6 +20,7 @@
 #include "lgr.h"
 #include "lgr_live.h"
 #include "llc.h"
+#include "lo.h"
 #include "obj.h"
 #include "stats.h"
 
@@ -269,17 +270,17 @@ static void smcx_lgr_linger_work(struct work_struct *work)
 		__smcx_lgr_terminate(lgr, true);
 }
 
-struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
-				 struct smcx_ib_choice *c,
-				 const struct smcx_v2x *v2x, const u8 *peer_addr)
+/*
+ * A group's memory and its parts, counted against the caps (lgr.h), with
+ * the list's reference: what both kinds share.  An ERR_PTR if not made.
+ */
+static struct smcx_lgr *smcx_lgr_alloc(struct net *net, int role,
+				       const struct smcx_v2x *v2x,
+				       const u8 *peer_addr)
 {
-	struct smcx_link *lnk;
 	struct smcx_lgr *lgr;
-	int rc, i;
+	int i;
 
-	/* a device being removed gets no new group (smcx_lgr_publish()) */
-	if (READ_ONCE(c->dev->removing))
-		return ERR_PTR(-ENODEV);
 	lgr = kzalloc(sizeof(*lgr), GFP_KERNEL);
 	if (!lgr)
 		return ERR_PTR(-ENOMEM);
@@ -317,17 +318,34 @@ struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 	INIT_WORK(&lgr->add_work, smcx_addlink_work);
 	lgr->next_link_id = 2;
 	lgr->add_retry_at = jiffies + SMCX_ADD_RETRY;
-	strscpy(lgr->pnetid, c->pnetid, sizeof(lgr->pnetid));
 	smcx_link_preinit(lgr);
 	for (i = 0; i < SMCX_LGR_LINKS; i++)
 		INIT_WORK(&lgr->lnk[i].down_work, smcx_lgr_link_down_work);
 	lgr->net = get_net(net);
-	lgr->dev = smcx_ibdev_get(c->dev);
 	lgr->version = SMCX_CLC_V2;
 	lgr->v2x = *v2x;
+	get_random_bytes(lgr->id, sizeof(lgr->id));
+	return lgr;
+}
+
+struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
+				 struct smcx_ib_choice *c,
+				 const struct smcx_v2x *v2x, const u8 *peer_addr)
+{
+	struct smcx_link *lnk;
+	struct smcx_lgr *lgr;
+	int rc;
+
+	/* a device being removed gets no new group (smcx_lgr_publish()) */
+	if (READ_ONCE(c->dev->removing))
+		return ERR_PTR(-ENODEV);
+	lgr = smcx_lgr_alloc(net, role, v2x, peer_addr);
+	if (IS_ERR(lgr))
+		return lgr;
+	strscpy(lgr->pnetid, c->pnetid, sizeof(lgr->pnetid));
+	lgr->dev = smcx_ibdev_get(c->dev);
 	if (v2x->write_imm)
 		smcx_stats_wwi(smcx_stats_of(net), SMCX_WWI_GROUPS);
-	get_random_bytes(lgr->id, sizeof(lgr->id));
 	/* the first link: slot 0, link id 1 (the client takes the server's) */
 	lnk = &lgr->lnk[0];
 	mutex_lock(&lgr->links_mutex);
@@ -372,7 +390,7 @@ static void smcx_lgr_publish(struct smcx_lgr *lgr)
 
 	mutex_lock(&smcx_lgrs_mutex);
 	if (list_empty(&lgr->list) && !lgr->terminating) {
-		gone = READ_ONCE(lgr->dev->removing);
+		gone = lgr->dev && READ_ONCE(lgr->dev->removing);
 		if (!gone)
 			list_add(&lgr->list, &smcx_lgrs);
 	}
@@ -438,6 +456,40 @@ struct smcx_lgr *smcx_lgr_find_net(const struct net *net, int role,
 			smcx_stats_reuse_refused(lgr->net);
 			continue;
 		}
+		kref_get(&lgr->ref);
+		found = lgr;
+		break;
+	}
+	mutex_unlock(&smcx_lgrs_mutex);
+	return found;
+}
+
+struct smcx_lgr *smcx_lgr_create_d(struct net *net, int role,
+				   const struct smcx_v2x *v2x)
+{
+	u8 peer[SMCX_GID_LEN];
+	struct smcx_lgr *lgr;
+
+	/* the peer is this host: the cap per peer is one per namespace */
+	memcpy(peer, &smcx_lo_gid, SMCX_GID_LEN);
+	lgr = smcx_lgr_alloc(net, role, v2x, peer);
+	if (IS_ERR(lgr))
+		return lgr;
+	lgr->smcd = true;
+	kref_get(&lgr->ref);		/* the caller's */
+	return lgr;
+}
+
+struct smcx_lgr *smcx_lgr_find_d(const struct net *net, int role)
+{
+	struct smcx_lgr *lgr, *found = NULL;
+
+	mutex_lock(&smcx_lgrs_mutex);
+	list_for_each_entry(lgr, &smcx_lgrs, list) {
+		if (!lgr->smcd || !net_eq(lgr->net, net) || lgr->role != role ||
+		    READ_ONCE(lgr->dead) ||
+		    lgr->conns_num >= smcx_lgr_max_conns(lgr))
+			continue;
 		kref_get(&lgr->ref);
 		found = lgr;
 		break;

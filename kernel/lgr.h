@@ -99,6 +99,12 @@ struct smcx_lgr {
 	u8 peer_systemid[SMCX_PEERID_LEN];
 	struct smcx_v2x v2x;		/* release, max conns/links (v2.1) */
 	u8 version;			/* SMCX_CLC_V2 */
+	/*
+	 * An SMC-D group over the loopback device (lo.h): no links, no
+	 * device; its connections' RMBs are DMBs that their peers (sockets
+	 * of this host) copy into.  Set at create, never changed.
+	 */
+	bool smcd;
 	/* first contact, for the netlink dump (mainline's attributes) */
 	u8 neg_eid[SMCX_EID_LEN];
 	u8 peer_host[SMCX_HOSTNAME_LEN];
@@ -412,6 +418,14 @@ void smcx_lgr_reuse_failed(struct smcx_lgr *lgr);
 struct smcx_lgr *smcx_lgr_create(struct net *net, int role,
 				 struct smcx_ib_choice *choice,
 				 const struct smcx_v2x *v2x, const u8 *peer_addr);
+/*
+ * SMC-D loopback: a new group of @role in @net (referenced, or an
+ * ERR_PTR), or one with room to reuse (referenced, or NULL).  The peer
+ * is this host, so a group is one (namespace, role).
+ */
+struct smcx_lgr *smcx_lgr_create_d(struct net *net, int role,
+				   const struct smcx_v2x *v2x);
+struct smcx_lgr *smcx_lgr_find_d(const struct net *net, int role);
 void smcx_lgr_put(struct smcx_lgr *lgr);
 /*
  * The token table: each connection is known by its socket, on which the

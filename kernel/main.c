@@ -34,6 +34,7 @@
 #include "ib.h"
 #include "inet.h"
 #include "lgr.h"
+#include "lo.h"
 #include "llc.h"
 #include "netlink.h"
 #include "obj.h"
@@ -81,6 +82,7 @@ static int __init smcx_init(void)
 	rc = smcx_llc_init();
 	if (rc)
 		goto err_ueid;
+	smcx_lo_init();			/* the loopback device's GID */
 	rc = smcx_lgr_init();
 	if (rc)
 		goto err_ueid;
@@ -176,6 +178,7 @@ static void __exit smcx_exit(void)
 	smcx_diag_exit();
 	smcx_sock_exit();
 	smcx_lgr_exit();
+	smcx_lo_exit();
 	smcx_ueid_exit();
 	smcx_ib_debugfs_exit();
 	smcx_pnet_exit();

@@ -33,6 +33,7 @@ static const char *const smcx_obj_names[SMCX_OBJ_MAX] = {
 	[SMCX_OBJ_PD]		= "pds",
 	[SMCX_OBJ_CQ]		= "cqs",
 	[SMCX_OBJ_QP]		= "qps",
+	[SMCX_OBJ_DMB]		= "dmbs",
 };
 
 static struct dentry *smcx_dbg_dir;

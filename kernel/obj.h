@@ -43,6 +43,7 @@ enum smcx_obj {
 	SMCX_OBJ_PD,		/* protection domains */
 	SMCX_OBJ_CQ,		/* completion queues */
 	SMCX_OBJ_QP,		/* queue pairs */
+	SMCX_OBJ_DMB,		/* SMC-D loopback DMB tokens (lo.c) */
 	SMCX_OBJ_MAX
 };
 

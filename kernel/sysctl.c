@@ -5,7 +5,9 @@
  * Names, defaults and ranges are mainline's (net/smc of 6.12), so scripts
  * written for smc.ko work unchanged; tcp2smc is ours (0/1, default 0), and
  * so is smcx_write_imm (0/1, default 1: new link groups with an smcx peer
- * send data as RDMA WRITE WITH IMMEDIATE, docs/wire.md).
+ * send data as RDMA WRITE WITH IMMEDIATE, docs/wire.md), and so is
+ * smcx_loopback (0/1, default 1: SMC-D over the loopback device between
+ * sockets of this host, docs/loopback.md).
  *
  * Lifetime: the values live in the namespace's net_generic block, which the
  * pernet core allocates before our init and frees after our exit.  Init
@@ -255,6 +257,15 @@ static const struct ctl_table smcx_sysctl_template[] = {
 		.extra1		= &smcx_zero,
 		.extra2		= &smcx_one,
 	},
+	{
+		.procname	= "smcx_loopback",
+		.data		= (void *)SMCX_OFF(smcx_loopback),
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= &smcx_zero,
+		.extra2		= &smcx_one,
+	},
 	{ }	/* ends the table for kernels before 6.6; not in the size */
 };
 
@@ -273,6 +284,7 @@ static int __net_init smcx_sysctl_net_init(struct net *net)
 	v->smcr_max_conns_per_lgr = SMCX_CONNS_PER_LGR_DEFAULT;
 	v->limit_smc_hs = 0;
 	v->smcx_write_imm = 1;
+	v->smcx_loopback = 1;
 	sn->capped = net->user_ns != &init_user_ns;
 
 	sn->table = kmemdup(smcx_sysctl_template, sizeof(smcx_sysctl_template),

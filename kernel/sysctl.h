@@ -46,6 +46,11 @@ struct smcx_sysctl {
 	 * new link groups with smcx peers (smcx/wwi.h, docs/wire.md)
 	 */
 	int smcx_write_imm;
+	/*
+	 * 0/1 (default 1): offer (client) and take (server) SMC-D over the
+	 * loopback device for connections within this host (lo.h)
+	 */
+	int smcx_loopback;
 };
 
 /* the namespace's values; never NULL for a live namespace */

@@ -242,6 +242,46 @@ drop:
 }
 
 /*
+ * SMC-D loopback: a push of @n bytes is a copy into the peer's DMB, split
+ * where either ring wraps (as smcx_tx_writes()), then its CDC, handed to
+ * the peer's receive path (cdc.c), which finds the connection by its
+ * token as a CDC over RDMA is found; then its completion, at once: a copy
+ * is done when it is made, and cannot be flushed.  The copy goes first,
+ * so the peer counts the bytes only once they are there (the release of
+ * its producer cursor orders them, cdc.c).  The peer's DMB stays
+ * allocated while we hold its group (lo.h); we copy into it only while
+ * the close protocol lets data go (the caller's n), so never after the
+ * peer could have given the buffer to another connection.
+ */
+static void smcx_txd_post(struct smcx_sock *smc, u64 n, u32 ssz, u32 psz,
+			  bool urg_pend, u64 urg_pos, u8 urg_flags)
+{
+	struct smcx_conn *conn = smc->conn;
+	u8 *dst = conn->peer_dmb.buf->cpu;
+	const u8 *src = conn->sndbuf->cpu;
+	struct smcx_cdc_msg m;
+	u64 pos = conn->tx_sent, left = n, end;
+	u32 s, d, l;
+
+	while (left) {
+		s = smcx_ring_off(pos, ssz);
+		d = smcx_ring_off(pos, psz);
+		l = smcx_ring_chunk(pos, psz, smcx_ring_chunk(pos, ssz, left));
+		memcpy(dst + d, src + s, l);
+		pos += l;
+		left -= l;
+	}
+	spin_lock_bh(&conn->lock);
+	smcx_tx_cdc_fill(conn, NULL, &m, n, psz, urg_pend, urg_pos, urg_flags);
+	end = conn->tx_sent;
+	spin_unlock_bh(&conn->lock);
+	smcx_cdc_rx_d(conn->peer_dmb.lgr, &m);
+	smcx_cdc_landed_d(smc, end,
+			  !!(m.conn_flags & (SMCX_CDC_CF_CONN_CLOSED |
+					     SMCX_CDC_CF_CONN_ABORT)));
+}
+
+/*
  * Push what the send buffer holds and the peer's RMB can take: RDMA WRITEs
  * and one CDC carrying the new producer cursor, our consumer cursor and
  * the flags, or, where the group negotiated it and the CDC would say
@@ -312,6 +352,12 @@ static int __smcx_tx_push(struct smcx_sock *smc, bool force, bool wait)
 		smcx_stats_tx_push(smc->stats, pending, space, n);
 		if (!n && !force)
 			return 0;
+		if (lgr->smcd) {
+			smcx_txd_post(smc, n, ssz, psz, urg_pend, urg_pos,
+				      urg_flags);
+			force = false;
+			continue;
+		}
 		slot = smcx_wr_slot_get(lnk, wait);
 		if (!slot && !wait && smcx_link_usable(lnk))
 			return -EAGAIN;

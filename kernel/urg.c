@@ -52,7 +52,7 @@ __poll_t smcx_urg_rx(struct smcx_conn *conn, struct smcx_link *lnk,
 	if (!smcx_urg_cdc_pos(prod_flags, new_prod, &conn->urg_pos))
 		return 0;
 	off = smcx_ring_off(conn->urg_pos, conn->rmb->size);
-	if (smcx_buf_mapped(conn->rmb, lnk))
+	if (lnk && smcx_buf_mapped(conn->rmb, lnk))
 		ib_dma_sync_single_for_cpu(lnk->ibdev,
 					   smcx_buf_dma(conn->rmb, lnk) + off,
 					   1, DMA_BIDIRECTIONAL);
