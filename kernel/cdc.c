@@ -186,6 +186,18 @@ static void smcx_cdc_rx_msg(struct sock *sk, struct smcx_link *lnk,
 		conn->peer_cons = v;
 		if (conn->tx_prep > conn->tx_sent)
 			push = true;
+		/*
+		 * SMC-D with our send buffer the peer's DMB (conn.h): what the
+		 * peer read is room to write, and a writer waits for nothing
+		 * else.
+		 */
+		if (conn->tx_attached) {
+			conn->tx_fin = v;
+			if (conn->tx_nospace) {
+				conn->tx_nospace = false;
+				ev |= EPOLLOUT | EPOLLWRNORM;
+			}
+		}
 	}
 	conn->peer_write_blocked = !!(m.prod_flags &
 				      (SMCX_CDC_PF_WRITE_BLOCKED |
@@ -316,8 +328,12 @@ static void smcx_cdc_landed(struct smcx_sock *smc, struct smcx_link *lnk,
 	spin_lock_bh(&conn->lock);
 	if (!WARN_ON_ONCE(!conn->cdc_pend))
 		conn->cdc_pend--;
-	/* a flushed or failed CDC: its data may not have landed */
-	if (ok && end > conn->tx_fin)
+	/*
+	 * A flushed or failed CDC: its data may not have landed.  A send
+	 * buffer that is the peer's DMB is free only once the peer read it
+	 * (smcx_cdc_rx_msg()).
+	 */
+	if (ok && end > conn->tx_fin && !conn->tx_attached)
 		conn->tx_fin = end;
 	if (ok && closing)
 		conn->close_landed = true;

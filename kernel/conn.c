@@ -200,7 +200,7 @@ void smcx_conn_free(struct smcx_sock *smc)
 	spin_unlock_bh(&conn->lock);
 	smcx_tx_unlock(smc);
 	smcx_lo_dmb_detach(&peer);	/* no push runs any more */
-	if (sndbuf)
+	if (sndbuf && !conn->tx_attached)	/* else the peer's DMB */
 		smcx_buf_put(lgr, sndbuf);
 	if (rmb && reusable)
 		smcx_buf_put(lgr, rmb);
@@ -232,9 +232,20 @@ void smcx_conn_set_peer_rmb(struct smcx_conn *conn, struct smcx_link *lnk,
 
 void smcx_conn_set_peer_dmb(struct smcx_conn *conn, struct smcx_lo_peer *peer)
 {
+	struct smcx_buf *own = conn->sndbuf;
+
 	conn->peer_dmb = *peer;
 	peer->lgr = NULL;
 	conn->peer_token = conn->peer_dmb.alert;
+	/*
+	 * Inside the handshake: nothing was sent or copied yet, and nothing
+	 * else reads the send buffer before the connection is up.
+	 */
+	if (smcx_lo_attach) {
+		conn->sndbuf = conn->peer_dmb.buf;
+		conn->tx_attached = true;
+		smcx_buf_put(conn->lgr, own);
+	}
 	/* pairs with smp_load_acquire() in smcx_tx_push() */
 	smp_store_release(&conn->peer_rmbe_size, conn->peer_dmb.buf->size);
 }

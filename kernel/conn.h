@@ -189,6 +189,15 @@ struct smcx_conn {
 	 */
 	u64 dmb_token;
 	struct smcx_lo_peer peer_dmb;
+	/*
+	 * SMC-D: our send buffer is the peer's DMB (peer_dmb.buf), set with
+	 * it in the handshake: sendmsg copies into the peer's ring at the
+	 * stream position, the push only announces it, and the send buffer
+	 * is free where the peer read it (tx_fin follows peer_cons, cdc.c),
+	 * so no byte the peer has not read is ever overwritten.  Our own
+	 * send buffer went back to the pool.
+	 */
+	bool tx_attached;
 	u32 peer_rmbe_size;
 	u32 peer_rkey[SMCX_LGR_LINKS];
 	u64 peer_rmb_addr[SMCX_LGR_LINKS];

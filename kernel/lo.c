@@ -7,6 +7,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/hashtable.h>
+#include <linux/module.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <net/inet_sock.h>
@@ -18,6 +19,11 @@
 #include "obj.h"
 
 struct smcx_lo_gid smcx_lo_gid;
+
+bool smcx_lo_attach = true;
+module_param_named(lo_attach, smcx_lo_attach, bool, 0644);
+MODULE_PARM_DESC(lo_attach,
+		 "1 (default): an SMC-D sender writes into the peer's DMB; 0: into its own send buffer, copied at each push");
 
 /* one end of a CLC connection: address (v4-mapped for IPv4) and port */
 struct smcx_lo_end {

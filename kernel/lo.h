@@ -46,6 +46,13 @@ struct smcx_lo_gid {
 	u64 gid_ext;
 };
 
+/*
+ * Module parameter lo_attach (default 1): an SMC-D sender's send buffer is
+ * the peer's DMB (conn.h, tx_attached); 0: its own, copied from at each
+ * push (for comparison)
+ */
+extern bool smcx_lo_attach;
+
 /* the device's GID, set at init and never changed */
 extern struct smcx_lo_gid smcx_lo_gid;
 

@@ -351,8 +351,13 @@ int smcx_conn_ioctl(struct smcx_sock *smc, unsigned int cmd,
 		v = smcx_urg_inq(smc, smcx_rx_avail(conn));
 		break;
 	case SIOCOUTQ:
+		/*
+		 * TCP's unacknowledged bytes: for SMC-D into the peer's DMB,
+		 * what we wrote there and announced has landed
+		 */
 		spin_lock_bh(&conn->lock);
-		v = conn->tx_prep - conn->tx_fin;
+		v = conn->tx_prep -
+		    (conn->tx_attached ? conn->tx_sent : conn->tx_fin);
 		spin_unlock_bh(&conn->lock);
 		break;
 	case SIOCOUTQNSD:

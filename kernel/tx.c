@@ -263,7 +263,7 @@ static void smcx_txd_post(struct smcx_sock *smc, u64 n, u32 ssz, u32 psz,
 	u64 pos = conn->tx_sent, left = n, end;
 	u32 s, d, l;
 
-	while (left) {
+	while (left && !conn->tx_attached) {	/* else sendmsg wrote there */
 		s = smcx_ring_off(pos, ssz);
 		d = smcx_ring_off(pos, psz);
 		l = smcx_ring_chunk(pos, psz, smcx_ring_chunk(pos, ssz, left));
