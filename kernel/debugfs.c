@@ -3,7 +3,9 @@
  * Views in the debugfs directory /sys/kernel/debug/smcx (obj.c owns it and
  * its "objects" file):
  *
- *   stats     handshake statistics of the reader's network namespace
+ *   stats     handshake statistics of the reader's network namespace: the
+ *             SMC-R block's counters (stats.h) unprefixed, then the SMC-D
+ *             block's successes and data path as smcd_*
  *   socks     the smcx socks of the reader's network namespace: state,
  *             fallback reason, peer diagnosis, the connection's cursors
  *
@@ -107,16 +109,33 @@ static int smcx_socks_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(smcx_socks);
 
+/* the SMC-D block: what counts there (stats.h), as smcd_* */
+static void smcx_stats_show_d(struct seq_file *m, const struct smcx_stats *d)
+{
+	seq_printf(m, "smcd_clnt_success_v1 %llu\n", d->success_v1[SMCX_CLNT]);
+	seq_printf(m, "smcd_clnt_success_v2 %llu\n", d->success_v2[SMCX_CLNT]);
+	seq_printf(m, "smcd_srv_success_v1 %llu\n", d->success_v1[SMCX_SRV]);
+	seq_printf(m, "smcd_srv_success_v2 %llu\n", d->success_v2[SMCX_SRV]);
+	seq_printf(m, "smcd_rx_bytes %llu\n", d->rx_bytes);
+	seq_printf(m, "smcd_tx_bytes %llu\n", d->tx_bytes);
+	seq_printf(m, "smcd_rx_calls %llu\n", d->rx_cnt);
+	seq_printf(m, "smcd_tx_calls %llu\n", d->tx_cnt);
+	seq_printf(m, "smcd_tx_data_pushes %llu\n", d->tx_data_push);
+	seq_printf(m, "smcd_tx_corked %llu\n", d->tx_corked);
+}
+
 static int smcx_stats_show(struct seq_file *m, void *v)
 {
-	struct smcx_stats *s;
+	struct smcx_stats *s, *d;
 	struct net *net;
 
-	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	s = kmalloc_array(SMCX_TECHS, sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
+	d = &s[SMCX_TECH_D];
 	net = get_net(current->nsproxy->net_ns);
-	smcx_stats_fold(net, s);
+	smcx_stats_fold_tech(net, SMCX_TECH_R, s);
+	smcx_stats_fold_tech(net, SMCX_TECH_D, d);
 	put_net(net);
 	smcx_stats_show_role(m, "clnt", s, SMCX_CLNT);
 	smcx_stats_show_role(m, "srv", s, SMCX_SRV);
@@ -146,6 +165,7 @@ static int smcx_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "tx_kick_owner %llu\n", s->kick_ev[SMCX_KICK_OWNER]);
 	seq_printf(m, "tx_kick_work %llu\n", s->kick_ev[SMCX_KICK_WORK]);
 	seq_printf(m, "rmb_retired %llu\n", s->rmb_retire);
+	smcx_stats_show_d(m, d);
 	kfree(s);
 	return 0;
 }

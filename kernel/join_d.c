@@ -203,7 +203,35 @@ static int smcx_join_d_end(struct smcx_sock *smc, struct smcx_lgr *lgr,
 		return rc;
 	smc->smcr = true;		/* the SMC data path ... */
 	smc->smcd = true;		/* ... over the loopback device */
+	smcx_stats_set_smcd(&smc->stats, sock_net(&smc->sk));
 	return 0;
+}
+
+/*
+ * We made the group: its peer facts for the netlink dump (nl_lgr.c), the
+ * negotiated @eid and the first contact extension of the peer's Accept or
+ * Confirm @a.  The two roles' groups come and go on their own, so the
+ * peer's message may be no first contact (its group already existed) and
+ * carry none: the peer is this host, so our own name and OS stand in.
+ */
+static void smcx_join_d_facts(struct smcx_lgr *lgr,
+			      const struct smcx_clc_accept_d *a, const u8 *eid)
+{
+	const char *host = utsname()->nodename;
+	size_t i, hl;
+
+	memcpy(lgr->neg_eid, eid, SMCX_EID_LEN);
+	if (smcx_clc_first_contact(&a->hdr)) {
+		memcpy(lgr->peer_host, a->hostname, SMCX_HOSTNAME_LEN);
+		lgr->peer_os = a->os_type;
+		return;
+	}
+	hl = strnlen(host, SMCX_HOSTNAME_LEN);
+	memset(lgr->peer_host, ' ', SMCX_HOSTNAME_LEN);
+	for (i = 0; i < hl; i++)
+		lgr->peer_host[i] = host[i] >= 0x20 && host[i] <= 0x7e ?
+				    host[i] : '?';
+	lgr->peer_os = SMCX_CLC_OS_LINUX;
 }
 
 int smcx_join_d_clnt(struct smcx_sock *smc, struct smcx_clc_ctx *ctx, int len)
@@ -230,6 +258,8 @@ int smcx_join_d_clnt(struct smcx_sock *smc, struct smcx_clc_ctx *ctx, int len)
 	decline = smcx_clc_d_take(smc, ctx, len, SMCX_CLC_ACCEPT);
 	if (decline)
 		return smcx_join_d_end(smc, lgr, first, 0, decline);
+	if (first)
+		smcx_join_d_facts(lgr, &ctx->m.accd, ctx->eid);
 	/* our Confirm repeats the Accept's first-contact flag */
 	rc = smcx_clc_d_send(smc, ctx, SMCX_CLC_CONFIRM,
 			     smcx_clc_first_contact(&ctx->m.accd.hdr));
@@ -263,5 +293,7 @@ int smcx_join_d_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		return smcx_join_d_end(smc, lgr, first, -EPROTO, 0);
 	/* the client is done: a Confirm we cannot take is a reset */
 	decline = smcx_clc_d_take(smc, ctx, len, SMCX_CLC_CONFIRM);
+	if (!decline && first)
+		smcx_join_d_facts(lgr, &ctx->m.accd, ctx->eid);
 	return smcx_join_d_end(smc, lgr, first, decline ? -EPROTO : 0, 0);
 }

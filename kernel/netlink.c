@@ -71,10 +71,14 @@ static int smcx_nl_sys_info(struct sk_buff *skb, struct netlink_callback *cb)
 		goto cancel;
 	memcpy(host, smcx_host, SMC_MAX_HOSTNAME_LEN);
 	host[SMC_MAX_HOSTNAME_LEN] = '\0';
-	/* highest version and release spoken; no ISM, so no system EID */
+	/*
+	 * Highest version and release spoken; ISM v2 while the loopback
+	 * device is there, as mainline's loopback-ism sets it.  No system
+	 * EID: it exists on s390 only (mainline sends an empty one).
+	 */
 	if (nla_put_u8(skb, SMC_NLA_SYS_VER, SMCX_CLC_V2) ||
 	    nla_put_u8(skb, SMC_NLA_SYS_REL, SMCX_RELEASE_1) ||
-	    nla_put_u8(skb, SMC_NLA_SYS_IS_ISM_V2, 0) ||
+	    nla_put_u8(skb, SMC_NLA_SYS_IS_ISM_V2, smcx_nl_lo_present()) ||
 	    nla_put_u8(skb, SMC_NLA_SYS_IS_SMCR_V2, 1) ||
 	    nla_put_string(skb, SMC_NLA_SYS_LOCAL_HOST, host))
 		goto cancel;
@@ -183,15 +187,9 @@ static int smcx_nl_dev_smcr(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
-/* SMC-D (ISM) is not implemented: no link groups, no devices */
-static int smcx_nl_empty(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	return 0;
-}
-
 /* -- GET_STATS ---------------------------------------------------------------- */
 
-/* a size histogram, SMC_NLA_STATS_PLOAD_* (@h NULL: all zero) */
+/* a size histogram, SMC_NLA_STATS_PLOAD_* */
 static int smcx_nl_put_hist(struct sk_buff *skb, int type, const u64 *h)
 {
 	struct nlattr *nest = nla_nest_start(skb, type);
@@ -201,28 +199,27 @@ static int smcx_nl_put_hist(struct sk_buff *skb, int type, const u64 *h)
 		return -EMSGSIZE;
 	for (i = 0; i < SMCX_STATS_BUCKETS; i++)
 		if (nla_put_u64_64bit(skb, SMC_NLA_STATS_PLOAD_8K + i,
-				      h ? h[i] : 0, SMC_NLA_STATS_PLOAD_PAD))
+				      h[i], SMC_NLA_STATS_PLOAD_PAD))
 			return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
 }
 
-/* one direction's buffer events, SMC_NLA_STATS_RMB_* (@b NULL: all zero) */
+/* one direction's buffer events, SMC_NLA_STATS_RMB_* */
 static int smcx_nl_put_bufev(struct sk_buff *skb, int type,
 			     const struct smcx_stats_buf *b)
 {
-	static const struct smcx_stats_buf zero;
 	const struct {
 		int attr;
 		u64 val;
 	} v[] = {
-		{ SMC_NLA_STATS_RMB_SIZE_SM_PEER_CNT, (b ?: &zero)->size_small_peer },
-		{ SMC_NLA_STATS_RMB_SIZE_SM_CNT, (b ?: &zero)->size_small },
-		{ SMC_NLA_STATS_RMB_FULL_PEER_CNT, (b ?: &zero)->full_peer },
-		{ SMC_NLA_STATS_RMB_FULL_CNT, (b ?: &zero)->full },
-		{ SMC_NLA_STATS_RMB_REUSE_CNT, (b ?: &zero)->reuse },
-		{ SMC_NLA_STATS_RMB_ALLOC_CNT, (b ?: &zero)->alloc },
-		{ SMC_NLA_STATS_RMB_DGRADE_CNT, (b ?: &zero)->dgrade },
+		{ SMC_NLA_STATS_RMB_SIZE_SM_PEER_CNT, b->size_small_peer },
+		{ SMC_NLA_STATS_RMB_SIZE_SM_CNT, b->size_small },
+		{ SMC_NLA_STATS_RMB_FULL_PEER_CNT, b->full_peer },
+		{ SMC_NLA_STATS_RMB_FULL_CNT, b->full },
+		{ SMC_NLA_STATS_RMB_REUSE_CNT, b->reuse },
+		{ SMC_NLA_STATS_RMB_ALLOC_CNT, b->alloc },
+		{ SMC_NLA_STATS_RMB_DGRADE_CNT, b->dgrade },
 	};
 	struct nlattr *nest = nla_nest_start(skb, type);
 	unsigned int i;
@@ -237,32 +234,27 @@ static int smcx_nl_put_bufev(struct sk_buff *skb, int type,
 	return 0;
 }
 
-/*
- * One technology's counters, in mainline's nesting; @s NULL reports zeros
- * (SMC-D, which smcx never does).  All smcx connections are SMC-R.
- */
+/* one technology's counters (stats.h: its block), in mainline's nesting */
 static int smcx_nl_put_tech(struct sk_buff *skb, int type,
 			    const struct smcx_stats *s)
 {
-	static const struct smcx_stats zero;
-	const struct smcx_stats *z = s ?: &zero;
 	const struct {
 		int attr;
 		u64 val;
 	} v[] = {
-		{ SMC_NLA_STATS_T_CLNT_V1_SUCC, z->success_v1[SMCX_CLNT] },
-		{ SMC_NLA_STATS_T_CLNT_V2_SUCC, z->success_v2[SMCX_CLNT] },
-		{ SMC_NLA_STATS_T_SRV_V1_SUCC, z->success_v1[SMCX_SRV] },
-		{ SMC_NLA_STATS_T_SRV_V2_SUCC, z->success_v2[SMCX_SRV] },
+		{ SMC_NLA_STATS_T_CLNT_V1_SUCC, s->success_v1[SMCX_CLNT] },
+		{ SMC_NLA_STATS_T_CLNT_V2_SUCC, s->success_v2[SMCX_CLNT] },
+		{ SMC_NLA_STATS_T_SRV_V1_SUCC, s->success_v1[SMCX_SRV] },
+		{ SMC_NLA_STATS_T_SRV_V2_SUCC, s->success_v2[SMCX_SRV] },
 		{ SMC_NLA_STATS_T_SENDPAGE_CNT, 0 },	/* no sendpage in 6.12 */
-		{ SMC_NLA_STATS_T_SPLICE_CNT, z->splice_cnt },
-		{ SMC_NLA_STATS_T_CORK_CNT, z->cork_cnt },
-		{ SMC_NLA_STATS_T_NDLY_CNT, z->ndly_cnt },
-		{ SMC_NLA_STATS_T_URG_DATA_CNT, z->urg_data_cnt },
-		{ SMC_NLA_STATS_T_RX_BYTES, z->rx_bytes },
-		{ SMC_NLA_STATS_T_TX_BYTES, z->tx_bytes },
-		{ SMC_NLA_STATS_T_RX_CNT, z->rx_cnt },
-		{ SMC_NLA_STATS_T_TX_CNT, z->tx_cnt },
+		{ SMC_NLA_STATS_T_SPLICE_CNT, s->splice_cnt },
+		{ SMC_NLA_STATS_T_CORK_CNT, s->cork_cnt },
+		{ SMC_NLA_STATS_T_NDLY_CNT, s->ndly_cnt },
+		{ SMC_NLA_STATS_T_URG_DATA_CNT, s->urg_data_cnt },
+		{ SMC_NLA_STATS_T_RX_BYTES, s->rx_bytes },
+		{ SMC_NLA_STATS_T_TX_BYTES, s->tx_bytes },
+		{ SMC_NLA_STATS_T_RX_CNT, s->rx_cnt },
+		{ SMC_NLA_STATS_T_TX_CNT, s->tx_cnt },
 	};
 	struct nlattr *nest = nla_nest_start(skb, type);
 	unsigned int i;
@@ -270,50 +262,57 @@ static int smcx_nl_put_tech(struct sk_buff *skb, int type,
 	if (!nest)
 		return -EMSGSIZE;
 	if (smcx_nl_put_bufev(skb, SMC_NLA_STATS_T_TX_RMB_STATS,
-			      s ? &s->buf[SMCX_TX] : NULL) ||
+			      &s->buf[SMCX_TX]) ||
 	    smcx_nl_put_bufev(skb, SMC_NLA_STATS_T_RX_RMB_STATS,
-			      s ? &s->buf[SMCX_RX] : NULL) ||
+			      &s->buf[SMCX_RX]) ||
 	    smcx_nl_put_hist(skb, SMC_NLA_STATS_T_TXPLOAD_SIZE,
-			     s ? s->pload[SMCX_TX] : NULL) ||
+			     s->pload[SMCX_TX]) ||
 	    smcx_nl_put_hist(skb, SMC_NLA_STATS_T_RXPLOAD_SIZE,
-			     s ? s->pload[SMCX_RX] : NULL) ||
+			     s->pload[SMCX_RX]) ||
 	    smcx_nl_put_hist(skb, SMC_NLA_STATS_T_TX_RMB_SIZE,
-			     s ? s->bufsize[SMCX_TX] : NULL) ||
+			     s->bufsize[SMCX_TX]) ||
 	    smcx_nl_put_hist(skb, SMC_NLA_STATS_T_RX_RMB_SIZE,
-			     s ? s->bufsize[SMCX_RX] : NULL))
+			     s->bufsize[SMCX_RX]))
 		return -EMSGSIZE;
 	for (i = 0; i < ARRAY_SIZE(v); i++)
 		if (nla_put_u64_64bit(skb, v[i].attr, v[i].val,
 				      SMC_NLA_STATS_T_PAD))
 			return -EMSGSIZE;
 	if (nla_put_uint(skb, SMC_NLA_STATS_T_RX_RMB_USAGE,
-			 z->buf_usage[SMCX_RX]) ||
+			 s->buf_usage[SMCX_RX]) ||
 	    nla_put_uint(skb, SMC_NLA_STATS_T_TX_RMB_USAGE,
-			 z->buf_usage[SMCX_TX]))
+			 s->buf_usage[SMCX_TX]))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
 }
 
+/*
+ * SMC_NLA_STATS_SMCD_TECH and _SMCR_TECH from the namespace's two blocks;
+ * the handshake errors, which mainline counts once per namespace, are the
+ * SMC-R block's (stats.h: every counter that takes only a namespace).
+ */
 static int smcx_nl_stats(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct smcx_stats *s;
+	struct smcx_stats *s, *d;
 	struct nlattr *nest;
 	void *hdr;
 	int rc = -EMSGSIZE;
 
 	if (cb->args[0])
 		return 0;
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = kcalloc(SMCX_TECHS, sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
-	smcx_stats_fold(sock_net(skb->sk), s);
+	d = &s[SMCX_TECH_D];
+	smcx_stats_fold_tech(sock_net(skb->sk), SMCX_TECH_R, s);
+	smcx_stats_fold_tech(sock_net(skb->sk), SMCX_TECH_D, d);
 	hdr = smcx_nl_dump_hdr(skb, cb, SMC_NETLINK_GET_STATS);
 	if (!hdr)
 		goto out;
 	nest = nla_nest_start(skb, SMC_GEN_STATS);
 	if (!nest ||
-	    smcx_nl_put_tech(skb, SMC_NLA_STATS_SMCD_TECH, NULL) ||
+	    smcx_nl_put_tech(skb, SMC_NLA_STATS_SMCD_TECH, d) ||
 	    smcx_nl_put_tech(skb, SMC_NLA_STATS_SMCR_TECH, s) ||
 	    nla_put_u64_64bit(skb, SMC_NLA_STATS_CLNT_HS_ERR_CNT,
 			      s->hs_errors[SMCX_CLNT], SMC_NLA_STATS_PAD) ||
@@ -449,7 +448,13 @@ static int smcx_nl_dump_ueid(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
-/* -- SEID: no ISMv2 hardware, hence no system EID ------------------------------ */
+/*
+ * -- SEID: a system EID exists on s390 only --------------------------------------
+ * With ISM v2 (the loopback device) mainline's dump on other machines
+ * carries an empty entry and enabled 0; smcx keeps the empty message, which
+ * says the same to every reader, and refuses enable and disable as
+ * mainline does off s390.
+ */
 
 static int smcx_nl_dump_seid(struct sk_buff *skb, struct netlink_callback *cb)
 {
@@ -469,7 +474,7 @@ static int smcx_nl_dump_seid(struct sk_buff *skb, struct netlink_callback *cb)
 static int smcx_nl_seid_set(struct sk_buff *skb, struct genl_info *info)
 {
 	NL_SET_ERR_MSG(info->extack,
-		       "no system EID: it exists only with ISMv2 hardware (s390)");
+		       "no system EID: it exists only on s390");
 	return -EOPNOTSUPP;
 }
 
@@ -512,8 +517,8 @@ static const struct genl_ops smcx_gen_ops[] = {
 	{ .cmd = SMC_NETLINK_GET_SYS_INFO,	.dumpit = smcx_nl_sys_info },
 	{ .cmd = SMC_NETLINK_GET_LGR_SMCR,	.dumpit = smcx_nl_dump_lgr },
 	{ .cmd = SMC_NETLINK_GET_LINK_SMCR,	.dumpit = smcx_nl_dump_link },
-	{ .cmd = SMC_NETLINK_GET_LGR_SMCD,	.dumpit = smcx_nl_empty },
-	{ .cmd = SMC_NETLINK_GET_DEV_SMCD,	.dumpit = smcx_nl_empty },
+	{ .cmd = SMC_NETLINK_GET_LGR_SMCD,	.dumpit = smcx_nl_dump_lgr_d },
+	{ .cmd = SMC_NETLINK_GET_DEV_SMCD,	.dumpit = smcx_nl_dump_dev_d },
 	{ .cmd = SMC_NETLINK_GET_DEV_SMCR,	.dumpit = smcx_nl_dev_smcr },
 	{ .cmd = SMC_NETLINK_GET_STATS,		.dumpit = smcx_nl_stats },
 	{ .cmd = SMC_NETLINK_GET_FBACK_STATS,	.dumpit = smcx_nl_fback },

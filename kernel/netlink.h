@@ -36,6 +36,14 @@ void *smcx_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb,
 int smcx_nl_dump_lgr(struct sk_buff *skb, struct netlink_callback *cb);
 int smcx_nl_dump_link(struct sk_buff *skb, struct netlink_callback *cb);
 bool smcx_nl_dev_critical(struct smcx_ibdev *dev);
+/*
+ * SMC-D over the loopback device (lo.h): GET_LGR_SMCD, the caller's
+ * namespace's SMC-D groups; GET_DEV_SMCD, the device while it is present
+ * (module parameter smcr=1), which SYS_INFO reports as ISM v2.
+ */
+int smcx_nl_dump_lgr_d(struct sk_buff *skb, struct netlink_callback *cb);
+int smcx_nl_dump_dev_d(struct sk_buff *skb, struct netlink_callback *cb);
+bool smcx_nl_lo_present(void);
 
 int smcx_nl_init(void);
 void smcx_nl_exit(void);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The link-group dumps of SMC_GEN_NETLINK: GET_LGR_SMCR and GET_LINK_SMCR
- * in mainline's attribute nesting, and whether a device is critical (a
- * link group depends on it alone).  They read the link groups through
+ * (SMC-R groups), GET_LGR_SMCD (SMC-D groups over the loopback device) and
+ * GET_DEV_SMCD (that device) in mainline's attribute nesting, and whether
+ * a device is critical (a link group depends on it alone).  They read the link groups through
  * smcx_lgr_for_each(), which keeps each one alive while it is dumped; the
  * family is registered after the link-group layer is up and unregistered
  * before it goes (main.c), so nothing here can outlive it.
@@ -14,6 +15,7 @@
 #include <net/genetlink.h>
 
 #include "lgr.h"
+#include "lo.h"
 #include "netlink.h"
 #include "stats.h"
 
@@ -158,6 +160,64 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/*
+ * One SMC-D group @lgr, as mainline's smc_nl_fill_smcd_lgr() fills it.
+ * The peer is this host, so both GIDs are the loopback device's; no VLAN
+ * and no PNET ID (the device has none).  The CHID goes as a u32, as
+ * mainline puts it (the uapi comment says u16; readers take the low half).
+ * The peer facts are set at first contact (join_d.c), before the group
+ * has a connection anyone could see; mainline reads them unlocked too.
+ */
+static int smcx_nl_put_lgr_d(struct sk_buff *skb, struct netlink_callback *cb,
+			     struct smcx_lgr *lgr)
+{
+	struct nlattr *a, *v2;
+	void *hdr;
+
+	hdr = smcx_nl_dump_hdr(skb, cb, SMC_NETLINK_GET_LGR_SMCD);
+	if (!hdr)
+		return -EMSGSIZE;
+	a = nla_nest_start(skb, SMC_GEN_LGR_SMCD);
+	if (!a)
+		goto cancel;
+	if (nla_put_u32(skb, SMC_NLA_LGR_D_ID, get_unaligned((u32 *)lgr->id)) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_LGR_D_GID, smcx_lo_gid.gid,
+			      SMC_NLA_LGR_D_PAD) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_LGR_D_EXT_GID, smcx_lo_gid.gid_ext,
+			      SMC_NLA_LGR_D_PAD) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_LGR_D_PEER_GID, smcx_lo_gid.gid,
+			      SMC_NLA_LGR_D_PAD) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_LGR_D_PEER_EXT_GID,
+			      smcx_lo_gid.gid_ext, SMC_NLA_LGR_D_PAD) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_D_VLAN_ID, 0) ||
+	    nla_put_u32(skb, SMC_NLA_LGR_D_CONNS_NUM, lgr->conns_num) ||
+	    nla_put_u32(skb, SMC_NLA_LGR_D_CHID, SMCX_LO_CHID) ||
+	    nla_put_string(skb, SMC_NLA_LGR_D_PNETID, ""))
+		goto cancel_nest;
+	v2 = nla_nest_start(skb, SMC_NLA_LGR_D_V2_COMMON);
+	if (!v2)
+		goto cancel_nest;
+	if (nla_put_u8(skb, SMC_NLA_LGR_V2_VER, lgr->version) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_REL, lgr->v2x.release) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_OS, lgr->peer_os) ||
+	    smcx_nl_text(skb, SMC_NLA_LGR_V2_NEG_EID, lgr->neg_eid,
+			 SMCX_EID_LEN) ||
+	    smcx_nl_text(skb, SMC_NLA_LGR_V2_PEER_HOST, lgr->peer_host,
+			 SMCX_HOSTNAME_LEN)) {
+		nla_nest_cancel(skb, v2);
+		goto cancel_nest;
+	}
+	nla_nest_end(skb, v2);
+	nla_nest_end(skb, a);
+	genlmsg_end(skb, hdr);
+	return 0;
+cancel_nest:
+	nla_nest_cancel(skb, a);
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
 /* where a dump stands: link groups fully dumped so far and the resume point */
 struct smcx_nl_lgr_walk {
 	struct sk_buff *skb;
@@ -165,6 +225,7 @@ struct smcx_nl_lgr_walk {
 	struct net *net;
 	long i, from;
 	bool links;
+	bool smcd;		/* GET_LGR_SMCD: the SMC-D groups instead */
 };
 
 static int smcx_nl_dump_one(struct smcx_lgr *lgr, void *arg)
@@ -174,11 +235,12 @@ static int smcx_nl_dump_one(struct smcx_lgr *lgr, void *arg)
 	struct smcx_link *lnk;
 	int mark = skb->len;
 
-	if (lgr->dead || !net_eq(lgr->net, w->net))
+	if (lgr->dead || lgr->smcd != w->smcd || !net_eq(lgr->net, w->net))
 		return 0;
 	if (w->i++ < w->from)
 		return 0;
-	if (smcx_nl_put_lgr(skb, w->cb, lgr))
+	if (w->smcd ? smcx_nl_put_lgr_d(skb, w->cb, lgr) :
+		      smcx_nl_put_lgr(skb, w->cb, lgr))
 		goto full;
 	/* a group and its links go into one skb or wait for the next */
 	if (w->links)
@@ -195,7 +257,7 @@ full:
 
 /* cb->args[0]: link groups fully dumped so far (resume position) */
 static int smcx_nl_dump(struct sk_buff *skb, struct netlink_callback *cb,
-			bool links)
+			bool links, bool smcd)
 {
 	struct smcx_nl_lgr_walk w = {
 		.skb = skb,
@@ -203,6 +265,7 @@ static int smcx_nl_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		.net = sock_net(skb->sk),
 		.from = cb->args[0],
 		.links = links,
+		.smcd = smcd,
 	};
 
 	smcx_lgr_for_each(smcx_nl_dump_one, &w);
@@ -212,12 +275,17 @@ static int smcx_nl_dump(struct sk_buff *skb, struct netlink_callback *cb,
 
 int smcx_nl_dump_lgr(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return smcx_nl_dump(skb, cb, false);
+	return smcx_nl_dump(skb, cb, false, false);
 }
 
 int smcx_nl_dump_link(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return smcx_nl_dump(skb, cb, true);
+	return smcx_nl_dump(skb, cb, true, false);
+}
+
+int smcx_nl_dump_lgr_d(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return smcx_nl_dump(skb, cb, false, true);
 }
 
 /* does @lgr depend on @dev alone (its usable links are all on it)? */
@@ -242,4 +310,76 @@ static int smcx_nl_uses_dev(struct smcx_lgr *lgr, void *dev)
 bool smcx_nl_dev_critical(struct smcx_ibdev *dev)
 {
 	return smcx_lgr_for_each(smcx_nl_uses_dev, dev) > 0;
+}
+
+/* -- the loopback device (lo.h) ------------------------------------------- */
+
+bool smcx_nl_lo_present(void)
+{
+	/* made at load; it serves only while the SMC data path is on */
+	return READ_ONCE(smcx_smcr_enabled);
+}
+
+static int smcx_nl_count_d(struct smcx_lgr *lgr, void *arg)
+{
+	unsigned int *n = arg;
+
+	if (lgr->smcd && !lgr->dead)
+		(*n)++;
+	return 0;
+}
+
+/*
+ * GET_DEV_SMCD: the loopback device, one message, with the attributes
+ * mainline's smc_nl_handle_smcd_dev() gives an ISM device: USE_CNT, the
+ * SMC-D groups of every namespace on it (a device is the host's, as
+ * mainline's lgr_cnt); IS_CRIT when it has any; no PCI function (FID,
+ * vendor and device 0, an empty PCI ID) but its CHID, 0xFFFF; one port
+ * with no PNET ID.  Mainline itself leaves loopback-ism out of this dump
+ * (its filler reads a PCI parent the emulated device lacks); smcx lists
+ * it so that the device is visible (docs/smcctl.md).  Listed whatever the
+ * reader's net.smc.smcx_loopback says: that sysctl decides whether its
+ * namespace's handshakes use the device, not whether the device exists.
+ */
+int smcx_nl_dump_dev_d(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct nlattr *a, *port;
+	unsigned int n = 0;
+	void *hdr;
+
+	if (cb->args[0] || !smcx_nl_lo_present())
+		return 0;
+	smcx_lgr_for_each(smcx_nl_count_d, &n);
+	hdr = smcx_nl_dump_hdr(skb, cb, SMC_NETLINK_GET_DEV_SMCD);
+	if (!hdr)
+		return -EMSGSIZE;
+	a = nla_nest_start(skb, SMC_GEN_DEV_SMCD);
+	if (!a)
+		goto cancel;
+	if (nla_put_u32(skb, SMC_NLA_DEV_USE_CNT, n) ||
+	    nla_put_u8(skb, SMC_NLA_DEV_IS_CRIT, n > 0) ||
+	    nla_put_u32(skb, SMC_NLA_DEV_PCI_FID, 0) ||
+	    nla_put_u16(skb, SMC_NLA_DEV_PCI_CHID, SMCX_LO_CHID) ||
+	    nla_put_u16(skb, SMC_NLA_DEV_PCI_VENDOR, 0) ||
+	    nla_put_u16(skb, SMC_NLA_DEV_PCI_DEVICE, 0) ||
+	    nla_put_string(skb, SMC_NLA_DEV_PCI_ID, ""))
+		goto cancel_nest;
+	port = nla_nest_start(skb, SMC_NLA_DEV_PORT);
+	if (!port)
+		goto cancel_nest;
+	if (nla_put_u8(skb, SMC_NLA_DEV_PORT_PNET_USR, 0) ||
+	    nla_put_string(skb, SMC_NLA_DEV_PORT_PNETID, "")) {
+		nla_nest_cancel(skb, port);
+		goto cancel_nest;
+	}
+	nla_nest_end(skb, port);
+	nla_nest_end(skb, a);
+	genlmsg_end(skb, hdr);
+	cb->args[0] = 1;
+	return skb->len;
+cancel_nest:
+	nla_nest_cancel(skb, a);
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
 }

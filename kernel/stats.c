@@ -20,16 +20,17 @@
 #include "stats.h"
 
 struct smcx_net {
-	struct smcx_stats __percpu *stats;
+	struct smcx_stats __percpu *stats[SMCX_TECHS];
 };
 
 static unsigned int smcx_net_id __read_mostly;
 
+/* the SMC-R block: every counter that takes only a namespace */
 static struct smcx_stats __percpu *smcx_net_stats(struct net *net)
 {
 	struct smcx_net *sn = net_generic(net, smcx_net_id);
 
-	return sn->stats;
+	return sn->stats[SMCX_TECH_R];
 }
 
 /* slot of a reason code: its index in the codec's table, else the last slot */
@@ -90,12 +91,18 @@ void smcx_stats_link(struct net *net, enum smcx_link_ev ev)
 	this_cpu_inc(smcx_net_stats(net)->link_ev[ev]);
 }
 
-void smcx_stats_success(struct net *net, enum smcx_role role, u8 version)
+void smcx_stats_success_in(struct smcx_stats __percpu *s, enum smcx_role role,
+			   u8 version)
 {
 	if (version >= SMCX_CLC_V2)
-		this_cpu_inc(smcx_net_stats(net)->success_v2[role]);
+		this_cpu_inc(s->success_v2[role]);
 	else
-		this_cpu_inc(smcx_net_stats(net)->success_v1[role]);
+		this_cpu_inc(s->success_v1[role]);
+}
+
+void smcx_stats_success(struct net *net, enum smcx_role role, u8 version)
+{
+	smcx_stats_success_in(smcx_net_stats(net), role, version);
 }
 
 void smcx_stats_fallback(struct net *net, enum smcx_role role, u32 reason)
@@ -109,6 +116,14 @@ void smcx_stats_fallback(struct net *net, enum smcx_role role, u32 reason)
 struct smcx_stats __percpu *smcx_stats_of(struct net *net)
 {
 	return smcx_net_stats(net);
+}
+
+struct smcx_stats __percpu *smcx_stats_of_tech(struct net *net,
+					       enum smcx_tech tech)
+{
+	struct smcx_net *sn = net_generic(net, smcx_net_id);
+
+	return sn->stats[tech];
 }
 
 void smcx_stats_buf_get(struct net *net, bool rmb, u32 size, bool reused,
@@ -177,9 +192,10 @@ void smcx_stats_sockopt(struct net *net, bool smcr, int level, int optname,
  * of u64 and no field can be forgotten here.  The usage gauges add up right
  * even when one CPU added and another subtracted (modulo 2^64).
  */
-void smcx_stats_fold(struct net *net, struct smcx_stats *out)
+void smcx_stats_fold_tech(struct net *net, enum smcx_tech tech,
+			  struct smcx_stats *out)
 {
-	struct smcx_stats __percpu *s = smcx_net_stats(net);
+	struct smcx_stats __percpu *s = smcx_stats_of_tech(net, tech);
 	const unsigned int n = sizeof(*out) / sizeof(u64);
 	u64 *o = (u64 *)out;
 	unsigned int i;
@@ -195,20 +211,39 @@ void smcx_stats_fold(struct net *net, struct smcx_stats *out)
 	}
 }
 
+void smcx_stats_fold(struct net *net, struct smcx_stats *out)
+{
+	smcx_stats_fold_tech(net, SMCX_TECH_R, out);
+}
+
+static void smcx_stats_net_free(struct smcx_net *sn)
+{
+	unsigned int i;
+
+	for (i = 0; i < SMCX_TECHS; i++) {
+		free_percpu(sn->stats[i]);	/* NULL is fine */
+		sn->stats[i] = NULL;
+	}
+}
+
 static __net_init int smcx_stats_net_init(struct net *net)
 {
 	struct smcx_net *sn = net_generic(net, smcx_net_id);
+	unsigned int i;
 
-	sn->stats = alloc_percpu(struct smcx_stats);
-	return sn->stats ? 0 : -ENOMEM;
+	for (i = 0; i < SMCX_TECHS; i++) {
+		sn->stats[i] = alloc_percpu(struct smcx_stats);
+		if (!sn->stats[i]) {
+			smcx_stats_net_free(sn);
+			return -ENOMEM;
+		}
+	}
+	return 0;
 }
 
 static __net_exit void smcx_stats_net_exit(struct net *net)
 {
-	struct smcx_net *sn = net_generic(net, smcx_net_id);
-
-	free_percpu(sn->stats);
-	sn->stats = NULL;
+	smcx_stats_net_free(net_generic(net, smcx_net_id));
 }
 
 static struct pernet_operations smcx_stats_net_ops = {

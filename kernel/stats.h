@@ -1,6 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Per-netns statistics: handshakes, fallbacks and the SMC-R data path.
+ * Per-netns statistics: handshakes, fallbacks and the data path.
+ *
+ * A struct smcx_stats is one technology's block (mainline's struct
+ * smc_stats_tech, plus the namespace-wide counters); each namespace has
+ * two, SMC-R and SMC-D (enum smcx_tech).  Every counter that takes a
+ * @net counts in the SMC-R block: handshake starts and errors, fallbacks
+ * and their reasons, link and reuse events, which the netlink dump
+ * reports once for the namespace (as mainline's top-level counters), and
+ * today buffers, socket options and splice too.  A socket's data path
+ * counts through smc->stats, which points at the SMC-R block from its
+ * creation and is switched to the SMC-D block when an SMC-D handshake
+ * succeeds (smcx_stats_set_smcd(), join_d.c).
  *
  * The counters are per CPU and only ever incremented with this_cpu_inc(), so
  * the fast path takes no lock and touches no shared cache line.  Readers fold
@@ -36,6 +47,13 @@ enum smcx_role {
  * last one everything above 1 MiB.
  */
 #define SMCX_STATS_BUCKETS	9
+
+/* the technology a block counts (SMC_NLA_STATS_SMCR_TECH / _SMCD_TECH) */
+enum smcx_tech {
+	SMCX_TECH_R,
+	SMCX_TECH_D,
+	SMCX_TECHS
+};
 
 enum smcx_dir {
 	SMCX_RX,	/* receive side: RMBs, recvmsg */
@@ -142,11 +160,34 @@ void smcx_stats_gid_not_peer(struct net *net);
 void smcx_stats_lgr_capped(struct net *net, int role);
 void smcx_stats_link(struct net *net, enum smcx_link_ev ev);
 /*
- * The counters of @net.  A socket keeps the pointer for its data path
+ * The SMC-R counters of @net.  A socket keeps the pointer for its data path
  * (smcx_sock.stats): it holds a reference on its namespace, whose exit
  * hook frees the counters, so they outlive the socket.
  */
 struct smcx_stats __percpu *smcx_stats_of(struct net *net);
+/* the counters of @net for @tech (same lifetime) */
+struct smcx_stats __percpu *smcx_stats_of_tech(struct net *net,
+					       enum smcx_tech tech);
+
+/*
+ * An SMC-D handshake succeeded: the socket's data path counts as SMC-D
+ * from now on.  @stats is the socket's smc->stats, @net its namespace.
+ * The handshake runs before the connection is up, so no send or receive
+ * of the socket counts yet; a reader that races sees the old block or
+ * the new one, never a torn pointer.
+ */
+static inline void smcx_stats_set_smcd(struct smcx_stats __percpu **stats,
+				       struct net *net)
+{
+	WRITE_ONCE(*stats, smcx_stats_of_tech(net, SMCX_TECH_D));
+}
+
+/*
+ * A handshake succeeded, counted in the block @s: a socket's own
+ * (smc->stats), so that an SMC-D connection counts as SMC-D.
+ */
+void smcx_stats_success_in(struct smcx_stats __percpu *s, enum smcx_role role,
+			   u8 version);
 
 /* bucket of @size in a size histogram */
 static inline unsigned int smcx_stats_bucket(u64 size)
@@ -281,8 +322,10 @@ void smcx_stats_busy_poll(struct net *net, bool hit);
 void smcx_stats_sockopt(struct net *net, bool smcr, int level, int optname,
 			sockptr_t optval, unsigned int optlen, int rc);
 
-/* sum of all CPUs for @net */
+/* sum of all CPUs for @net: its SMC-R block, or the @tech block */
 void smcx_stats_fold(struct net *net, struct smcx_stats *out);
+void smcx_stats_fold_tech(struct net *net, enum smcx_tech tech,
+			  struct smcx_stats *out);
 /* reason code of slot @i, 0 for the "other" slot or an unused one */
 u32 smcx_stats_rsn_code(unsigned int i);
 
