@@ -86,9 +86,18 @@ std::string uid_hex(std::uint32_t raw) {
 }
 
 // RDMA adapter type from the PCI device id, as smc-tools names them.
+// The emulated ISM device loopback-ism (CHID 0xFFFF, reserved for it) has no PCI function:
+// vendor and device 0 and no slot name.
+bool is_loopback_ism(const Device& d) {
+    return d.pci && d.pci->chid == 0xffff && d.pci->vendor == 0 && d.pci->device == 0 &&
+           d.pci->id.empty();
+}
+
 std::string device_type(const Device& d) {
     if (!d.pci)
         return "-";
+    if (is_loopback_ism(d))
+        return "loopback-ism";
     switch (d.pci->device) {
     case 0x1004:
         return "RoCE_Express";
@@ -459,7 +468,8 @@ std::string to_text(const SmcdDeviceTable& t) {
         std::string pnetid = "-";
         if (!d.ports.empty() && !d.ports.front().pnetid.empty())
             pnetid = (d.ports.front().pnetid_by_user ? "*" : "") + d.ports.front().pnetid;
-        tab.row({d.pci ? hex(d.pci->fid, 4) : "-", device_type(d),
+        // loopback-ism has no PCI function, hence no FID
+        tab.row({d.pci && !is_loopback_ism(d) ? hex(d.pci->fid, 4) : "-", device_type(d),
                  d.pci && !d.pci->id.empty() ? d.pci->id : "-", d.pci ? hex(d.pci->chid, 4) : "-",
                  d.critical ? "Yes" : "No", d.use_cnt ? std::to_string(*d.use_cnt) : "-", pnetid});
     }

@@ -174,6 +174,17 @@ TEST(SmcdWire, LinkGroup) {
     EXPECT_EQ(g.v2->peer_host, "zos1");
 }
 
+// Mainline (smc_nl_fill_smcd_lgr) and smcx put the CHID as a u32, the uapi says u16: the
+// loopback device's 0xFFFF reads back either way.
+TEST(SmcdWire, LinkGroupChidAsU32) {
+    Reply r(SMC_NETLINK_GET_LGR_SMCD);
+    r.begin(SMC_GEN_LGR_SMCD).u32(SMC_NLA_LGR_D_ID, 1).u32(SMC_NLA_LGR_D_CHID, 0xffff).end();
+    SmcdLinkGroupTable t;
+    wire::decode_lgr_smcd(r.hdr(), t);
+    ASSERT_EQ(t.groups.size(), 1u);
+    EXPECT_EQ(t.groups[0].chid, 0xffff);
+}
+
 TEST(SeidWire, EmptyMessageMeansNone) {
     Reply r(SMC_NETLINK_DUMP_SEID);
     SeidInfo s;
@@ -252,6 +263,26 @@ TEST(SmcdFormat, DeviceText) {
     EXPECT_EQ(to_text(t), "FID   Type  PCI-ID        PCHID  InUse  #LGs  PNET-ID\n"
                           "0201  ISM   0000:00:00.0  ff00   Yes       2  *NETD\n");
     EXPECT_TRUE(contains(to_json(t), "\"type\": \"ISM\""));
+}
+
+// What smcx (and a PCI-less emulated device) reports for loopback-ism: CHID 0xFFFF, no PCI
+// function, one port without a PNET ID.
+TEST(SmcdFormat, LoopbackDeviceText) {
+    SmcdDeviceTable t;
+    Device d;
+    d.critical = true;
+    d.use_cnt = 2;
+    d.pci = PciInfo{0, 0xffff, 0, 0, ""};
+    d.ports.push_back(DevicePort{});
+    t.devices.push_back(d);
+    EXPECT_EQ(to_text(t), "FID  Type          PCI-ID  PCHID  InUse  #LGs  PNET-ID\n"
+                          "-    loopback-ism  -       ffff   Yes       2  -\n");
+    const std::string j = to_json(t);
+    EXPECT_TRUE(contains(j, "\"type\": \"loopback-ism\"")) << j;
+    EXPECT_TRUE(contains(j, "\"chid\": 65535")) << j;
+    // a real ISM function with CHID 0xFFFF's neighbours is not taken for it
+    t.devices.front().pci = PciInfo{0x201, 0xffff, 0x1014, 0x04ed, "0000:00:00.0"};
+    EXPECT_TRUE(contains(to_text(t), "0201  ISM")) << to_text(t);
 }
 
 TEST(SmcdFormat, StatsNoteOnlyWithoutDevice) {
