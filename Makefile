@@ -196,7 +196,7 @@ BENCH_ARGS ?=
 bench:
 	scripts/setup
 	$(MAKE) all
-	scripts/bench --msgs 1K,64K --bufs 64K,1M --setup --busy-poll 1000 \
+	scripts/bench --msgs 1K,64K --bufs 64K,1M --setup --busy-poll 1000 --loopback \
 		--plot build/bench.png $(BENCH_ARGS)
 
 # The instruction count (docs/bench.md, "Counted"): every stack's own
