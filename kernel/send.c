@@ -143,7 +143,7 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 	while (copied < len) {
 		u64 space, n, pos;
 		u32 ssz, off, l;
-		bool cork, full;
+		bool cork, full, attached;
 
 		switch (smcx_close_may_send(smcx_conn_close(conn))) {
 		case SMCX_SEND_DEAD:
@@ -184,6 +184,23 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 				break;
 			continue;
 		}
+		/*
+		 * SMC-D into the peer's DMB (conn.h, tx_attached): the copy is
+		 * the write into the peer's memory, so it owns the send side
+		 * as a push does.  The CDC with our abort or close, after
+		 * which the peer may give that memory to another connection,
+		 * then goes out only after the copy (it needs the send side
+		 * too), and a copy starts only while we may still send.
+		 */
+		attached = conn->tx_attached;
+		if (attached) {
+			smcx_tx_lock(conn);
+			if (smcx_close_may_send(smcx_conn_close(conn)) !=
+			    SMCX_SEND_OK) {
+				smcx_tx_unlock(smc);
+				continue;	/* the top says what happened */
+			}
+		}
 		ssz = conn->sndbuf->size;
 		n = min_t(u64, space, len - copied);
 		pos = conn->tx_prep;
@@ -214,8 +231,12 @@ int smcx_conn_sendmsg(struct smcx_sock *smc, struct msghdr *msg, size_t len)
 			smcx_stats_tx_corked(smc->stats);
 		else if (full)	/* counted as the push would have */
 			smcx_stats_tx_push(smc->stats, 1, 0, 0);
+		else if (attached)
+			smcx_tx_push(smc, false);
 		else
 			smcx_tx_push_locked(smc, false);
+		if (attached)
+			smcx_tx_unlock(smc);
 		if (rc)
 			break;
 	}
