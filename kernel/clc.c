@@ -266,7 +266,7 @@ int smcx_clc_peer_declined(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
  * so any other byte (a UTF-8 host name) becomes '?', and the field is
  * padded with blanks as mainline pads it.
  */
-static void smcx_clc_hostname(u8 *out)
+void smcx_clc_hostname(u8 *out)
 {
 	const char *host = utsname()->nodename;
 	size_t i, hl = strnlen(host, SMCX_HOSTNAME_LEN);

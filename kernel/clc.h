@@ -94,6 +94,12 @@ bool smcx_clc_from_gid(const struct sock *tcpsk, const u8 *gid);
 /* the CLC socket @tcpsk's peer address in that GID form (:: if none) */
 void smcx_clc_peer_addr(const struct sock *tcpsk, u8 *gid);
 
+/*
+ * Our host name for a first contact extension: printable ASCII, blank
+ * padded to SMCX_HOSTNAME_LEN
+ */
+void smcx_clc_hostname(u8 *out);
+
 /* the peer's Decline of @len bytes in ctx->buf: SMCX_DECL_PEERDECL */
 int smcx_clc_peer_declined(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 			   int len);

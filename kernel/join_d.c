@@ -22,7 +22,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/utsname.h>
 #include <net/sock.h>
 
 #include "clc.h"
@@ -87,8 +86,6 @@ static int smcx_clc_d_send(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 {
 	struct smcx_clc_accept_d *a = &ctx->m.accd;
 	struct smcx_conn *conn = smc->conn;
-	const char *host = utsname()->nodename;
-	size_t i, hl;
 	int len;
 
 	memset(a, 0, sizeof(*a));
@@ -108,11 +105,7 @@ static int smcx_clc_d_send(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 		a->os_type = SMCX_CLC_OS_LINUX;
 		a->release = conn->lgr->v2x.release;
 		a->feature_mask = SMCX_CLC_FEAT_EMULATED_ISM;
-		hl = strnlen(host, SMCX_HOSTNAME_LEN);
-		memset(a->hostname, ' ', SMCX_HOSTNAME_LEN);
-		for (i = 0; i < hl; i++)
-			a->hostname[i] = host[i] >= 0x20 && host[i] <= 0x7e ?
-					 host[i] : '?';
+		smcx_clc_hostname(a->hostname);
 	}
 	len = smcx_clc_encode_accept_d(a, type, ctx->buf, sizeof(ctx->buf));
 	if (len < 0)
@@ -176,6 +169,12 @@ static int smcx_join_d_conn(struct smcx_sock *smc, int role,
 	return -ENOSPC;
 }
 
+/*
+ * Undo a half-made SMC-D connection.  A group this join made goes with it
+ * only while nobody else joined it (a group is findable from its first
+ * connection on, and another handshake may have taken a place since);
+ * otherwise it lives on, and lingers once idle, as any group.
+ */
 static void smcx_join_d_undo(struct smcx_sock *smc, struct smcx_lgr *lgr,
 			     bool first)
 {
@@ -186,7 +185,7 @@ static void smcx_join_d_undo(struct smcx_sock *smc, struct smcx_lgr *lgr,
 		smcx_conn_free(smc);
 	else
 		smcx_lgr_put(lgr);
-	if (first)
+	if (first && !READ_ONCE(lgr->conns_num))
 		smcx_lgr_terminate(lgr);
 	smcx_lgr_put(lgr);
 }
@@ -217,20 +216,13 @@ static int smcx_join_d_end(struct smcx_sock *smc, struct smcx_lgr *lgr,
 static void smcx_join_d_facts(struct smcx_lgr *lgr,
 			      const struct smcx_clc_accept_d *a, const u8 *eid)
 {
-	const char *host = utsname()->nodename;
-	size_t i, hl;
-
 	memcpy(lgr->neg_eid, eid, SMCX_EID_LEN);
 	if (smcx_clc_first_contact(&a->hdr)) {
 		memcpy(lgr->peer_host, a->hostname, SMCX_HOSTNAME_LEN);
 		lgr->peer_os = a->os_type;
 		return;
 	}
-	hl = strnlen(host, SMCX_HOSTNAME_LEN);
-	memset(lgr->peer_host, ' ', SMCX_HOSTNAME_LEN);
-	for (i = 0; i < hl; i++)
-		lgr->peer_host[i] = host[i] >= 0x20 && host[i] <= 0x7e ?
-				    host[i] : '?';
+	smcx_clc_hostname(lgr->peer_host);
 	lgr->peer_os = SMCX_CLC_OS_LINUX;
 }
 

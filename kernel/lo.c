@@ -95,7 +95,7 @@ int smcx_lo_dmb_add(struct smcx_lgr *lgr, struct smcx_buf *buf, u32 alert,
 	if (smcx_lo_ndmbs >= SMCX_LO_MAX_DMBS) {
 		spin_unlock_bh(&smcx_lo_lock);
 		kfree(d);
-		return -ENOSPC;
+		return -EUSERS;
 	}
 	/* random, never 0, unique: a token says nothing about another */
 	do {

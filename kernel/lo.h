@@ -73,7 +73,8 @@ void smcx_lo_init(void);
 void smcx_lo_exit(void);
 /*
  * Register @buf, the RMB of the connection @alert of @lgr, whose CLC
- * socket is @tcpsk: its token in *@token.  -ENOSPC: SMCX_LO_MAX_DMBS.
+ * socket is @tcpsk: its token in *@token.  -EUSERS: SMCX_LO_MAX_DMBS
+ * (a cap, as the link groups' in lgr.h: the handshake declines, MEM).
  */
 int smcx_lo_dmb_add(struct smcx_lgr *lgr, struct smcx_buf *buf, u32 alert,
 		    const struct sock *tcpsk, u64 *token);
