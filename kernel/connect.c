@@ -165,7 +165,7 @@ void smcx_connect_work(struct work_struct *work)
 		smcx_tcp_fail(tcpsk, -rc);
 		connected = false;
 	} else if (connected && smc->smcr) {
-		smcx_stats_success(net, SMCX_CLNT, 2);
+		smcx_stats_success_in(smc->stats, SMCX_CLNT, 2);
 		smcx_conn_up(smc);
 		smcx_tcp_watch(smc);	/* a server that lost it */
 	} else if (connected) {

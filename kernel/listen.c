@@ -295,7 +295,7 @@ static void smcx_listen_hs_done(struct smcx_sock *lsmc,
 		smcx_stats_hs_error(sock_net(sk), SMCX_SRV);
 		sk->sk_state = SMCX_CLOSED;
 	} else if (child->smcr) {
-		smcx_stats_success(sock_net(sk), SMCX_SRV, 2);
+		smcx_stats_success_in(child->stats, SMCX_SRV, 2);
 		smcx_conn_up(child);
 		sk->sk_state = SMCX_ACTIVE;
 		smcx_tcp_watch(child);	/* a client that lost it */

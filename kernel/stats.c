@@ -100,11 +100,6 @@ void smcx_stats_success_in(struct smcx_stats __percpu *s, enum smcx_role role,
 		this_cpu_inc(s->success_v1[role]);
 }
 
-void smcx_stats_success(struct net *net, enum smcx_role role, u8 version)
-{
-	smcx_stats_success_in(smcx_net_stats(net), role, version);
-}
-
 void smcx_stats_fallback(struct net *net, enum smcx_role role, u32 reason)
 {
 	struct smcx_stats __percpu *s = smcx_net_stats(net);

@@ -152,7 +152,6 @@ enum smcx_kick_ev {
 
 void smcx_stats_hs_started(struct net *net, enum smcx_role role);
 void smcx_stats_hs_error(struct net *net, enum smcx_role role);
-void smcx_stats_success(struct net *net, enum smcx_role role, u8 version);
 void smcx_stats_fallback(struct net *net, enum smcx_role role, u32 reason);
 void smcx_stats_reuse_failed(struct net *net);
 void smcx_stats_reuse_refused(struct net *net);

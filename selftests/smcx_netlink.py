@@ -217,9 +217,9 @@ def run(t):
         info = json.loads(a.out("%s/smcr --json info" % tools))
         t.log(json.dumps(info))
         want = {"smc_version": 2, "smc_release": 1, "hostname": "alpha",
-                "smcr_v2": True, "ism_v2": False, "seid": None,
+                "smcr_v2": True, "ism_v2": True, "seid": None,
                 "ueids": ["SMCX-DEFAULT-UEID"], "smcr_devices": 1,
-                "smcd_devices": 0}
+                "smcd_devices": 1}
         for k, v in want.items():
             t.eq(info.get(k), v, "info." + k)
         ref = json.loads(b.out("%s/smcr --json info" % tools))
@@ -347,7 +347,8 @@ def run(t):
             (DISABLE_SEID, (), EOPNOTSUPP, "DISABLE_SEID without ISM"))]
         seid = q.add("SMC_GEN_NETLINK", DUMP_SEID, dump=True)
         empty = [(cmd, q.add("SMC_GEN_NETLINK", cmd, dump=True))
-                 for cmd in (GET_LGR_SMCR, GET_LINK_SMCR, GET_LGR_SMCD, GET_DEV_SMCD)]
+                 for cmd in (GET_LGR_SMCR, GET_LINK_SMCR, GET_LGR_SMCD)]
+        dev_smcd = q.add("SMC_GEN_NETLINK", GET_DEV_SMCD, dump=True)
         stats = q.add("SMC_GEN_NETLINK", GET_STATS, dump=True)
         sysinfo_do = q.add("SMC_GEN_NETLINK", GET_SYS_INFO)
         sysinfo_rsv = q.add("SMC_GEN_NETLINK", GET_SYS_INFO, "--reserved", "1", dump=True)
@@ -372,6 +373,8 @@ def run(t):
              "DUMP_SEID: one empty message")
         for cmd, r in empty:
             t.eq((r["errno"], len(r["msgs"])), (0, 0), "command %d: empty dump" % cmd)
+        t.eq((dev_smcd["errno"], len(dev_smcd["msgs"])), (0, 1),
+             "GET_DEV_SMCD: the loopback device (smcd_views checks its attributes)")
         t.eq((stats["errno"], len(stats["msgs"])), (0, 1), "GET_STATS: one message")
         t.eq(sysinfo_do["errno"], EOPNOTSUPP, "GET_SYS_INFO is a dump only")
         t.eq(sysinfo_rsv["errno"], EINVAL, "non-zero reserved header field")
