@@ -42,6 +42,28 @@ static int smcx_nl_text(struct sk_buff *skb, int attr, const u8 *p, size_t n)
 	return nla_put_string(skb, attr, buf);
 }
 
+/* the v2 facts both kinds of group share, nested in @attr */
+static int smcx_nl_lgr_v2_common(struct sk_buff *skb, struct smcx_lgr *lgr,
+				 int attr)
+{
+	struct nlattr *v2 = nla_nest_start(skb, attr);
+
+	if (!v2)
+		return -EMSGSIZE;
+	if (nla_put_u8(skb, SMC_NLA_LGR_V2_VER, lgr->version) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_REL, lgr->v2x.release) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_OS, lgr->peer_os) ||
+	    smcx_nl_text(skb, SMC_NLA_LGR_V2_NEG_EID, lgr->neg_eid,
+			 SMCX_EID_LEN) ||
+	    smcx_nl_text(skb, SMC_NLA_LGR_V2_PEER_HOST, lgr->peer_host,
+			 SMCX_HOSTNAME_LEN)) {
+		nla_nest_cancel(skb, v2);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, v2);
+	return 0;
+}
+
 static int smcx_nl_put_lgr(struct sk_buff *skb, struct netlink_callback *cb,
 			   struct smcx_lgr *lgr)
 {
@@ -65,20 +87,8 @@ static int smcx_nl_put_lgr(struct sk_buff *skb, struct netlink_callback *cb,
 			      SMC_NLA_LGR_R_PAD) ||
 	    nla_put_string(skb, SMC_NLA_LGR_R_PNETID, ""))
 		goto cancel_nest;
-	v2 = nla_nest_start(skb, SMC_NLA_LGR_R_V2_COMMON);
-	if (!v2)
+	if (smcx_nl_lgr_v2_common(skb, lgr, SMC_NLA_LGR_R_V2_COMMON))
 		goto cancel_nest;
-	if (nla_put_u8(skb, SMC_NLA_LGR_V2_VER, lgr->version) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_V2_REL, lgr->v2x.release) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_V2_OS, lgr->peer_os) ||
-	    smcx_nl_text(skb, SMC_NLA_LGR_V2_NEG_EID, lgr->neg_eid,
-			 SMCX_EID_LEN) ||
-	    smcx_nl_text(skb, SMC_NLA_LGR_V2_PEER_HOST, lgr->peer_host,
-			 SMCX_HOSTNAME_LEN)) {
-		nla_nest_cancel(skb, v2);
-		goto cancel_nest;
-	}
-	nla_nest_end(skb, v2);
 	v2 = nla_nest_start(skb, SMC_NLA_LGR_R_V2);
 	if (!v2)
 		goto cancel_nest;
@@ -171,7 +181,7 @@ cancel:
 static int smcx_nl_put_lgr_d(struct sk_buff *skb, struct netlink_callback *cb,
 			     struct smcx_lgr *lgr)
 {
-	struct nlattr *a, *v2;
+	struct nlattr *a;
 	void *hdr;
 
 	hdr = smcx_nl_dump_hdr(skb, cb, SMC_NETLINK_GET_LGR_SMCD);
@@ -194,20 +204,8 @@ static int smcx_nl_put_lgr_d(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u32(skb, SMC_NLA_LGR_D_CHID, SMCX_LO_CHID) ||
 	    nla_put_string(skb, SMC_NLA_LGR_D_PNETID, ""))
 		goto cancel_nest;
-	v2 = nla_nest_start(skb, SMC_NLA_LGR_D_V2_COMMON);
-	if (!v2)
+	if (smcx_nl_lgr_v2_common(skb, lgr, SMC_NLA_LGR_D_V2_COMMON))
 		goto cancel_nest;
-	if (nla_put_u8(skb, SMC_NLA_LGR_V2_VER, lgr->version) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_V2_REL, lgr->v2x.release) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_V2_OS, lgr->peer_os) ||
-	    smcx_nl_text(skb, SMC_NLA_LGR_V2_NEG_EID, lgr->neg_eid,
-			 SMCX_EID_LEN) ||
-	    smcx_nl_text(skb, SMC_NLA_LGR_V2_PEER_HOST, lgr->peer_host,
-			 SMCX_HOSTNAME_LEN)) {
-		nla_nest_cancel(skb, v2);
-		goto cancel_nest;
-	}
-	nla_nest_end(skb, v2);
 	nla_nest_end(skb, a);
 	genlmsg_end(skb, hdr);
 	return 0;
