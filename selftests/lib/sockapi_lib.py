@@ -87,18 +87,20 @@ def probe(h, family):
     return r.rc == 0, (r.out + r.err).strip()
 
 
-def run_suite(t, family, port, cases=None, timeout=900):
-    """Run the suite for one family: server on alpha, client on beta."""
-    a, b = t.alpha, t.beta
+def run_suite(t, family, port, cases=None, timeout=900, local=None):
+    """Run the suite for one family: server on alpha, client on beta; or
+    both on the host @local, over 127.0.0.1."""
+    a, b = (local, local) if local else (t.alpha, t.beta)
+    addr = "127.0.0.1" if local else a.ip
     srv = a.bg("exec %s server -f %s -p %d" % (GUEST_TOOL, family, port),
                name="sockapi-srv-%d" % port)
     try:
         a.wait_port(port + 1, timeout=30)
         only = " -c %s" % ",".join(cases) if cases else ""
-        r = b.run("%s client -f %s -a %s -p %d%s" % (GUEST_TOOL, family, a.ip, port, only),
+        r = b.run("%s client -f %s -a %s -p %d%s" % (GUEST_TOOL, family, addr, port, only),
                   timeout=timeout, check=False)
     finally:
-        b.run("%s quit -f %s -a %s -p %d" % (GUEST_TOOL, family, a.ip, port), check=False)
+        b.run("%s quit -f %s -a %s -p %d" % (GUEST_TOOL, family, addr, port), check=False)
         rs = srv.wait(timeout=30, check=False)
         if rs.rc is None:
             srv.kill()
@@ -127,15 +129,16 @@ def run_suite(t, family, port, cases=None, timeout=900):
 _ORACLES = {}
 
 
-def oracle(t, family, port, cases=None):
-    """The TCP (or TCP6) run of the suite, run once per runner process."""
-    key = (family, tuple(cases or ()))
+def oracle(t, family, port, cases=None, local=None):
+    """The TCP (or TCP6) run of the suite, run once per runner process (and
+    once more over 127.0.0.1 on one host: @local)."""
+    key = (family, tuple(cases or ()), bool(local))
     if key in _ORACLES:
         run, by = _ORACLES[key]
         t.log("sockapi %s oracle: the run of %s (%d cases), not run again"
               % (family, by, len(run.cases)))
         return run
-    run = run_suite(t, family, port, cases=cases)
+    run = run_suite(t, family, port, cases=cases, local=local)
     _ORACLES[key] = (run, t.name)
     return run
 
