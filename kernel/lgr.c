@@ -118,7 +118,7 @@ static void smcx_lgr_release(struct kref *ref)
 	}
 	idr_destroy(&lgr->conns);
 	kfree(lgr->rtoks);
-	if (lgr->net)
+	if (lgr->net && !lgr->smcd)	/* an SMC-D group holds none */
 		put_net(lgr->net);
 	kfree(lgr);
 	smcx_obj_dec(SMCX_OBJ_LGR);
@@ -475,7 +475,13 @@ struct smcx_lgr *smcx_lgr_create_d(struct net *net, int role,
 	lgr = smcx_lgr_alloc(net, role, v2x, peer);
 	if (IS_ERR(lgr))
 		return lgr;
+	/*
+	 * No reference on the namespace (the caller's socket holds it now):
+	 * an idle group would keep a container's namespace for its linger.
+	 * The namespace's exit ends its groups instead (see below).
+	 */
 	lgr->smcd = true;
+	put_net(lgr->net);
 	kref_get(&lgr->ref);		/* the caller's */
 	return lgr;
 }
@@ -612,8 +618,12 @@ struct sock *smcx_lgr_conn_get(struct smcx_lgr *lgr, u32 token)
 	return sk;
 }
 
-/* terminate all link groups (or those on @dev) and wait for them */
-void smcx_lgr_terminate_all(struct smcx_ibdev *dev)
+/*
+ * Terminate every listed link group of @net (NULL: any) on @dev (NULL:
+ * any; an SMC-D group has none), one at a time, and wait for each.
+ */
+static void smcx_lgr_terminate_where(const struct net *net,
+				     struct smcx_ibdev *dev)
 {
 	struct smcx_lgr *lgr;
 
@@ -621,7 +631,8 @@ void smcx_lgr_terminate_all(struct smcx_ibdev *dev)
 		mutex_lock(&smcx_lgrs_mutex);
 		lgr = NULL;
 		list_for_each_entry(lgr, &smcx_lgrs, list)
-			if (!dev || lgr->dev == dev)
+			if ((!dev || lgr->dev == dev) &&
+			    (!net || net_eq(lgr->net, net)))
 				break;
 		if (list_entry_is_head(lgr, &smcx_lgrs, list))
 			lgr = NULL;
@@ -633,6 +644,12 @@ void smcx_lgr_terminate_all(struct smcx_ibdev *dev)
 		smcx_lgr_terminate(lgr);
 		smcx_lgr_put(lgr);
 	}
+}
+
+/* terminate all link groups (or those on @dev) and wait for them */
+void smcx_lgr_terminate_all(struct smcx_ibdev *dev)
+{
+	smcx_lgr_terminate_where(NULL, dev);
 }
 
 /*
@@ -655,13 +672,37 @@ int smcx_lgr_for_each(int (*fn)(struct smcx_lgr *lgr, void *arg), void *arg)
 	return rc;
 }
 
+/*
+ * A namespace goes (none of its sockets is left, each held it): its
+ * SMC-D groups, idle and lingering, end now.  A peer's connection may
+ * still hold such a group's memory (its DMB), but not its namespace: it
+ * only looks up tokens in the empty table.  SMC-R groups hold their
+ * namespace, so only SMC-D ones are left here.
+ */
+static void __net_exit smcx_lgr_net_pre_exit(struct net *net)
+{
+	smcx_lgr_terminate_where(net, NULL);
+}
+
+static struct pernet_operations smcx_lgr_net_ops = {
+	.pre_exit = smcx_lgr_net_pre_exit,
+};
+
 int smcx_lgr_init(void)
 {
+	int rc;
+
 	get_random_bytes(smcx_systemid, 2);
 	smcx_systemid[2] = 0x02;	/* locally administered, random */
 	get_random_bytes(smcx_systemid + 3, 5);
 	smcx_lgr_ib_nb.notifier_call = smcx_lgr_ib_event;
-	return smcx_ib_notifier_register(&smcx_lgr_ib_nb);
+	rc = register_pernet_subsys(&smcx_lgr_net_ops);
+	if (rc)
+		return rc;
+	rc = smcx_ib_notifier_register(&smcx_lgr_ib_nb);
+	if (rc)
+		unregister_pernet_subsys(&smcx_lgr_net_ops);
+	return rc;
 }
 
 /*
@@ -672,6 +713,7 @@ int smcx_lgr_init(void)
 void smcx_lgr_exit(void)
 {
 	smcx_ib_notifier_unregister(&smcx_lgr_ib_nb);
+	unregister_pernet_subsys(&smcx_lgr_net_ops);
 	smcx_lgr_terminate_all(NULL);
 	flush_workqueue(smcx_wq);
 }

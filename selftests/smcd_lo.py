@@ -11,6 +11,8 @@ unless a subtest says otherwise.
   in both and nothing else: unmodified applications (python's http.server
   and curl, redis-server and redis-cli) talk over SMC-D, verified byte for
   byte; sock_diag in each namespace says SMCD for a connection it sees;
+  deleting the namespaces ends their idle SMC-D groups at once (a group
+  holds no reference on its namespace);
 - fallback/: a TCP-only server on this host (the client falls back,
   data intact); net.smc.smcx_loopback=0 in the server's namespace (TCP:
   127.0.0.1 has no RoCE device); a peer on the other host still gets SMC-R;
@@ -93,6 +95,10 @@ def modes(h, port, ns=None):
         if port in (lp, pp):
             out[(lp, pp)] = s.get("mode")
     return out
+
+
+def jout(h, cmd):
+    return json.loads(h.out(cmd))
 
 
 def hs(h, ns=None):
@@ -247,6 +253,17 @@ def tcp2smc_pass(t, a):
             d = hs_delta(before, hs(a, NS[0]))
             t.check(success(d, "srv") >= 2 and not fallbacks(d),
                     "redis connections were SMC (%s)" % d)
+        with t.subtest("tcp2smc/the namespaces go, and their groups with them"):
+            # idle groups linger 10 minutes, but hold no namespace
+            smcd = scenarios.tool("smcd")
+            groups = sum(len(jout(a, nsx(ns, "%s -j linkgroup" % smcd))["linkgroups"])
+                         for ns in NS)
+            t.eq(groups, 2, "an SMC-D group in each namespace, idle")
+            before = stacks.smcx_objects(a)["lgrs"]
+            netns_down(a)
+            until(lambda: stacks.smcx_objects(a)["lgrs"] == before - 2, timeout=60,
+                  what="the namespaces' two groups ended (lgrs %d -> %d)"
+                  % (before, before - 2))
     finally:
         netns_down(a)
 
