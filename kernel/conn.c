@@ -53,13 +53,15 @@ int smcx_conn_wait(struct smcx_sock *smc, long *timeo,
  * namespace unless the application set SO_SNDBUF / SO_RCVBUF (on a tcp2smc
  * or preloaded socket too: the smcx sock takes SOL_SOCKET settings); a
  * server connection's come from its listener (listen.c).  Rounded up to a
- * size the CLC can carry (smcx/bufsize.h).  smcx_buf_get() may give less.
+ * size the CLC can carry (smcx/bufsize.h), at most SMCX_LO_DMB_MAX for
+ * SMC-D (@smcd).  smcx_buf_get() may give less.
  */
-static u32 smcx_buf_size(const struct sock *sk, bool rmb)
+static u32 smcx_buf_size(const struct sock *sk, bool rmb, bool smcd)
 {
 	int skbuf = rmb ? READ_ONCE(sk->sk_rcvbuf) : READ_ONCE(sk->sk_sndbuf);
+	u32 size = smcx_bufsize_uncompress(smcx_bufsize_for_sock(skbuf));
 
-	return smcx_bufsize_uncompress(smcx_bufsize_for_sock(skbuf));
+	return smcd ? min(size, SMCX_LO_DMB_MAX) : size;
 }
 
 /*
@@ -105,9 +107,10 @@ int smcx_conn_create(struct smcx_sock *smc, struct smcx_lgr *lgr)
 	if (conn->lnk)
 		atomic_inc(&conn->lnk->conn_cnt);
 	conn->sndbuf = smcx_buf_get(lgr, &smc->sk,
-				    smcx_buf_size(&smc->sk, false), false);
+				    smcx_buf_size(&smc->sk, false, lgr->smcd),
+				    false);
 	conn->rmb = smcx_buf_get(lgr, &smc->sk,
-				 smcx_buf_size(&smc->sk, true), true);
+				 smcx_buf_size(&smc->sk, true, lgr->smcd), true);
 	if (!conn->sndbuf || !conn->rmb)
 		return -ENOMEM;
 	/* as mainline: max(RMB/10, SOCK_MIN_SNDBUF/2) */

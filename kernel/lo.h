@@ -31,6 +31,7 @@
 #ifndef SMCX_LO_H
 #define SMCX_LO_H
 
+#include <linux/sizes.h>
 #include <linux/types.h>
 
 struct sock;
@@ -39,6 +40,11 @@ struct smcx_lgr;
 
 #define SMCX_LO_CHID		0xFFFF	/* mainline's, reserved for loopback */
 #define SMCX_LO_MAX_DMBS	5000	/* as mainline's SMC_LO_MAX_DMBS */
+/*
+ * The largest DMB (and SMC-D send buffer): mainline's SMC-D sizes end at
+ * compressed size 6 (SMCD_DMBE_SIZES), 16 KiB << 6
+ */
+#define SMCX_LO_DMB_MAX		SZ_1M
 #define SMCX_LO_NAME		"loopback-ism"
 
 struct smcx_lo_gid {
