@@ -160,8 +160,10 @@ static bool smcx_clc_fill_r(struct smcx_sock *smc,
 	dst = sk_dst_get(tcpsk);
 	if (!dst)
 		return false;
-	rc = dst->dev ? smcx_ib_choose_gid(dst->dev, &gid, SMCX_ROCE_V2, NULL,
-					   &choice) : -ENODEV;
+	/* a route over lo (to this host) has no RoCE device: SMC-D's */
+	rc = dst->dev && !(dst->dev->flags & IFF_LOOPBACK) ?
+	     smcx_ib_choose_gid(dst->dev, &gid, SMCX_ROCE_V2, NULL, &choice) :
+	     -ENODEV;
 	dst_release(dst);
 	if (rc)
 		return false;

@@ -171,6 +171,23 @@ static bool smcx_ib_find_gid(struct smcx_ibdev *d, struct smcx_ibport *p,
 	bool match;
 	u32 i;
 
+	/*
+	 * A given RoCE v2 GID: ib_core's lookup, one walk of the table under
+	 * its lock, instead of a reference taken and dropped on each of its
+	 * entries (rxe has 1024: most of a connection's setup cost where no
+	 * port carries the address, as on a veth pair)
+	 */
+	if (want && type == IB_GID_TYPE_ROCE_UDP_ENCAP) {
+		attr = rdma_find_gid_by_port(d->ibdev, (const union ib_gid *)want,
+					     type, p->num, ndev);
+		if (IS_ERR(attr))
+			return false;
+		out->gid = attr->gid;
+		out->gid_index = attr->index;
+		out->gid_type = attr->gid_type;
+		rdma_put_gid_attr(attr);
+		return true;
+	}
 	for (i = 0; i < p->gid_tbl_len; i++) {
 		attr = rdma_get_gid_attr(d->ibdev, p->num, i);
 		if (IS_ERR(attr))
