@@ -257,6 +257,22 @@ int smcx_connect(struct socket *sock, struct smcx_sock *smc,
 		return SMCX_AGAIN;
 	}
 	cs = smc->clcsock;
+	/*
+	 * TCP failed already (a refusal over loopback comes inside the first
+	 * connect()): decide here rather than in the queued handshake work,
+	 * so that this call tells the error as TCP's second connect() does,
+	 * instead of EALREADY.  The work then finds the handshake done.
+	 */
+	if (smc->hs == SMCX_HS_CONNECTING && !smc->aborting &&
+	    inet_sk_state_load(cs->sk) == TCP_CLOSE) {
+		smcx_tcp_restore_cbs(smc);
+		sk->sk_state = SMCX_CLOSED;
+		smc->hs = SMCX_HS_DONE;
+		smcx_graft_tcp(smc, sock);
+		sk->sk_state_change(sk);
+		release_sock(sk);
+		return SMCX_AGAIN;
+	}
 	if (smcx_hs_busy(smc)) {
 		rc = -EALREADY;
 		if (flags & O_NONBLOCK)
