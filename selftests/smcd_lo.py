@@ -13,6 +13,7 @@ unless a subtest says otherwise.
   byte; sock_diag in each namespace says SMCD for a connection it sees;
   deleting the namespaces ends their idle SMC-D groups at once (a group
   holds no reference on its namespace);
+- ipv6/: AF_SMC over ::1 is SMC-D too (native IPv6, no v4-mapped form);
 - fallback/: a TCP-only server on this host (the client falls back,
   data intact); net.smc.smcx_loopback=0 in the server's namespace (TCP:
   127.0.0.1 has no RoCE device); a peer on the other host still gets SMC-R;
@@ -268,6 +269,14 @@ def tcp2smc_pass(t, a):
         netns_down(a)
 
 
+def ipv6_pass(t, a):
+    with t.subtest("ipv6/AF_SMC over ::1"):
+        seen = {}
+        xfer_pair(t, a, "smc6", PORT + 5, 0, addr="::1",
+                  watch=lambda p: seen.update(until(lambda: modes(a, p), what="the connection")))
+        t.check(seen and set(seen.values()) == {"SMCD"}, "::1: SMCD (%s)" % seen)
+
+
 def fallback_pass(t, a, b):
     with t.subtest("fallback/TCP-only server on this host"):
         before = hs(a)
@@ -409,6 +418,7 @@ def run(t):
         h.insmod_smcx(stacks.SMCX_PARAMS)
     sockapi_pass(t, a)
     tcp2smc_pass(t, a)
+    ipv6_pass(t, a)
     fallback_pass(t, a, b)
     close_pass(t, a)
     with t.subtest("abort/listener closed with queued SMC-D connections"):

@@ -146,14 +146,19 @@ def run(t):
 # Proposal header bytes 4..7 (type, length, version|types) rewritten in
 # flight by tc pedit on the client's host, and the trailer; each must make
 # the server drop the connection (the client sees a reset) and nothing else.
+# smcx's Proposal: v2, typev2 B (SMC-R and SMC-D over the loopback device),
+# typev1 N: 224 bytes (156 of SMC-R with one EID, the SMC-Dv2 extension's
+# 48 and two GID/CHID entries of 10); header byte 7 is version 2 << 4 |
+# typev2 << 2 | typev1.
+PROP_LEN = 224
 CORRUPT = (
-    ("unknown type", 56, "0x09009c22"),
-    ("length beyond any CLC message", 56, "0x0103ff22"),
-    ("length below header + trailer", 56, "0x01000822"),
-    ("length shorter than the message", 56, "0x01004022"),
-    ("version 3", 56, "0x01009c32"),
-    ("typev1 and typev2 both N", 56, "0x01009c2a"),
-    ("bad trailer", 52 + 152, "0x00000000"),
+    ("unknown type", 56, "0x09%04x2e" % PROP_LEN),
+    ("length beyond any CLC message", 56, "0x0103ff2e"),
+    ("length below header + trailer", 56, "0x0100082e"),
+    ("length shorter than the message", 56, "0x0100402e"),
+    ("version 3", 56, "0x01%04x3e" % PROP_LEN),
+    ("typev1 and typev2 both N", 56, "0x01%04x2a" % PROP_LEN),
+    ("bad trailer", 52 + PROP_LEN - 4, "0x00000000"),
 )
 
 

@@ -3,7 +3,7 @@
 each one does what it says or refuses.
 
 - every sysctl exists with the mainline default (tcp2smc: ours, default 0;
-  smcx_write_imm: ours, default 1), and the sysctl.d example
+  smcx_write_imm and smcx_loopback: ours, default 1), and the sysctl.d example
   (conf/smcx-sysctl.conf) lists each with that default;
 - in-range writes take, out-of-range and malformed writes fail with EINVAL
   and leave the value as it was; autocorking_size takes any unsigned value
@@ -51,6 +51,7 @@ SYSCTLS = {
     "smcr_max_conns_per_lgr": (255, [16, 100, 255], [15, 256, 0]),
     "limit_smc_hs": (0, [1, 0], [2, -1]),
     "smcx_write_imm": (1, [0, 1], [2, -1]),
+    "smcx_loopback": (1, [0, 1], [2, -1]),
 }
 
 TOOLS = os.path.join(smcxlab.REPO, "selftests", "tools")
