@@ -14,6 +14,8 @@ unless a subtest says otherwise.
   deleting the namespaces ends their idle SMC-D groups at once (a group
   holds no reference on its namespace);
 - ipv6/: AF_SMC over ::1 is SMC-D too (native IPv6, no v4-mapped form);
+- reach/: the host's own eth0 address (its route is lo's) and smc_run
+  (unmodified TCP programs, preloaded) reach SMC-D as well;
 - fallback/: a TCP-only server on this host (the client falls back,
   data intact); net.smc.smcx_loopback=0 in the server's namespace (TCP:
   127.0.0.1 has no RoCE device); a peer on the other host still gets SMC-R;
@@ -277,6 +279,31 @@ def ipv6_pass(t, a):
         t.check(seen and set(seen.values()) == {"SMCD"}, "::1: SMCD (%s)" % seen)
 
 
+def reach_pass(t, a):
+    """The other ways in: the host's own address, and smc_run's preload."""
+    with t.subtest("reach/AF_SMC to the host's own address"):
+        seen = {}
+        xfer_pair(t, a, "smc", PORT + 6, 0, addr=a.ip,
+                  watch=lambda p: seen.update(until(lambda: modes(a, p), what="the connection")))
+        t.check(seen and set(seen.values()) == {"SMCD"}, "%s: SMCD (%s)" % (a.ip, seen))
+    with t.subtest("reach/smc_run: unmodified TCP programs"):
+        run = scenarios.tool("smc_run")
+        port, seen = PORT + 7, {}
+        srv = a.bg("%s %s server -f tcp -p %d -q" % (run, XFER, port))
+        try:
+            a.wait_port(port)
+            cli = a.bg("%s %s client -f tcp -a 127.0.0.1 -p %d -t 3 -q" % (run, XFER, port))
+            seen = until(lambda: modes(a, port), what="the connection")
+            c = cli.wait(timeout=120)
+            s = srv.wait(timeout=60)
+        except BaseException:
+            srv.kill()
+            raise
+        t.check("1/1 connections ok" in s.out + s.err,
+                "every byte verified: %s" % (c.out + c.err + s.out + s.err).strip()[-300:])
+        t.check(seen and set(seen.values()) == {"SMCD"}, "smc_run over 127.0.0.1: SMCD (%s)" % seen)
+
+
 def fallback_pass(t, a, b):
     with t.subtest("fallback/TCP-only server on this host"):
         before = hs(a)
@@ -419,6 +446,7 @@ def run(t):
     sockapi_pass(t, a)
     tcp2smc_pass(t, a)
     ipv6_pass(t, a)
+    reach_pass(t, a)
     fallback_pass(t, a, b)
     close_pass(t, a)
     with t.subtest("abort/listener closed with queued SMC-D connections"):
