@@ -75,6 +75,37 @@ static inline void smcx_clc__put_fce(u8 *p, u8 v2_direct, u8 os_type,
  *   160 bytes; a confirm is 164 + 16 * count.
  */
 
+/*
+ * The header of an Accept or Confirm of either path (@path: SMCX_TYPE_R or
+ * _D; the SMC-D decoder checks its eyecatcher itself): the type, the
+ * reserved bit of byte 7, the first-contact flag alone in typev2, and the
+ * least length of its version (@v1_len, @v2_len).
+ */
+static inline int smcx_clc__acc_hdr(const u8 *buf, size_t len, u8 type,
+				    struct smcx_clc_hdr *h, u8 path,
+				    size_t v1_len, size_t v2_len,
+				    unsigned int flags)
+{
+	int rc;
+
+	if (type != SMCX_CLC_ACCEPT && type != SMCX_CLC_CONFIRM)
+		return -SMCX_WIRE_ETYPE;
+	rc = smcx_clc__hdr(buf, len, type, h);
+	if (rc)
+		return rc;
+	if (path == SMCX_TYPE_D && h->eyecatcher != SMCX_EYE_SMCD)
+		return -SMCX_WIRE_EEYECATCHER;
+	if (h->typev1 != path)
+		return -SMCX_WIRE_EPATH;
+	rc = smcx_rsvd_bits(buf[7], 0x04, flags);
+	if (rc)
+		return rc;
+	h->typev2 &= SMCX_CLC_FIRST_CONTACT;
+	if (len < (h->version == SMCX_CLC_V1 ? v1_len : v2_len))
+		return -SMCX_WIRE_ESHORT;
+	return 0;
+}
+
 static inline int smcx_clc_decode_accept(const u8 *buf, size_t len,
 					 u8 type, struct smcx_clc_accept *m,
 					 unsigned int flags)
@@ -86,20 +117,10 @@ static inline int smcx_clc_decode_accept(const u8 *buf, size_t len,
 	int rc;
 
 	memset(m, 0, sizeof(*m));
-	if (type != SMCX_CLC_ACCEPT && type != SMCX_CLC_CONFIRM)
-		return -SMCX_WIRE_ETYPE;
-	rc = smcx_clc__hdr(buf, len, type, h);
+	rc = smcx_clc__acc_hdr(buf, len, type, h, SMCX_TYPE_R,
+			       SMCX_CLC_ACC_V1_LEN, SMCX_CLC_ACC_V2_LEN, flags);
 	if (rc)
 		return rc;
-	if (h->typev1 != SMCX_TYPE_R)
-		return -SMCX_WIRE_EPATH;
-	rc = smcx_rsvd_bits(buf[7], 0x04, flags);
-	if (rc)
-		return rc;
-	h->typev2 &= SMCX_CLC_FIRST_CONTACT;
-	if (len < (h->version == SMCX_CLC_V1 ? SMCX_CLC_ACC_V1_LEN :
-					      SMCX_CLC_ACC_V2_LEN))
-		return -SMCX_WIRE_ESHORT;
 	memcpy(m->peer_id, buf + 8, SMCX_PEERID_LEN);
 	memcpy(m->gid, buf + 16, SMCX_GID_LEN);
 	memcpy(m->mac, buf + 32, SMCX_MAC_LEN);

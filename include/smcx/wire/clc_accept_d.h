@@ -107,22 +107,11 @@ static inline int smcx_clc_decode_accept_d(const u8 *buf, size_t len,
 	int rc;
 
 	memset(m, 0, sizeof(*m));
-	if (type != SMCX_CLC_ACCEPT && type != SMCX_CLC_CONFIRM)
-		return -SMCX_WIRE_ETYPE;
-	rc = smcx_clc__hdr(buf, len, type, h);
+	rc = smcx_clc__acc_hdr(buf, len, type, h, SMCX_TYPE_D,
+			       SMCX_CLC_ACC_D_V1_LEN, SMCX_CLC_ACC_D_V2_LEN,
+			       flags);
 	if (rc)
 		return rc;
-	if (h->eyecatcher != SMCX_EYE_SMCD)
-		return -SMCX_WIRE_EEYECATCHER;
-	if (h->typev1 != SMCX_TYPE_D)
-		return -SMCX_WIRE_EPATH;
-	rc = smcx_rsvd_bits(buf[7], 0x04, flags);
-	if (rc)
-		return rc;
-	h->typev2 &= SMCX_CLC_FIRST_CONTACT;
-	if (len < (h->version == SMCX_CLC_V1 ? SMCX_CLC_ACC_D_V1_LEN :
-					      SMCX_CLC_ACC_D_V2_LEN))
-		return -SMCX_WIRE_ESHORT;
 	m->gid = smcx_get_be64(buf + 8);
 	m->token = smcx_get_be64(buf + 16);
 	m->dmbe_idx = buf[24];
