@@ -87,7 +87,8 @@ def nsx(ns, cmd):
 
 
 def modes(h, port, ns=None):
-    """{(local port, peer port): mode} of the AF_SMC sockets at @port."""
+    """{(local port, peer port): mode} of the connected AF_SMC sockets at
+    @port (a listener has no mode of its own to show)."""
     r = h.run(nsx(ns, "%s -a --json" % stacks.smcss()), check=False)
     if r.rc:
         raise AssertionError("smcss: %s" % r.describe())
@@ -95,7 +96,7 @@ def modes(h, port, ns=None):
     for s in json.loads(r.out)["sockets"]:
         lp = (s.get("local") or {}).get("port")
         pp = (s.get("peer") or {}).get("port")
-        if port in (lp, pp):
+        if port in (lp, pp) and pp:
             out[(lp, pp)] = s.get("mode")
     return out
 
@@ -293,7 +294,8 @@ def reach_pass(t, a):
         try:
             a.wait_port(port)
             cli = a.bg("%s %s client -f tcp -a 127.0.0.1 -p %d -t 3 -q" % (run, XFER, port))
-            seen = until(lambda: modes(a, port), what="the connection")
+            seen = until(lambda: (lambda m: m if len(m) >= 2 else None)(modes(a, port)),
+                         what="both ends of the connection")
             c = cli.wait(timeout=120)
             s = srv.wait(timeout=60)
         except BaseException:
