@@ -22,6 +22,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/mutex.h>
 #include <net/sock.h>
 
 #include "clc.h"
@@ -138,6 +139,15 @@ static u32 smcx_clc_d_take(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 }
 
 /*
+ * Serialises the find-or-make of SMC-D groups.  A group becomes findable
+ * only with its first connection (smcx_lgr_conn_add() publishes it), so
+ * without this two handshakes arriving together both find none and make
+ * one each.  Held only across the lookup, the group's allocation and the
+ * connection's buffers: nothing in it waits for a peer.
+ */
+static DEFINE_MUTEX(smcx_join_d_mutex);
+
+/*
  * A connection of @smc in an SMC-D group of @role: one with room, or a new
  * one (*@first).  0, or -errno; the undo is smcx_join_d_undo().
  */
@@ -152,21 +162,26 @@ static int smcx_join_d_conn(struct smcx_sock *smc, int role,
 	struct smcx_lgr *lgr;
 	int rc, tries;
 
+	rc = -ENOSPC;
+	mutex_lock(&smcx_join_d_mutex);
 	for (tries = 0; tries < 3; tries++) {
 		lgr = smcx_lgr_find_d(net, role);
 		*first = !lgr;
 		if (!lgr)
 			lgr = smcx_lgr_create_d(net, role, &v2x);
-		if (IS_ERR(lgr))
-			return PTR_ERR(lgr);
+		if (IS_ERR(lgr)) {
+			rc = PTR_ERR(lgr);
+			break;
+		}
 		*lgrp = lgr;
 		rc = smcx_conn_create(smc, lgr);
 		if (rc != -ENOSPC || *first)
-			return rc;
+			break;
 		smcx_lgr_put(lgr);	/* full meanwhile: look again */
 		*lgrp = NULL;
 	}
-	return -ENOSPC;
+	mutex_unlock(&smcx_join_d_mutex);
+	return rc;
 }
 
 /*
