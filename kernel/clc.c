@@ -50,6 +50,7 @@
 #include "clc_io.h"
 #include "join.h"
 #include "conn.h"
+#include "hsrec.h"
 #include "ib.h"
 #include "lgr.h"
 #include "sysctl.h"
@@ -334,7 +335,7 @@ static int smcx_clc_fill_acc(struct smcx_sock *smc, struct smcx_clc_accept *a,
 	return 0;
 }
 
-static int smcx_clc_send_acc(struct socket *cs, struct smcx_clc_ctx *ctx,
+static int smcx_clc_send_acc(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 			     u8 type)
 {
 	int len = smcx_clc_encode_accept(&ctx->m.acc, type, ctx->buf,
@@ -342,7 +343,7 @@ static int smcx_clc_send_acc(struct socket *cs, struct smcx_clc_ctx *ctx,
 
 	if (len < 0)
 		return -EINVAL;
-	return smcx_clc_write(cs, ctx->buf, len);
+	return smcx_clc_write(smc, ctx->buf, len);
 }
 
 /*
@@ -377,7 +378,7 @@ static int smcx_clc_clnt_judge(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	if (!reason)
 		return 0;
 decline:
-	return smcx_clc_decline(smc->clcsock, reason, SMCX_CLC_V2);
+	return smcx_clc_decline(smc, reason, SMCX_CLC_V2);
 }
 
 int smcx_clc_send_confirm(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
@@ -395,7 +396,7 @@ int smcx_clc_send_confirm(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 	}
 	/* the Confirm names our RMB: the peer may write into it from now */
 	smcx_close_expose(smc->conn);
-	return smcx_clc_send_acc(smc->clcsock, ctx, SMCX_CLC_CONFIRM);
+	return smcx_clc_send_acc(smc, ctx, SMCX_CLC_CONFIRM);
 }
 
 /*
@@ -439,14 +440,13 @@ static int smcx_clc_srv_judge(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 			     smcx_wwi_first_srv(ctx->neg.write_imm,
 						p->vendor_oui, p->vendor_exp);
 	if (reason)
-		return smcx_clc_decline(smc->clcsock, reason, SMCX_CLC_V2);
+		return smcx_clc_decline(smc, reason, SMCX_CLC_V2);
 	return 0;
 }
 
 int smcx_clc_srv_accept(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 			bool first, u32 *decline)
 {
-	struct socket *cs = smc->clcsock;
 	struct smcx_clc_hdr hdr;
 	long timeo;
 	int rc, len;
@@ -457,11 +457,11 @@ int smcx_clc_srv_accept(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 		return rc;
 	/* the Accept names our RMB: the peer may write into it from now */
 	smcx_close_expose(smc->conn);
-	rc = smcx_clc_send_acc(cs, ctx, SMCX_CLC_ACCEPT);
+	rc = smcx_clc_send_acc(smc, ctx, SMCX_CLC_ACCEPT);
 	if (rc)
 		return rc;
 	timeo = SMCX_CLC_WAIT_TIME;
-	len = smcx_clc_recv(cs, ctx, &hdr, &timeo);
+	len = smcx_clc_recv(smc, ctx, &hdr, &timeo);
 	if (len < 0)
 		return len;
 	if (hdr.type == SMCX_CLC_DECLINE)
@@ -495,7 +495,7 @@ int smcx_clc_srv_unserved(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 	if (rc != -ENOENT && rc != -ENODEV && rc != -ENOMEM && rc != -ENOSPC)
 		return rc;
 	/* nothing to serve it with: decline as before */
-	return smcx_clc_decline(smc->clcsock, ctx->reason,
+	return smcx_clc_decline(smc, ctx->reason,
 				ctx->m.prop.hdr.version);
 }
 
@@ -517,6 +517,7 @@ int smcx_clc_client(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		goto decline_first;
 	ctx->offered = smcx_vx_prop_feats(ctx->m.prop.vendor_oui,
 					  ctx->m.prop.vendor_exp);
+	smcx_hsrec_proposal(smc->rec, &ctx->m.prop);
 	len = smcx_clc_encode_proposal(&ctx->m.prop, ctx->buf, sizeof(ctx->buf));
 	if (len < 0) {
 		reason = SMCX_DECL_INTERR;
@@ -528,12 +529,12 @@ int smcx_clc_client(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	 * smcx_graft_tcp() undoes it if the connection becomes TCP's.
 	 */
 	tcp_sock_set_quickack(cs->sk, 0);
-	rc = smcx_clc_write(cs, ctx->buf, len);
+	rc = smcx_clc_write(smc, ctx->buf, len);
 	if (rc)
 		return rc;
 
 	timeo = SMCX_CLC_WAIT_TIME;
-	len = smcx_clc_recv(cs, ctx, &hdr, &timeo);
+	len = smcx_clc_recv(smc, ctx, &hdr, &timeo);
 	if (len < 0)
 		return len;
 	switch (hdr.type) {
@@ -563,7 +564,7 @@ int smcx_clc_client(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 		/* we offered v2 only; a v1 accept does not match the offer */
 		reason = ctx->m.acc.hdr.version == SMCX_CLC_V2 ?
 			 SMCX_DECL_NOSMCRDEV : SMCX_DECL_MODEUNSUPP;
-		rc = smcx_clc_send_decline(cs, reason, ctx->m.acc.hdr.version);
+		rc = smcx_clc_send_decline(smc, reason, ctx->m.acc.hdr.version);
 		if (!rc)
 			rc = reason;
 		break;
@@ -579,7 +580,7 @@ decline_first:
 	 * as mainline sends it on a host without ISMv2.  The server falls
 	 * back on it (PEERDECL) and the stream stays in sync.
 	 */
-	return smcx_clc_decline(cs, reason, SMCX_CLC_V1);
+	return smcx_clc_decline(smc, reason, SMCX_CLC_V1);
 }
 
 /* does the proposal list one of our user EIDs? */
@@ -620,7 +621,6 @@ static u32 smcx_clc_srv_reason(const struct smcx_clc_proposal *p)
 
 int smcx_clc_server(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 {
-	struct socket *cs = smc->clcsock;
 	struct smcx_clc_hdr hdr;
 	u32 reason;
 	long timeo;
@@ -642,7 +642,7 @@ int smcx_clc_server(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	rc = smcx_clc_sniff(smc, &timeo);
 	if (rc <= 0)
 		return rc ? rc : SMCX_DECL_SYNCERR;
-	len = smcx_clc_recv(cs, ctx, &hdr, &timeo);
+	len = smcx_clc_recv(smc, ctx, &hdr, &timeo);
 	if (len < 0)
 		return len;
 	switch (hdr.type) {
@@ -655,6 +655,7 @@ int smcx_clc_server(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 			rc = -EPROTO;
 			break;
 		}
+		smcx_hsrec_proposal(smc->rec, &ctx->m.prop);
 		/* this host's loopback device first, where both can */
 		if (smcx_clc_d_wanted(smc, ctx)) {
 			ctx->smcd = true;
@@ -672,7 +673,7 @@ int smcx_clc_server(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 				rc = smcx_clc_srv_unserved(smc, ctx, rc);
 			break;
 		}
-		rc = smcx_clc_send_decline(cs, reason, ctx->m.prop.hdr.version);
+		rc = smcx_clc_send_decline(smc, reason, ctx->m.prop.hdr.version);
 		if (!rc)
 			rc = reason;
 		break;

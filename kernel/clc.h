@@ -105,6 +105,6 @@ int smcx_clc_peer_declined(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 			   int len);
 
 /* send a Decline (clc_io.c): its write error, else @reason */
-int smcx_clc_decline(struct socket *cs, u32 reason, u8 version);
+int smcx_clc_decline(struct smcx_sock *smc, u32 reason, u8 version);
 
 #endif /* SMCX_CLC_H */

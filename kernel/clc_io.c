@@ -25,16 +25,18 @@
 #include "clc.h"
 #include "clc_io.h"
 #include "conn.h"
+#include "hsrec.h"
 #include "lgr.h"
 
 /* write one whole message; it is small and the connection fresh */
-int smcx_clc_write(struct socket *cs, const u8 *buf, size_t len)
+int smcx_clc_write(struct smcx_sock *smc, const u8 *buf, size_t len)
 {
 	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
 	struct kvec iov = { .iov_base = (void *)buf, .iov_len = len };
 	int rc;
 
-	rc = kernel_sendmsg(cs, &msg, &iov, 1, len);
+	smcx_hsrec_msg(smc->rec, true, buf, len);
+	rc = kernel_sendmsg(smc->clcsock, &msg, &iov, 1, len);
 	if (rc < 0)
 		return rc;
 	/* a partial message would desynchronise the stream: give up */
@@ -78,9 +80,10 @@ static int smcx_clc_read(struct socket *cs, u8 *p, size_t n, long *timeo)
  * Receive one CLC message into ctx->buf, waiting at most *@timeo jiffies in
  * total (one deadline per message); its length, or -errno.
  */
-int smcx_clc_recv(struct socket *cs, struct smcx_clc_ctx *ctx,
+int smcx_clc_recv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 		  struct smcx_clc_hdr *hdr, long *timeo)
 {
+	struct socket *cs = smc->clcsock;
 	int rc;
 
 	rc = smcx_clc_read(cs, ctx->buf, SMCX_CLC_HDR_LEN, timeo);
@@ -93,7 +96,10 @@ int smcx_clc_recv(struct socket *cs, struct smcx_clc_ctx *ctx,
 		return -EPROTO;
 	rc = smcx_clc_read(cs, ctx->buf + SMCX_CLC_HDR_LEN,
 			   hdr->length - SMCX_CLC_HDR_LEN, timeo);
-	return rc ? rc : hdr->length;
+	if (rc)
+		return rc;
+	smcx_hsrec_msg(smc->rec, false, ctx->buf, hdr->length);
+	return hdr->length;
 }
 
 /*
@@ -194,7 +200,7 @@ int smcx_clc_sniff(struct smcx_sock *smc, long *timeo)
 	}
 }
 
-int smcx_clc_send_decline(struct socket *cs, u32 reason, u8 version)
+int smcx_clc_send_decline(struct smcx_sock *smc, u32 reason, u8 version)
 {
 	struct smcx_clc_decline d = {
 		.hdr = {
@@ -215,12 +221,12 @@ int smcx_clc_send_decline(struct socket *cs, u32 reason, u8 version)
 	len = smcx_clc_encode_decline(&d, buf, sizeof(buf));
 	if (len < 0)
 		return -EINVAL;
-	return smcx_clc_write(cs, buf, len);
+	return smcx_clc_write(smc, buf, len);
 }
 
-int smcx_clc_decline(struct socket *cs, u32 reason, u8 version)
+int smcx_clc_decline(struct smcx_sock *smc, u32 reason, u8 version)
 {
-	int rc = smcx_clc_send_decline(cs, reason, version);
+	int rc = smcx_clc_send_decline(smc, reason, version);
 
 	return rc ? rc : reason;
 }

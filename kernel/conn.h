@@ -43,6 +43,7 @@ struct msghdr;
 struct seq_file;
 struct smcx_buf;
 struct smcx_cdc_msg;
+struct smcx_hsrec;
 struct smcx_lgr;
 struct smcx_link;
 struct smcx_sock;
@@ -101,6 +102,13 @@ struct smcx_sock {
 	bool grafted;			/* ... and sock->sk is now the TCP sock */
 	u32 fallback_rsn;		/* local reason, SMCX_DECL_*, 0 if none */
 	u32 peer_diag;			/* diagnosis of the peer's decline */
+	/*
+	 * The handshake's flight record (hsrec.h), NULL when not recorded:
+	 * made by connect() or the server's handshake work, filled by the
+	 * handshake, handed to the namespace's ring where it ends
+	 * (smcx_hs_record_end()); freed with the sock if it never does.
+	 */
+	struct smcx_hsrec *rec;
 	struct smcx_conn *conn;		/* SMC-R state, NULL before/without */
 	/* the connection runs on the SMC data path (conn): SMC-R, or ... */
 	bool smcr;
@@ -124,6 +132,7 @@ struct smcx_sock {
 	 * net.smc.limit_smc_hs at creation, SMC_LIMIT_HS; read by listen()
 	 */
 	bool limit_hs;
+	char listen_comm[TASK_COMM_LEN];	/* listen()'s task, for records */
 	spinlock_t accq_lock;		/* pending, acceptq, npending, closing */
 	struct list_head pending;	/* connections inside the handshake */
 	struct list_head acceptq;	/* connections ready for accept() */

@@ -38,9 +38,12 @@
 
 #include <smcx/wire.h>
 
+#include "hsrec.h"
 #include "join.h"
 #include "lgr.h"
+#include "peers.h"
 #include "sock.h"
+#include "uapi.h"
 
 /* TCP state change of a connecting CLC socket; softirq or process context */
 static void smcx_connect_state_change(struct sock *tcpsk)
@@ -93,6 +96,44 @@ static void smcx_tcp_fail(struct sock *tcpsk, int err)
 	tcp_abort(tcpsk, err);
 }
 
+/* the error TCP's connect failed with */
+static int smcx_tcp_error(struct sock *tcpsk)
+{
+	int err = READ_ONCE(tcpsk->sk_err);
+
+	return err ? -err : -ECONNREFUSED;
+}
+
+/*
+ * The peer cache (peers.h) learns how a handshake with this peer went,
+ * once the peer announced SMC: a success forgets it; a Decline of its
+ * counts; a stream that broke after our Proposal (not CLC, a reset, no
+ * answer) caches it at once.  Our own abort (release, shutdown) says
+ * nothing about the peer.
+ */
+static void smcx_connect_note_peer(struct smcx_sock *smc, int rc, u32 reason)
+{
+	struct sock *tcpsk = smc->clcsock->sk;
+	struct net *net = sock_net(&smc->sk);
+	u8 why = 0;
+
+	if (READ_ONCE(smc->aborting))
+		return;
+	if (rc == -EPROTO)
+		why = SMCX_PEER_NOT_CLC;
+	else if (rc == -ECONNRESET || rc == -EPIPE)
+		why = SMCX_PEER_RESET;
+	else if (rc == -ETIMEDOUT)
+		why = SMCX_PEER_SILENT;
+	else if (rc < 0)
+		return;
+	if (why || !reason)
+		smcx_peer_note(net, tcpsk, why, 0);
+	else if (reason == SMCX_DECL_PEERDECL)
+		smcx_peer_note(net, tcpsk, 0,
+			       smc->peer_diag ? : SMCX_DECL_PEERDECL);
+}
+
 void smcx_connect_work(struct work_struct *work)
 {
 	struct smcx_sock *smc = container_of(work, struct smcx_sock, hs_work);
@@ -130,6 +171,7 @@ void smcx_connect_work(struct work_struct *work)
 			reason = rc;
 			rc = 0;
 		}
+		smcx_connect_note_peer(smc, rc, reason);
 	}
 
 	/*
@@ -156,10 +198,12 @@ void smcx_connect_work(struct work_struct *work)
 	}
 	if (smc->aborting) {
 		/* release() owns the socket; it saw us busy and cleans up */
+		smcx_hs_record_end(smc, -ECONNABORTED, 0);
 		smc->hs = SMCX_HS_DONE;
 		release_sock(sk);
 		return;
 	}
+	smcx_hs_record_end(smc, connected ? rc : smcx_tcp_error(tcpsk), reason);
 	if (rc < 0) {
 		smcx_stats_hs_error(net, SMCX_CLNT);
 		smcx_tcp_fail(tcpsk, -rc);
@@ -243,11 +287,26 @@ int smcx_connect_shutdown(struct smcx_sock *smc, struct socket *sock)
 	return 0;
 }
 
+/*
+ * Does this connect() go out as plain TCP, without the SMC option?  The
+ * reason (SMCX_DECL_POLICY, _PEERCACHED), or 0: try SMC.
+ */
+static u32 smcx_connect_scope(struct smcx_sock *smc,
+			      struct sockaddr_unsized *addr, int alen)
+{
+	struct net *net = sock_net(&smc->sk);
+
+	if (smcx_peer_cached(net, (struct sockaddr *)addr, alen))
+		return SMCX_DECL_PEERCACHED;
+	return 0;
+}
+
 int smcx_connect(struct socket *sock, struct smcx_sock *smc,
 		 struct sockaddr_unsized *addr, int alen, int flags)
 {
 	struct sock *sk = &smc->sk;
 	struct socket *cs;
+	u32 reason;
 	long timeo;
 	int rc;
 
@@ -265,6 +324,7 @@ int smcx_connect(struct socket *sock, struct smcx_sock *smc,
 	 */
 	if (smc->hs == SMCX_HS_CONNECTING && !smc->aborting &&
 	    inet_sk_state_load(cs->sk) == TCP_CLOSE) {
+		smcx_hs_record_end(smc, smcx_tcp_error(cs->sk), 0);
 		smcx_tcp_restore_cbs(smc);
 		sk->sk_state = SMCX_CLOSED;
 		smc->hs = SMCX_HS_DONE;
@@ -295,7 +355,20 @@ int smcx_connect(struct socket *sock, struct smcx_sock *smc,
 		goto out;
 	}
 
+	/* the scope rules and the peer cache may send it out as plain TCP */
+	reason = smcx_connect_scope(smc, addr, alen);
+	if (reason) {
+		smcx_fallback_now(smc, sock, reason);
+		smcx_hs_record_scoped(smc, (struct sockaddr *)addr, alen,
+				      reason);
+		release_sock(sk);
+		return SMCX_AGAIN;
+	}
+
 	/* TCP may finish inside connect() (loopback): be ready for it */
+	smcx_hs_record_start(smc, SMCX_CLNT, current->comm);
+	if (smc->rec)
+		smc->rec->syn_sent = 1;
 	smc->hs = SMCX_HS_CONNECTING;
 	smcx_clcsock_inherit(smc);
 	smcx_connect_watch(smc);
@@ -303,6 +376,8 @@ int smcx_connect(struct socket *sock, struct smcx_sock *smc,
 	rc = cs->ops->connect(cs, addr, alen, O_NONBLOCK);
 	if (rc && rc != -EINPROGRESS) {
 		/* refused before a SYN left: the socket stays as it was */
+		smcx_hsrec_free(smc->rec);
+		smc->rec = NULL;
 		smcx_tcp_restore_cbs(smc);
 		tcp_sk(cs->sk)->syn_smc = 0;
 		smc->hs = SMCX_HS_NONE;

@@ -24,9 +24,140 @@
 #include <linux/security.h>
 #include <net/tcp.h>
 
+#include <linux/unaligned.h>
+#include <net/ipv6.h>
+
 #include <smcx/wire.h>
 
+#include "conn.h"
+#include "hsrec.h"
+#include "lgr.h"
+#include "link.h"
+#include "lo.h"
 #include "sock.h"
+#include "uapi.h"
+
+/* -- the flight record of a handshake (hsrec.h) ------------------------------- */
+
+void smcx_hs_record_start(struct smcx_sock *smc, int role, const char *comm)
+{
+	struct sock *sk = &smc->sk;
+
+	smc->rec = smcx_hsrec_new(sock_net(sk), role);
+	if (!smc->rec)
+		return;
+	smc->rec->uid = sk_uid(sk);
+	strscpy(smc->rec->comm, comm, sizeof(smc->rec->comm));
+}
+
+/* the addresses of @tcpsk, as far as it has them */
+static void smcx_hs_record_addrs(struct smcx_hsrec *r, struct sock *tcpsk)
+{
+	const struct inet_sock *inet = inet_sk(tcpsk);
+
+	r->family = tcpsk->sk_family;
+	r->lport = ntohs(inet->inet_sport);
+	r->pport = ntohs(inet->inet_dport);
+#if IS_ENABLED(CONFIG_IPV6)
+	if (tcpsk->sk_family == AF_INET6) {
+		memcpy(r->laddr, &tcpsk->sk_v6_rcv_saddr, 16);
+		memcpy(r->paddr, &tcpsk->sk_v6_daddr, 16);
+		return;
+	}
+#endif
+	ipv6_addr_set_v4mapped(inet->inet_rcv_saddr, (struct in6_addr *)r->laddr);
+	ipv6_addr_set_v4mapped(inet->inet_daddr, (struct in6_addr *)r->paddr);
+}
+
+/* the connection's group, link and what was agreed */
+static void smcx_hs_record_conn(struct smcx_hsrec *r, struct smcx_sock *smc)
+{
+	struct smcx_lgr *lgr = smc->conn ? smc->conn->lgr : NULL;
+	const struct smcx_link *lnk;
+
+	if (!lgr)
+		return;
+	r->result = smc->smcd ? SMCX_HS_SMCD : SMCX_HS_SMCR;
+	r->lgr_id = get_unaligned((u32 *)lgr->id);
+	r->version = lgr->version;
+	r->release = lgr->v2x.release;
+	r->max_conns = lgr->v2x.max_conns;
+	r->max_links = lgr->v2x.max_links;
+	r->wwi = lgr->v2x.write_imm;
+	memcpy(r->eid, lgr->neg_eid, SMCX_EID_LEN);
+	if (smc->smcd) {
+		strscpy(r->dev, "loopback-ism", sizeof(r->dev));
+		memcpy(r->gid, &smcx_lo_gid, SMCX_GID_LEN);
+		memcpy(r->peer_gid, &smcx_lo_gid, SMCX_GID_LEN);
+		return;
+	}
+	lnk = smc->conn->lnk;
+	if (!lnk || !lnk->ibdev)
+		return;
+	strscpy(r->dev, dev_name(&lnk->ibdev->dev), sizeof(r->dev));
+	r->ibport = lnk->port;
+	memcpy(r->gid, lnk->gid, SMCX_GID_LEN);
+	memcpy(r->peer_gid, lnk->peer_gid, SMCX_GID_LEN);
+}
+
+/*
+ * connect() sends @smc out as plain TCP for @reason before any SYN: the
+ * record says where to and why.
+ */
+void smcx_hs_record_scoped(struct smcx_sock *smc, const struct sockaddr *addr,
+			   int alen, u32 reason)
+{
+	const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)addr;
+	const struct sockaddr_in *in = (const struct sockaddr_in *)addr;
+	struct smcx_hsrec *r;
+
+	smcx_hs_record_start(smc, SMCX_CLNT, current->comm);
+	r = smc->rec;
+	if (!r)
+		return;
+	smc->rec = NULL;
+	r->family = addr->sa_family;
+	if (addr->sa_family == AF_INET && alen >= (int)sizeof(*in)) {
+		ipv6_addr_set_v4mapped(in->sin_addr.s_addr,
+				       (struct in6_addr *)r->paddr);
+		r->pport = ntohs(in->sin_port);
+	} else if (addr->sa_family == AF_INET6 && alen >= SIN6_LEN_RFC2133) {
+		memcpy(r->paddr, &in6->sin6_addr, 16);
+		r->pport = ntohs(in6->sin6_port);
+	}
+	r->result = SMCX_HS_TCP;
+	r->reason = reason;
+	smcx_hsrec_commit(sock_net(&smc->sk), r);
+}
+
+/*
+ * The handshake of @smc ended: @rc < 0 it failed, else the connection is
+ * SMC (smc->smcr) or TCP for @reason.  The record goes to the ring.
+ */
+void smcx_hs_record_end(struct smcx_sock *smc, int rc, u32 reason)
+{
+	struct smcx_hsrec *r = smc->rec;
+	struct sock *tcpsk;
+
+	if (!r)
+		return;
+	smc->rec = NULL;
+	tcpsk = smc->clcsock ? smc->clcsock->sk : NULL;
+	if (tcpsk && inet_sk(tcpsk)->inet_dport) {
+		smcx_hs_record_addrs(r, tcpsk);
+		r->syn_seen = r->syn_sent && tcp_sk(tcpsk)->syn_smc;
+	}
+	if (rc < 0) {
+		r->result = SMCX_HS_FAILED;
+		r->err = -rc;
+	} else if (smc->smcr) {
+		smcx_hs_record_conn(r, smc);
+	} else {
+		r->result = SMCX_HS_TCP;
+		r->reason = reason;
+	}
+	smcx_hsrec_commit(sock_net(&smc->sk), r);
+}
 
 /* remember why the connection is TCP and count it; sock lock held */
 void smcx_fallback_record(struct smcx_sock *smc, enum smcx_role role,

@@ -286,7 +286,7 @@ static int smcx_join_end(struct smcx_join *j, int rc, u32 decline)
 		smcx_join_undo(j);
 	smcx_join_unlock(j);
 	if (decline)
-		return smcx_clc_decline(j->smc->clcsock, decline, SMCX_CLC_V2);
+		return smcx_clc_decline(j->smc, decline, SMCX_CLC_V2);
 	if (rc)
 		return rc;
 	/*

@@ -113,7 +113,7 @@ static int smcx_clc_d_send(struct smcx_sock *smc, struct smcx_clc_ctx *ctx,
 		return -EINVAL;
 	/* it names our DMB: the peer may copy into it from now */
 	smcx_close_expose(conn);
-	return smcx_clc_write(smc->clcsock, ctx->buf, len);
+	return smcx_clc_write(smc, ctx->buf, len);
 }
 
 /*
@@ -212,7 +212,7 @@ static int smcx_join_d_end(struct smcx_sock *smc, struct smcx_lgr *lgr,
 	if (rc || decline)
 		smcx_join_d_undo(smc, lgr, first);
 	if (decline)
-		return smcx_clc_decline(smc->clcsock, decline, SMCX_CLC_V2);
+		return smcx_clc_decline(smc, decline, SMCX_CLC_V2);
 	if (rc)
 		return rc;
 	smc->smcr = true;		/* the SMC data path ... */
@@ -289,7 +289,7 @@ int smcx_join_d_srv(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	if (rc)
 		return smcx_join_d_end(smc, lgr, first, rc, 0);
 	timeo = SMCX_CLC_WAIT_TIME;
-	len = smcx_clc_recv(smc->clcsock, ctx, &hdr, &timeo);
+	len = smcx_clc_recv(smc, ctx, &hdr, &timeo);
 	if (len < 0)
 		return smcx_join_d_end(smc, lgr, first, len, 0);
 	if (hdr.type == SMCX_CLC_DECLINE) {

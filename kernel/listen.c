@@ -39,6 +39,7 @@
 
 #include <smcx/wire.h>
 
+#include "hsrec.h"
 #include "join.h"
 #include "lgr.h"
 #include "obj.h"
@@ -125,6 +126,7 @@ int smcx_listen(struct smcx_sock *smc, int backlog)
 	    !sk->sk_socket || sk->sk_socket->state != SS_UNCONNECTED)
 		goto out;
 
+	strscpy(smc->listen_comm, current->comm, sizeof(smc->listen_comm));
 	smcx_clcsock_inherit(smc);
 	write_lock_bh(&tcpsk->sk_callback_lock);
 	tcpsk->sk_data_ready = smcx_listen_data_ready;
@@ -291,6 +293,7 @@ static void smcx_listen_hs_done(struct smcx_sock *lsmc,
 	bool mine = false;
 
 	lock_sock(sk);
+	smcx_hs_record_end(child, rc, reason);
 	if (rc < 0) {
 		smcx_stats_hs_error(sock_net(sk), SMCX_SRV);
 		sk->sk_state = SMCX_CLOSED;
@@ -339,6 +342,11 @@ static void smcx_srv_hs_work(struct work_struct *work)
 	u32 reason = 0;
 	int rc = 0;
 
+	smcx_hs_record_start(child, SMCX_SRV, lsmc->listen_comm);
+	if (child->rec) {
+		child->rec->uid = sk_uid(&lsmc->sk);
+		child->rec->syn_sent = 1;	/* our SYN-ACK announced SMC */
+	}
 	if (READ_ONCE(child->aborting)) {
 		rc = -ECONNABORTED;
 	} else if (!tcp_sk(tcpsk)->syn_smc) {

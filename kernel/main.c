@@ -33,16 +33,20 @@
 #include "diag.h"
 #include "ib.h"
 #include "inet.h"
+#include "hsrec.h"
 #include "lgr.h"
 #include "lo.h"
 #include "llc.h"
 #include "netlink.h"
+#include "nl_smcx.h"
 #include "obj.h"
+#include "peers.h"
 #include "pnet.h"
 #include "sock.h"
 #include "stats.h"
 #include "sysctl.h"
 #include "tcp2smc.h"
+#include "uapi.h"
 #include "ueid.h"
 
 static int __init smcx_init(void)
@@ -66,10 +70,13 @@ static int __init smcx_init(void)
 	rc = smcx_sysctl_init();
 	if (rc)
 		goto err_stats;
+	rc = smcx_hsrec_init();
+	if (rc)
+		goto err_sysctl;
 	/* devices and the control plane: before sockets, which use them */
 	rc = smcx_ib_init();
 	if (rc)
-		goto err_sysctl;
+		goto err_hsrec;
 	rc = smcx_pnet_init();
 	if (rc)
 		goto err_ib;
@@ -78,14 +85,17 @@ static int __init smcx_init(void)
 	rc = smcx_ueid_init();
 	if (rc)
 		goto err_ib_debugfs;
+	rc = smcx_peers_init();
+	if (rc)
+		goto err_ueid;
 	/* the data path's message kinds, before any link can exist */
 	rc = smcx_llc_init();
 	if (rc)
-		goto err_ueid;
+		goto err_peers;
 	smcx_lo_init();			/* the loopback device's GID */
 	rc = smcx_lgr_init();
 	if (rc)
-		goto err_ueid;
+		goto err_peers;
 	rc = smcx_conn_init();
 	if (rc)
 		goto err_lgr;
@@ -109,6 +119,9 @@ static int __init smcx_init(void)
 	rc = smcx_nl_init();
 	if (rc)
 		goto err_tcp_smc;
+	rc = smcx_nlx_init();
+	if (rc)
+		goto err_nl;
 	/*
 	 * The socket families last: once one is registered, sockets (each
 	 * holding a module reference) can exist, and a failing step after it
@@ -118,7 +131,7 @@ static int __init smcx_init(void)
 	 */
 	rc = smcx_inet_init();
 	if (rc)
-		goto err_nl;
+		goto err_nlx;
 	rc = smcx_tcp2smc_init();
 	if (rc)
 		goto err_inet;
@@ -134,6 +147,8 @@ err_tcp2smc:
 err_inet:
 	smcx_inet_exit();
 	synchronize_rcu();
+err_nlx:
+	smcx_nlx_exit();
 err_nl:
 	smcx_nl_exit();
 err_tcp_smc:
@@ -145,6 +160,8 @@ err_sock:
 	smcx_sock_exit();
 err_lgr:
 	smcx_lgr_exit();
+err_peers:
+	smcx_peers_exit();
 err_ueid:
 	smcx_ueid_exit();
 err_ib_debugfs:
@@ -152,6 +169,8 @@ err_ib_debugfs:
 	smcx_pnet_exit();
 err_ib:
 	smcx_ib_exit();
+err_hsrec:
+	smcx_hsrec_exit();
 err_sysctl:
 	smcx_sysctl_exit();
 err_stats:
@@ -172,6 +191,7 @@ static void __exit smcx_exit(void)
 	 * instructions from softirq; wait for them before the text goes.
 	 */
 	synchronize_rcu();
+	smcx_nlx_exit();
 	smcx_nl_exit();
 	static_branch_dec(&tcp_have_smc);
 	smcx_debugfs_exit();
@@ -179,10 +199,12 @@ static void __exit smcx_exit(void)
 	smcx_sock_exit();
 	smcx_lgr_exit();
 	smcx_lo_exit();
+	smcx_peers_exit();
 	smcx_ueid_exit();
 	smcx_ib_debugfs_exit();
 	smcx_pnet_exit();
 	smcx_ib_exit();
+	smcx_hsrec_exit();
 	smcx_sysctl_exit();
 	smcx_stats_exit();
 	rcu_barrier();
@@ -201,7 +223,7 @@ module_exit(smcx_exit);
  *   net-pf-10-proto-256-type-1          IPPROTO_SMC), AF_INET6 the same
  *                                     (inet_create(), inet6_create())
  *   net-pf-16-proto-16-family-NAME    a generic netlink family looked up
- *                                     by name (genetlink.c): both of ours
+ *                                     by name (genetlink.c): all three of ours
  *   net-pf-16-proto-4-type-43         sock_diag for AF_SMC (sock.c); the
  *                                     kernel asks only while AF_SMC is
  *                                     registered but has no diag handler
@@ -214,6 +236,7 @@ MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, 256, 1);
 MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET6, 256, 1);
 MODULE_ALIAS_GENL_FAMILY(SMC_GENL_FAMILY_NAME);
 MODULE_ALIAS_GENL_FAMILY(SMCR_GENL_FAMILY_NAME);
+MODULE_ALIAS_GENL_FAMILY(SMCX_GENL_NAME);
 MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_NETLINK, NETLINK_SOCK_DIAG, 43);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("SMC-R over ib_core verbs (AF_SMC)");

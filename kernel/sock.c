@@ -20,6 +20,7 @@
 #include <net/inet_common.h>
 #include <net/tcp.h>
 
+#include "hsrec.h"
 #include "join.h"
 #include "lgr.h"
 #include "obj.h"
@@ -96,6 +97,8 @@ static struct proto smcx_proto6 = {
 
 static void smcx_sk_destruct(struct sock *sk)
 {
+	/* a handshake that never ended (hsrec.h) */
+	smcx_hsrec_free(smcx_sk(sk)->rec);
 	smcx_conn_destruct(smcx_sk(sk));
 	smcx_obj_dec(SMCX_OBJ_SOCK);
 }

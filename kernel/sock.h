@@ -83,6 +83,14 @@ int smcx_sock_init(void);
 void smcx_sock_exit(void);
 
 /* fallback.c: the switch to TCP */
+/*
+ * The flight record of @smc's handshake (hsrec.h): started with the task
+ * name @comm, ended once: rc < 0 failed, else SMC or TCP for @reason.
+ */
+void smcx_hs_record_start(struct smcx_sock *smc, int role, const char *comm);
+void smcx_hs_record_end(struct smcx_sock *smc, int rc, u32 reason);
+void smcx_hs_record_scoped(struct smcx_sock *smc, const struct sockaddr *addr,
+			   int alen, u32 reason);
 void smcx_fallback_record(struct smcx_sock *smc, enum smcx_role role,
 			  u32 reason);
 void smcx_graft_tcp(struct smcx_sock *smc, struct socket *sock);

@@ -62,6 +62,8 @@ static int smcx_links_min = SMCX_V2X_LINKS_MIN;
 static int smcx_links_max = SMCX_V2X_LINKS_MAX;
 static int smcx_conns_min = SMCX_V2X_CONNS_MIN;
 static int smcx_conns_max = SMCX_V2X_CONNS_MAX;
+static int smcx_hsrec_max = SMCX_HSREC_MAX;
+static int smcx_peer_ttl_max = SMCX_PEER_TTL_MAX;
 
 const struct smcx_sysctl *smcx_sysctl(const struct net *net)
 {
@@ -266,6 +268,24 @@ static const struct ctl_table smcx_sysctl_template[] = {
 		.extra1		= &smcx_zero,
 		.extra2		= &smcx_one,
 	},
+	{
+		.procname	= "smcx_hs_records",
+		.data		= (void *)SMCX_OFF(smcx_hs_records),
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= &smcx_zero,
+		.extra2		= &smcx_hsrec_max,
+	},
+	{
+		.procname	= "smcx_peer_ttl",
+		.data		= (void *)SMCX_OFF(smcx_peer_ttl),
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= &smcx_zero,
+		.extra2		= &smcx_peer_ttl_max,
+	},
 	{ }	/* ends the table for kernels before 6.6; not in the size */
 };
 
@@ -285,6 +305,8 @@ static int __net_init smcx_sysctl_net_init(struct net *net)
 	v->limit_smc_hs = 0;
 	v->smcx_write_imm = 1;
 	v->smcx_loopback = 1;
+	v->smcx_hs_records = SMCX_HSREC_DEFAULT;
+	v->smcx_peer_ttl = SMCX_PEER_TTL_DEFAULT;
 	sn->capped = net->user_ns != &init_user_ns;
 
 	sn->table = kmemdup(smcx_sysctl_template, sizeof(smcx_sysctl_template),

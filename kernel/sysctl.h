@@ -27,6 +27,11 @@ struct net;
 /* ranges: smcx/v2x.h; defaults: mainline's ..._PREFER */
 #define SMCX_LINKS_PER_LGR_DEFAULT	SMCX_V2X_LINKS_MAX
 #define SMCX_CONNS_PER_LGR_DEFAULT	SMCX_V2X_CONNS_MAX
+/* the flight recorder and the peer cache (smcx only) */
+#define SMCX_HSREC_DEFAULT		64
+#define SMCX_HSREC_MAX			4096
+#define SMCX_PEER_TTL_DEFAULT		300
+#define SMCX_PEER_TTL_MAX		86400
 
 struct smcx_sysctl {
 	int tcp2smc;			/* 0/1: user TCP sockets become SMC */
@@ -51,6 +56,16 @@ struct smcx_sysctl {
 	 * loopback device for connections within this host (lo.h)
 	 */
 	int smcx_loopback;
+	/*
+	 * handshakes the flight recorder keeps (hsrec.c), 0: none recorded;
+	 * at most SMCX_HSREC_MAX
+	 */
+	int smcx_hs_records;
+	/*
+	 * seconds a peer that broke the handshake is offered plain TCP
+	 * (peers.c), 0: peers are not remembered
+	 */
+	int smcx_peer_ttl;
 };
 
 /* the namespace's values; never NULL for a live namespace */

@@ -10,6 +10,8 @@
 #define SMCX_KERNEL_UAPI_H
 
 #include "../include/uapi/linux/smc.h"
+/* smcx's own family "SMCX": the flight recorder, rules, peer cache */
+#include "../include/uapi/linux/smcx.h"
 
 /* PNET IDs: 1..16 characters, stored upper case, NUL/blank terminated */
 #define SMCX_PNETID_LEN		16

@@ -46,6 +46,12 @@
 #define SMCX_DECL_NOINDIRECT	0x030f0000u /* SMC-Rv2: indirect mismatch */
 #define SMCX_DECL_SYNCERR	0x04000000u /* synchronization error */
 #define SMCX_DECL_PEERDECL	0x05000000u /* peer declined */
+/*
+ * smcx's own fallbacks, decided before any CLC byte and never sent: the
+ * class 0x03ff is not used by the protocol (include/uapi/linux/smcx.h)
+ */
+#define SMCX_DECL_POLICY	0x03ff0001u /* a scope rule said TCP */
+#define SMCX_DECL_PEERCACHED	0x03ff0002u /* peer cache: plain TCP */
 #define SMCX_DECL_INTERR	0x09990000u /* internal error */
 #define SMCX_DECL_ERR_RTOK	0x09990001u /* rtoken handling failed */
 #define SMCX_DECL_ERR_RDYLNK	0x09990002u /* link could not be made ready */
@@ -118,6 +124,10 @@ static inline const struct smcx_reason *smcx__decl_table(unsigned int *n)
 		{ SMCX_DECL_NOROUTE, "NOROUTE", "SMC-Rv2: no route to peer" },
 		{ SMCX_DECL_NOINDIRECT, "NOINDIRECT",
 		  "SMC-Rv2: indirect route mismatch" },
+		{ SMCX_DECL_POLICY, "POLICY",
+		  "a scope rule chose TCP (smcx)" },
+		{ SMCX_DECL_PEERCACHED, "PEERCACHED",
+		  "peer broke SMC before, TCP for a while (smcx)" },
 		{ SMCX_DECL_SYNCERR, "SYNCERR", "synchronization error" },
 		{ SMCX_DECL_PEERDECL, "PEERDECL",
 		  "peer declined during handshake" },
