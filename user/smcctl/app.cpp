@@ -15,6 +15,7 @@
 #include "run.hpp"
 #include "smcx/version.h"
 #include "uapi/linux/smc_diag.h"
+#include "why.hpp"
 
 namespace smcctl {
 
@@ -45,6 +46,11 @@ std::string action_of(const Command& c) {
             },
             [](const cmd::SmcdLgrShow&) { return std::string("linkgroup"); },
             [](const cmd::SmcdDevShow&) { return std::string("device"); },
+            [](const cmd::WhyShow&) { return std::string("why"); },
+            [](const cmd::WhyFlush&) { return std::string("why flush"); },
+            [](const cmd::PeersShow&) { return std::string("peers"); },
+            [](const cmd::PeersDel&) { return std::string("peers delete"); },
+            [](const cmd::PeersFlush&) { return std::string("peers flush"); },
             [](const auto&) { return std::string(); },
         },
         c);
@@ -73,6 +79,8 @@ std::string specific_reason(const Command& c, int err) {
         if (err == EINVAL)
             return "kernel rejected the user EID";
     }
+    if (std::holds_alternative<cmd::PeersDel>(c) && err == ENOENT)
+        return "no entry for " + std::get<cmd::PeersDel>(c).peer + " in the peer cache";
     if (std::holds_alternative<cmd::UeidDel>(c) && err == ENOENT)
         return "user EID is not defined";
     if (std::holds_alternative<cmd::SeidSet>(c)) {
@@ -102,6 +110,11 @@ std::string describe_failure(const Command& command, const nl::error& e) {
     const std::string action = action_of(command);
     const std::string prefix = action.empty() ? std::string() : action + ": ";
     const int err = e.errno_value();
+    const bool own_ns = std::holds_alternative<cmd::WhyFlush>(command) ||
+                        std::holds_alternative<cmd::PeersDel>(command) ||
+                        std::holds_alternative<cmd::PeersFlush>(command);
+    if ((err == EPERM || err == EACCES) && own_ns)
+        return prefix + "permission denied (needs CAP_NET_ADMIN over this network namespace)";
     if (err == EPERM || err == EACCES)
         return prefix + "permission denied (needs CAP_NET_ADMIN in the initial user namespace; "
                         "run as root on the host)";
@@ -271,6 +284,35 @@ int run(const Invocation& inv, std::ostream& out, std::ostream& err) {
                 [&](const cmd::RnicsShow& c) {
                     const RnicTable t = rnics::select(rnics::fetch(err), c.all);
                     print(out, json ? rnics::to_json(t) : rnics::to_text(t, c.rawids));
+                    return exit_ok;
+                },
+                [&](const cmd::WhyShow& c) {
+                    std::vector<HsRecord> all = XClient().records();
+                    std::vector<HsRecord> shown;
+                    const WhyFilter f = c.filter ? parse_why_filter(*c.filter) : WhyFilter{};
+                    for (auto& r : all)
+                        if (f.matches(r))
+                            shown.push_back(std::move(r));
+                    if (c.last && shown.size() > c.last)
+                        shown.erase(shown.begin(), shown.end() - c.last);
+                    print(out, json ? why_json(shown) : why_text(shown, c.verbose));
+                    return exit_ok;
+                },
+                [&](const cmd::WhyFlush&) {
+                    XClient().records_flush();
+                    return exit_ok;
+                },
+                [&](const cmd::PeersShow&) {
+                    const auto peers = XClient().peers();
+                    print(out, json ? peers_json(peers) : peers_text(peers));
+                    return exit_ok;
+                },
+                [&](const cmd::PeersDel& c) {
+                    XClient().peer_del(c.peer);
+                    return exit_ok;
+                },
+                [&](const cmd::PeersFlush&) {
+                    XClient().peers_flush();
                     return exit_ok;
                 },
                 [&](const cmd::DbgCollect& c) {

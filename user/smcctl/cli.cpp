@@ -39,6 +39,8 @@ constexpr ObjectSpec objects[] = {
     {"linkgroup", by_smcd, parse_smcd_lgr, smcd_lgr_usage},
     {"device", by_smcctl | by_smcr, parse_dev, dev_usage},
     {"device", by_smcd, parse_smcd_dev, smcd_dev_usage},
+    {"why", by_smcctl, parse_why, why_usage},
+    {"peers", by_smcctl, parse_peers, peers_usage},
     {"help", by_all, help_object, personality_usage},
     {"version", by_smcctl, version_object, personality_usage, false},
 };

@@ -171,6 +171,22 @@ struct RnicsShow {
     bool operator==(const RnicsShow&) const = default;
 };
 
+// smcctl why: explain the recorded handshakes (why.hpp).
+struct WhyShow {
+    std::optional<std::string> filter; // ADDR[:PORT], either end
+    unsigned last = 20;                // the newest N that match; 0: all
+    bool verbose = false;              // the messages too
+
+    bool operator==(const WhyShow&) const = default;
+};
+struct WhyFlush {};
+// smcctl peers: the peer cache.
+struct PeersShow {};
+struct PeersDel {
+    std::string peer; // ADDR:PORT
+};
+struct PeersFlush {};
+
 // smc_dbg: collect a diagnostic bundle.
 struct DbgCollect {
     std::optional<std::string> output; // archive path; default /tmp/smc_dbg-HOST-TIME.tar.gz
@@ -183,7 +199,8 @@ using Command =
                  cmd::PnetDel, cmd::PnetFlush, cmd::UeidShow, cmd::UeidAdd, cmd::UeidDel,
                  cmd::UeidFlush, cmd::InfoShow, cmd::StatsShow, cmd::SsShow, cmd::LgrShow,
                  cmd::DevShow, cmd::DbgCollect, cmd::SeidShow, cmd::SeidSet, cmd::SmcdLgrShow,
-                 cmd::SmcdDevShow, cmd::ChkConnect, cmd::ChkServe, cmd::ChkPnetid, cmd::RnicsShow>;
+                 cmd::SmcdDevShow, cmd::ChkConnect, cmd::ChkServe, cmd::ChkPnetid, cmd::RnicsShow,
+                 cmd::WhyShow, cmd::WhyFlush, cmd::PeersShow, cmd::PeersDel, cmd::PeersFlush>;
 
 struct Options {
     bool json = false;         // --json / -j, or "stats json"

@@ -186,6 +186,11 @@ std::string info_usage(Personality p);
 Command parse_stats(const Context& c);
 std::string stats_usage(Personality p);
 
+Command parse_why(const Context& c); // cli_why.cpp: smcctl why, smcctl peers
+std::string why_usage(Personality p);
+Command parse_peers(const Context& c);
+std::string peers_usage(Personality p);
+
 Command parse_chk(const Context& c); // cli_chk.cpp: smc_chk
 std::string chk_usage(Personality p);
 

@@ -35,8 +35,9 @@ struct decline_info {
 };
 
 // CLC decline codes (SMC protocol, RFC 7609 and the SMC v2 specification, plus the Linux
-// internal ones) as they appear in fallback statistics, with a hint for each.
-constexpr std::array<decline_info, 36> declines{{
+// internal ones and smcx's own POLICY and PEERCACHED) as they appear in fallback statistics,
+// with a hint for each.
+constexpr std::array<decline_info, 38> declines{{
     {0x01010000, "MEMORY", "insufficient memory resources",
      "the SMC stack ran out of memory for buffers: check free memory and net.smc.wmem / "
      "net.smc.rmem"},
@@ -113,6 +114,12 @@ constexpr std::array<decline_info, 36> declines{{
     {0x030f0000, "NOINDIRECT", "SMC-Rv2: indirect route mismatch",
      "one host reaches the other through a gateway and the other directly: make the routes "
      "of both hosts alike (ip route)"},
+    {0x03ff0001, "POLICY", "a scope rule chose TCP",
+     "a scope rule of this host sends the connection as TCP: smcctl policy list names it, "
+     "smcctl policy del ID removes it"},
+    {0x03ff0002, "PEERCACHED", "peer cached as breaking SMC",
+     "the peer broke an earlier SMC handshake and gets TCP until its entry expires: smcctl "
+     "peers shows it, smcctl peers delete ADDR:PORT forgets it"},
     {0x04000000, "SYNCERR", "synchronization error",
      "the peer announced SMC but did not follow the handshake: check the peer's SMC stack "
      "(smc_dbg there)"},

@@ -79,6 +79,41 @@ message& message::put_u8(int attr, std::uint8_t value) {
     return *this;
 }
 
+message& message::put_u16(int attr, std::uint16_t value) {
+    if (const int rc = nla_put_u16(msg_.get(), attr, value); rc < 0)
+        throw error("cannot add attribute: " + describe_libnl(rc), 0, rc);
+    return *this;
+}
+
+message& message::put_u32(int attr, std::uint32_t value) {
+    if (const int rc = nla_put_u32(msg_.get(), attr, value); rc < 0)
+        throw error("cannot add attribute: " + describe_libnl(rc), 0, rc);
+    return *this;
+}
+
+message& message::put_bytes(int attr, std::span<const std::uint8_t> value) {
+    if (const int rc = nla_put(msg_.get(), attr, static_cast<int>(value.size()), value.data());
+        rc < 0)
+        throw error("cannot add attribute: " + describe_libnl(rc), 0, rc);
+    return *this;
+}
+
+message& message::begin_nest(int attr) {
+    nlattr* n = nla_nest_start(msg_.get(), attr);
+    if (!n)
+        throw error("cannot add attribute: message full", 0);
+    nests_.push_back(n);
+    return *this;
+}
+
+message& message::end_nest() {
+    if (nests_.empty())
+        throw error("end_nest() without begin_nest()", 0);
+    nla_nest_end(msg_.get(), nests_.back());
+    nests_.pop_back();
+    return *this;
+}
+
 socket::socket() : socket(NETLINK_GENERIC) {}
 
 socket::socket(int protocol) : sk_(nl_socket_alloc()) {

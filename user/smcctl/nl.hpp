@@ -80,6 +80,12 @@ public:
 
     message& put_string(int attr, const std::string& value);
     message& put_u8(int attr, std::uint8_t value);
+    message& put_u16(int attr, std::uint16_t value);
+    message& put_u32(int attr, std::uint32_t value);
+    message& put_bytes(int attr, std::span<const std::uint8_t> value);
+    // Attributes put between begin_nest() and end_nest() go inside attribute `attr`.
+    message& begin_nest(int attr);
+    message& end_nest();
 
     reply_kind kind() const noexcept { return kind_; }
     nl_msg* get() const noexcept { return msg_.get(); }
@@ -90,6 +96,7 @@ private:
 
     std::unique_ptr<nl_msg, msg_deleter> msg_;
     reply_kind kind_;
+    std::vector<nlattr*> nests_;
 };
 
 // Called once for every data message of a reply.
