@@ -43,11 +43,6 @@ constexpr int idle_seconds = 30;        // -S: a silent connection is closed aft
 
 using dbg::unique_fd;
 
-// A failure that makes the test impossible; what() is the whole message.
-struct untestable : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
 std::string errno_text(int e) {
     return std::strerror(e);
 }
@@ -344,29 +339,32 @@ std::string to_json(const PnetidReport& r) {
 
 // ---- the live commands ---------------------------------------------------------------------
 
+Report try_connect(const cmd::ChkConnect& c) {
+    socklen_t len = 0;
+    const sockaddr_storage dst = resolve(c, len);
+    unique_fd fd = smc_socket(c.ipv6, SOCK_NONBLOCK);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(c.timeout);
+    if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&dst), len) != 0) {
+        if (const int e = errno; e != EINPROGRESS)
+            throw untestable("connect to " + c.address + " port " + std::to_string(c.port) + ": " +
+                             errno_text(e));
+        if (!wait_for(fd.get(), POLLOUT, deadline))
+            throw untestable("no connection to " + c.address + " port " + std::to_string(c.port) +
+                             " within " + std::to_string(c.timeout) + " s");
+        int so_error = 0;
+        socklen_t sl = sizeof(so_error);
+        if (::getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &so_error, &sl) != 0)
+            so_error = errno;
+        if (so_error != 0)
+            throw untestable("connect to " + c.address + " port " + std::to_string(c.port) + ": " +
+                             errno_text(so_error));
+    }
+    return report_of(fd.get(), Report::Role::client);
+}
+
 int connect(const cmd::ChkConnect& c, const Options& opt, std::ostream& out, std::ostream& err) {
     try {
-        socklen_t len = 0;
-        const sockaddr_storage dst = resolve(c, len);
-        unique_fd fd = smc_socket(c.ipv6, SOCK_NONBLOCK);
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(c.timeout);
-        if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&dst), len) != 0) {
-            if (const int e = errno; e != EINPROGRESS)
-                throw untestable("connect to " + c.address + " port " + std::to_string(c.port) +
-                                 ": " + errno_text(e));
-            if (!wait_for(fd.get(), POLLOUT, deadline))
-                throw untestable("no connection to " + c.address + " port " +
-                                 std::to_string(c.port) + " within " + std::to_string(c.timeout) +
-                                 " s");
-            int so_error = 0;
-            socklen_t sl = sizeof(so_error);
-            if (::getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &so_error, &sl) != 0)
-                so_error = errno;
-            if (so_error != 0)
-                throw untestable("connect to " + c.address + " port " + std::to_string(c.port) +
-                                 ": " + errno_text(so_error));
-        }
-        const Report r = report_of(fd.get(), Report::Role::client);
+        const Report r = try_connect(c);
         print(out, opt.json ? to_json(r) : to_text(r, opt.details));
         return r.smc() ? exit_smc : exit_fallback;
     } catch (const untestable& e) {

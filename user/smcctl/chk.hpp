@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -18,6 +19,12 @@ namespace smcctl::chk {
 constexpr int exit_smc = 0;        // the connection used SMC-R or SMC-D (-i: a PNET ID found)
 constexpr int exit_fallback = 1;   // it fell back to TCP (-i: no PNET ID)
 constexpr int exit_untestable = 3; // no test possible: no connection, no SMC module, ...
+
+// A failure that makes the test impossible (no connection, no SMC module, no sock_diag);
+// what() is the whole message.
+struct untestable : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
 
 // How one connection runs.
 struct Report {
@@ -56,6 +63,10 @@ struct PnetidReport {
 };
 std::string to_text(const PnetidReport& r);
 std::string to_json(const PnetidReport& r);
+
+// Connects to the peer of `c` over AF_SMC and reports how the connection runs (the report
+// of -C, which `smcctl doctor PEER` shares).  Throws untestable.
+Report try_connect(const cmd::ChkConnect& c);
 
 // The live commands; each returns smc_chk's exit code.
 int connect(const cmd::ChkConnect& c, const Options& opt, std::ostream& out, std::ostream& err);
