@@ -9,6 +9,7 @@
 #include "chk.hpp"
 #include "client.hpp"
 #include "dbg.hpp"
+#include "doctor.hpp"
 #include "format.hpp"
 #include "names.hpp"
 #include "rnics.hpp"
@@ -281,6 +282,7 @@ int run(const Invocation& inv, std::ostream& out, std::ostream& err) {
                 [&](const cmd::ChkConnect& c) { return chk::connect(c, inv.opt, out, err); },
                 [&](const cmd::ChkServe& c) { return chk::serve(c, inv.opt, out, err); },
                 [&](const cmd::ChkPnetid& c) { return chk::pnetid(c, inv.opt, out, err); },
+                [&](const cmd::Doctor& d) { return doctor::run(d, inv.opt, out); },
                 [&](const cmd::RnicsShow& c) {
                     const RnicTable t = rnics::select(rnics::fetch(err), c.all);
                     print(out, json ? rnics::to_json(t) : rnics::to_text(t, c.rawids));

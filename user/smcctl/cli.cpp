@@ -41,6 +41,7 @@ constexpr ObjectSpec objects[] = {
     {"device", by_smcd, parse_smcd_dev, smcd_dev_usage},
     {"why", by_smcctl, parse_why, why_usage},
     {"peers", by_smcctl, parse_peers, peers_usage},
+    {"doctor", by_smcctl, parse_doctor, doctor_usage},
     {"help", by_all, help_object, personality_usage},
     {"version", by_smcctl, version_object, personality_usage, false},
 };

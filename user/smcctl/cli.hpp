@@ -163,6 +163,13 @@ struct ChkPnetid {
     std::string interface;
 };
 
+// smcctl doctor [PEER[:PORT]]: check the host end to end, and a connection to PEER.
+struct Doctor {
+    std::optional<ChkConnect> peer;
+
+    bool operator==(const Doctor&) const = default;
+};
+
 // smc_rnics: RDMA devices, their ports, netdevs, link state and PNET IDs.
 struct RnicsShow {
     bool all = false;    // -a: also ports that are not RoCE (InfiniBand, iWARP)
@@ -200,7 +207,8 @@ using Command =
                  cmd::UeidFlush, cmd::InfoShow, cmd::StatsShow, cmd::SsShow, cmd::LgrShow,
                  cmd::DevShow, cmd::DbgCollect, cmd::SeidShow, cmd::SeidSet, cmd::SmcdLgrShow,
                  cmd::SmcdDevShow, cmd::ChkConnect, cmd::ChkServe, cmd::ChkPnetid, cmd::RnicsShow,
-                 cmd::WhyShow, cmd::WhyFlush, cmd::PeersShow, cmd::PeersDel, cmd::PeersFlush>;
+                 cmd::WhyShow, cmd::WhyFlush, cmd::PeersShow, cmd::PeersDel, cmd::PeersFlush,
+                 cmd::Doctor>;
 
 struct Options {
     bool json = false;         // --json / -j, or "stats json"

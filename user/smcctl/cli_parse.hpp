@@ -197,6 +197,9 @@ std::string chk_usage(Personality p);
 Command parse_rnics(const Context& c); // cli_rnics.cpp: smc_rnics
 std::string rnics_usage(Personality p);
 
+Command parse_doctor(const Context& c); // cli_doctor.cpp: smcctl doctor
+std::string doctor_usage(Personality p);
+
 Command parse_dbg(const Context& c); // cli_dbg.cpp: smc_dbg
 std::string dbg_usage(Personality p);
 

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+// smcctl doctor PEER[:PORT]: a real AF_SMC connection (smc_chk -C's) and what it says.
+#include <arpa/inet.h>
+
+#include <stdexcept>
+
+#include "chk.hpp"
+#include "doctor.hpp"
+#include "names.hpp"
+
+namespace smcctl::doctor {
+
+namespace {
+
+std::uint16_t port_of(std::string_view s) {
+    const std::string p(s);
+    if (p.empty() || p.size() > 5 || p.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoul(p) == 0 || std::stoul(p) > 65535)
+        throw std::invalid_argument("invalid port '" + p + "' (1 to 65535)");
+    return static_cast<std::uint16_t>(std::stoul(p));
+}
+
+bool is_ipv6(const std::string& a) {
+    in6_addr x{};
+    return inet_pton(AF_INET6, a.c_str(), &x) == 1;
+}
+
+std::string code_text(std::uint32_t code) {
+    const std::string_view n = decline_name(code), t = decline_text(code);
+    return (n.empty() ? std::string("unknown") : std::string(n)) + " (" + hex_code(code) + ")" +
+           (t.empty() ? "" : " " + std::string(t));
+}
+
+std::string where(const SmcSocket& s) {
+    const std::string a = s.ip_version == 6 ? "[" + s.peer_addr + "]" : s.peer_addr;
+    return "connection to " + a + ":" + std::to_string(s.peer_port);
+}
+
+// Where the probe's report can grow: the kernel's record of this handshake (what the peer
+// offered, which of our devices and EIDs matched) would add its findings here.  Nothing is
+// added yet.
+void enrich_probe_report(CheckResult& r, const chk::Report& report) {
+    (void)r;
+    (void)report;
+}
+
+} // namespace
+
+cmd::ChkConnect parse_peer(std::string_view peer) {
+    cmd::ChkConnect c;
+    std::string s(peer);
+    if (s.empty())
+        throw std::invalid_argument("empty PEER");
+    if (s.front() == '[') {
+        const auto close = s.find(']');
+        if (close == std::string::npos)
+            throw std::invalid_argument("PEER '" + s + "' lacks its ']'");
+        c.address = s.substr(1, close - 1);
+        const std::string rest = s.substr(close + 1);
+        if (!rest.empty()) {
+            if (rest.front() != ':')
+                throw std::invalid_argument("PEER '" + s + "': ':PORT' expected after ']'");
+            c.port = port_of(std::string_view(rest).substr(1));
+        }
+    } else if (const auto colon = s.find(':');
+               colon != std::string::npos && s.find(':', colon + 1) == std::string::npos) {
+        c.address = s.substr(0, colon);
+        c.port = port_of(std::string_view(s).substr(colon + 1));
+    } else {
+        c.address = s; // a name, an IPv4 address, or an IPv6 address without a port
+    }
+    if (c.address.empty())
+        throw std::invalid_argument("PEER '" + s + "' has no host");
+    c.ipv6 = is_ipv6(c.address);
+    return c;
+}
+
+std::vector<Finding> judge_probe(const SmcSocket& s) {
+    switch (static_cast<SocketMode>(s.mode)) {
+    case SocketMode::smcr: {
+        std::string text = where(s) + ": SMC-R";
+        if (s.link)
+            text += " over " + s.link->ibdev + " port " + std::to_string(s.link->ibport) +
+                    " (GID " + s.link->gid + ", peer GID " + s.link->peer_gid + ")";
+        return {{Level::ok, text, {}}};
+    }
+    case SocketMode::smcd:
+        return {{Level::ok, where(s) + ": SMC-D", {}}};
+    case SocketMode::tcp:
+        break;
+    default:
+        return {{Level::warn, where(s) + ": unknown mode " + std::to_string(s.mode),
+                 "smc_chk -C " + s.peer_addr + " -p " + std::to_string(s.peer_port) + " -d"}};
+    }
+    const std::uint32_t reason = s.fallback ? s.fallback->reason : 0;
+    const std::uint32_t peer = s.fallback ? s.fallback->peer_diagnosis : 0;
+    std::string text = where(s) + ": TCP fallback";
+    if (reason)
+        text += ", reason " + code_text(reason);
+    if (peer)
+        text += "; the peer's reason " + code_text(peer);
+    const auto a = chk::advice(s);
+    return {{Level::fail, text,
+             a ? (a->peer ? "on the peer: " : "") + a->hint : std::string("smc_dbg")}};
+}
+
+CheckResult probe(const cmd::ChkConnect& peer) {
+    CheckResult r{"probe", {}};
+    try {
+        const chk::Report report = chk::try_connect(peer);
+        r.findings = judge_probe(report.sock);
+        enrich_probe_report(r, report);
+    } catch (const chk::untestable& e) {
+        r.findings.push_back({Level::fail, e.what(),
+                              "run 'smc_chk -S -p " + std::to_string(peer.port) +
+                                  "' on the peer, or name the port of its SMC server"});
+    }
+    return r;
+}
+
+} // namespace smcctl::doctor
