@@ -198,9 +198,13 @@ void smcx_hsrec_commit(struct net *net, struct smcx_hsrec *r)
 int smcx_hsrec_get(struct net *net, u64 seq, struct smcx_hsrec *out)
 {
 	struct smcx_hsring *ring = smcx_hsring(net);
+	u32 want = smcx_hsrec_want(net);
 	int rc = -ENOENT;
 	u32 i, at;
 
+	/* a ring the sysctl shrank (or turned off) shows what it says now */
+	if (want < READ_ONCE(ring->cap))
+		smcx_hsring_fit(ring, want);
 	spin_lock_bh(&ring->lock);
 	for (i = 0; i < ring->n; i++) {
 		/* oldest first */
