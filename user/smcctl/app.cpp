@@ -297,7 +297,14 @@ int run(const Invocation& inv, std::ostream& out, std::ostream& err) {
                             shown.push_back(std::move(r));
                     if (c.last && shown.size() > c.last)
                         shown.erase(shown.begin(), shown.end() - c.last);
-                    print(out, json ? why_json(shown) : why_text(shown, c.verbose));
+                    // our user EIDs explain a Decline for want of a common one
+                    std::vector<std::string> eids;
+                    try {
+                        for (const auto& e : Client().ueid_show().eids)
+                            eids.push_back(trim_blanks(e));
+                    } catch (const nl::error&) {
+                    }
+                    print(out, json ? why_json(shown, eids) : why_text(shown, c.verbose, eids));
                     return exit_ok;
                 },
                 [&](const cmd::WhyFlush&) {

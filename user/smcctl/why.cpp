@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "why.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -186,7 +187,19 @@ void explain_smc(const HsRecord& r, Explanation& x) {
     x.text = o.str();
 }
 
-void explain_tcp(const HsRecord& r, Explanation& x) {
+bool shares(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+    for (const auto& x : a)
+        if (std::find(b.begin(), b.end(), x) != b.end())
+            return true;
+    return false;
+}
+
+// A Decline for "no device" or "no EID": the EIDs tell which, where both sides' are known.
+bool eid_decline(std::uint32_t code) {
+    return code == 0x03030000 || code == 0x03030008; // NOSMCDEV, NOUEID
+}
+
+void explain_tcp(const HsRecord& r, const std::vector<std::string>& ours, Explanation& x) {
     x.verdict = "TCP";
     const HsMsg* last = last_msg(r);
     std::ostringstream o;
@@ -216,8 +229,13 @@ void explain_tcp(const HsRecord& r, Explanation& x) {
             o << " after " << msg_name(r.msgs[r.msgs.size() - 2]);
         o << ": " << reason_words(r.peer_reason) << ".";
         x.fix = std::string(decline_hint(r.peer_reason));
-        if (r.peer_reason == 0x03030008 && !r.server)
-            o << " Our Proposal offered the EIDs " << join(r.offer_eids) << ".";
+        if (eid_decline(r.peer_reason) && !r.server && !r.offer_eids.empty()) {
+            o << " A server declines so when it has no RoCE device for the connection or "
+                 "shares none of the EIDs our Proposal offered: "
+              << join(r.offer_eids) << ".";
+            x.fix = "on the peer: smcr ueid add " + r.offer_eids.front() +
+                    " (or run smcctl doctor there)";
+        }
     } else if (r.reason == 0x04000000 && r.server && r.msgs.empty()) { // SYNCERR
         x.step = "the client's first bytes";
         o << "the client announced SMC in its SYN but sent no CLC message (a program that "
@@ -226,7 +244,10 @@ void explain_tcp(const HsRecord& r, Explanation& x) {
         x.fix = std::string(decline_hint(r.reason));
     } else {
         const bool first = !r.server && !r.msgs.empty() && r.msgs.front().type == 4;
-        x.step = first ? "our Proposal" : last ? "after " + msg_name(*last) : "handshake";
+        const HsMsg* before = r.msgs.size() >= 2 ? &r.msgs[r.msgs.size() - 2] : nullptr;
+        x.step = first    ? std::string("our Proposal")
+                 : before ? "after " + msg_name(*before)
+                          : std::string("handshake");
         if (first)
             o << "we had nothing to offer, so a Decline went in place of our Proposal: ";
         else if (last && r.msgs.size() >= 2)
@@ -234,9 +255,15 @@ void explain_tcp(const HsRecord& r, Explanation& x) {
         else
             o << "we declined: ";
         o << reason_words(r.reason) << ".";
-        if (r.reason == 0x03030008 && r.server)
-            o << " The client offered the EIDs " << join(r.offer_eids) << ".";
         x.fix = std::string(decline_hint(r.reason));
+        if (eid_decline(r.reason) && r.server && !shares(r.offer_eids, ours)) {
+            o << " No common EID: the client offered " << join(r.offer_eids) << ", ours are "
+              << join(ours) << ".";
+            if (!r.offer_eids.empty())
+                x.fix = "smcr ueid add " + r.offer_eids.front() +
+                        " here, or add one of ours "
+                        "on the client";
+        }
     }
     x.text = o.str();
 }
@@ -258,9 +285,17 @@ void explain_failed(const HsRecord& r, Explanation& x) {
         x.text = o.str();
         return;
     }
-    const bool after_proposal = !r.server && last && last->type == 1 && last->out;
-    x.step = last ? "after " + msg_name(*last) : "handshake";
-    if (after_proposal && r.err == ETIMEDOUT)
+    const bool proposed =
+        !r.server && !r.msgs.empty() && r.msgs.front().type == 1 && r.msgs.front().out;
+    const bool after_proposal = proposed && r.msgs.size() == 1;
+    const bool echoed = proposed && r.msgs.size() == 2 && r.msgs[1].type == 1 && !r.msgs[1].out;
+    x.step = proposed && r.msgs.size() <= 2 ? std::string("the answer to our Proposal")
+             : last                         ? "after " + msg_name(*last)
+                                            : std::string("handshake");
+    if (echoed)
+        o << "the peer announced SMC and sent our Proposal back: it echoes the SMC option and "
+             "our bytes without speaking SMC (or a box in the path does).";
+    else if (after_proposal && r.err == ETIMEDOUT)
         o << "the peer announced SMC but never answered our Proposal.";
     else if (after_proposal && r.err == EPROTO)
         o << "the peer announced SMC but answered our Proposal with bytes that are no CLC "
@@ -360,7 +395,7 @@ std::pair<std::array<std::uint8_t, 16>, std::uint16_t> parse_addr_port(const std
 
 // ---- public -----------------------------------------------------------------------------
 
-Explanation explain(const HsRecord& r) {
+Explanation explain(const HsRecord& r, const std::vector<std::string>& our_eids) {
     Explanation x;
     switch (r.result) {
     case HsResult::smcr:
@@ -368,7 +403,7 @@ Explanation explain(const HsRecord& r) {
         explain_smc(r, x);
         break;
     case HsResult::tcp:
-        explain_tcp(r, x);
+        explain_tcp(r, our_eids, x);
         break;
     case HsResult::failed:
         explain_failed(r, x);
@@ -430,13 +465,14 @@ bool WhyFilter::matches(const HsRecord& r) const {
     return end_is(r.paddr, r.pport) || end_is(r.laddr, r.lport);
 }
 
-std::string why_text(const std::vector<HsRecord>& records, bool verbose) {
+std::string why_text(const std::vector<HsRecord>& records, bool verbose,
+                     const std::vector<std::string>& our_eids) {
     std::ostringstream o;
     if (records.empty())
         o << "No handshake recorded (net.smc.smcx_hs_records is the recorder's size; a user "
              "without CAP_NET_ADMIN sees only their own).\n";
     for (const auto& r : records) {
-        const Explanation x = explain(r);
+        const Explanation x = explain(r, our_eids);
         o << time_of(r.time_ns) << "  " << x.verdict << "  (" << (r.comm.empty() ? "?" : r.comm)
           << ", uid " << r.uid << ", decided at: " << x.step << ")\n  " << x.text << '\n';
         if (!x.fix.empty())
@@ -463,12 +499,13 @@ std::string why_text(const std::vector<HsRecord>& records, bool verbose) {
     return o.str();
 }
 
-std::string why_json(const std::vector<HsRecord>& records) {
+std::string why_json(const std::vector<HsRecord>& records,
+                     const std::vector<std::string>& our_eids) {
     std::ostringstream o;
     JsonWriter w(o);
     w.begin_object().key("handshakes").begin_array();
     for (const auto& r : records) {
-        const Explanation x = explain(r);
+        const Explanation x = explain(r, our_eids);
         w.begin_object()
             .field("seq", r.seq)
             .field("time", time_of(r.time_ns))

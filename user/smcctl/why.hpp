@@ -79,7 +79,9 @@ struct Explanation {
     std::string fix;     // what would change the outcome; empty when nothing to do
 };
 
-Explanation explain(const HsRecord& r);
+// @our_eids: this host's user EIDs (trimmed), which tell a server's "no device" Decline
+// for want of a common EID from one for want of a device; empty: unknown.
+Explanation explain(const HsRecord& r, const std::vector<std::string>& our_eids = {});
 
 // "ADDR", "ADDR:PORT", "[V6]:PORT" or ":PORT" against either end of a record.
 struct WhyFilter {
@@ -90,8 +92,10 @@ struct WhyFilter {
 // Throws std::invalid_argument for input that is no address and port.
 WhyFilter parse_why_filter(const std::string& s);
 
-std::string why_text(const std::vector<HsRecord>& records, bool verbose);
-std::string why_json(const std::vector<HsRecord>& records);
+std::string why_text(const std::vector<HsRecord>& records, bool verbose,
+                     const std::vector<std::string>& our_eids = {});
+std::string why_json(const std::vector<HsRecord>& records,
+                     const std::vector<std::string>& our_eids = {});
 std::string peers_text(const std::vector<PeerEntry>& peers);
 std::string peers_json(const std::vector<PeerEntry>& peers);
 

@@ -112,19 +112,34 @@ TEST(WhyExplain, PeerWithoutSmcClientAndServer) {
     EXPECT_TRUE(has(x.text, "client's SYN")) << x.text;
 }
 
-TEST(WhyExplain, PeerDeclinedNoUeidNamesOurEids) {
+TEST(WhyExplain, PeerDeclinedNoDeviceNamesOurEids) {
     HsRecord r = client_to("198.18.0.2", 6379);
     r.result = HsResult::tcp;
     r.reason = 0x05000000;
-    r.peer_reason = 0x03030008;
+    r.peer_reason = 0x03030000; // what a server sends for no common EID
     r.offer_eids = {"SMCX-DEFAULT-UEID"};
-    r.msgs = {msg(1, true), msg(4, false, 0x03030008)};
+    r.msgs = {msg(1, true), msg(4, false, 0x03030000)};
     const Explanation x = explain(r);
     EXPECT_EQ(x.step, "the peer's Decline");
     EXPECT_TRUE(has(x.text, "after our Proposal")) << x.text;
-    EXPECT_TRUE(has(x.text, "NOUEID")) << x.text;
+    EXPECT_TRUE(has(x.text, "NOSMCDEV")) << x.text;
     EXPECT_TRUE(has(x.text, "SMCX-DEFAULT-UEID")) << x.text;
-    EXPECT_TRUE(has(x.fix, "ueid add")) << x.fix;
+    EXPECT_TRUE(has(x.fix, "smcr ueid add SMCX-DEFAULT-UEID")) << x.fix;
+}
+
+TEST(WhyExplain, ServerTellsNoCommonEidFromNoDevice) {
+    HsRecord r = client_to("198.18.0.1", 40000);
+    r.server = true;
+    r.result = HsResult::tcp;
+    r.reason = 0x03030000;
+    r.offer_eids = {"SMCX-DEFAULT-UEID"};
+    r.msgs = {msg(1, false), msg(4, true, 0x03030000)};
+    Explanation x = explain(r, {"OTHER"});
+    EXPECT_TRUE(has(x.text, "No common EID: the client offered SMCX-DEFAULT-UEID, ours are OTHER"))
+        << x.text;
+    EXPECT_TRUE(has(x.fix, "smcr ueid add SMCX-DEFAULT-UEID")) << x.fix;
+    x = explain(r, {"SMCX-DEFAULT-UEID"});
+    EXPECT_FALSE(has(x.text, "No common EID")) << x.text;
 }
 
 TEST(WhyExplain, WeDeclinedInPlaceOfTheProposal) {
@@ -158,6 +173,11 @@ TEST(WhyExplain, BrokenPeerAfterTheProposal) {
     HsRecord r = client_to("198.18.0.2", 8080);
     r.syn_seen = true;
     r.result = HsResult::failed;
+    r.msgs = {msg(1, true), msg(1, false)};
+    r.err = EPROTO;
+    const Explanation echo = explain(r);
+    EXPECT_EQ(echo.step, "the answer to our Proposal");
+    EXPECT_TRUE(has(echo.text, "sent our Proposal back")) << echo.text;
     r.msgs = {msg(1, true)};
     for (auto [err, words] :
          {std::pair{EPROTO, "no CLC message"}, std::pair{ETIMEDOUT, "never answered"},
@@ -165,7 +185,7 @@ TEST(WhyExplain, BrokenPeerAfterTheProposal) {
         r.err = static_cast<std::uint32_t>(err);
         const Explanation x = explain(r);
         EXPECT_EQ(x.verdict, "failed");
-        EXPECT_EQ(x.step, "after our Proposal");
+        EXPECT_EQ(x.step, "the answer to our Proposal");
         EXPECT_TRUE(has(x.text, words)) << x.text;
         EXPECT_TRUE(has(x.fix, "peer cache")) << x.fix;
     }
