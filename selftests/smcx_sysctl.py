@@ -3,7 +3,8 @@
 each one does what it says or refuses.
 
 - every sysctl exists with the mainline default (tcp2smc: ours, default 0;
-  smcx_write_imm and smcx_loopback: ours, default 1), and the sysctl.d example
+  smcx_write_imm and smcx_loopback: ours, default 1; smcx_hs_records and
+  smcx_peer_ttl: ours, the flight recorder and the peer cache), and the sysctl.d example
   (conf/smcx-sysctl.conf) lists each with that default;
 - in-range writes take, out-of-range and malformed writes fail with EINVAL
   and leave the value as it was; autocorking_size takes any unsigned value
@@ -52,6 +53,8 @@ SYSCTLS = {
     "limit_smc_hs": (0, [1, 0], [2, -1]),
     "smcx_write_imm": (1, [0, 1], [2, -1]),
     "smcx_loopback": (1, [0, 1], [2, -1]),
+    "smcx_hs_records": (64, [0, 4096, 64], [4097, -1]),
+    "smcx_peer_ttl": (300, [0, 86400, 300], [86401, -1]),
 }
 
 TOOLS = os.path.join(smcxlab.REPO, "selftests", "tools")
