@@ -7,6 +7,7 @@ and smc_run make of TCP sockets), every exchange is echoed back and compared
 (selftests/tools/why_peers.py).  Each case checks `smcctl why -j` (the
 record and its explanation) on the side it concerns:
   - smcr: an SMC server on beta: SMCR on both sides, rxe0, step Confirm;
+    `smcss --why` explains a connection held open;
   - no smc: a plain TCP server: TCP, PEER_NO_SMC, decided at the SYN-ACK
     (client) and, from a plain TCP client, at the SYN (server);
   - ueid: beta's user EIDs replaced by another: the client reads the
@@ -95,6 +96,16 @@ def run(t):
             s = last(t, why(b, ":%d" % P_SMC), "beta")
             t.eq((s.get("role"), s.get("result"), s.get("peer")), ("server", "SMCR", a.ip),
                  "server record")
+            held = a.bg("%s client %s %d held 20 30" % (scenarios.pytool("why_peers"), b.ip,
+                                                        P_SMC))
+            try:
+                text = []
+                got = scenarios.wait_for(
+                    lambda: text.append(a.out(stacks.smcss() + " --why")) or
+                    "SMC-R, decided at: Confirm" in text[-1], timeout=20, step=0.5)
+                t.check(got, "smcss --why explains the held connection:\n%s" % text[-1:])
+            finally:
+                held.kill()
 
         with t.subtest("no smc: PEER_NO_SMC at the SYN-ACK and at the SYN"):
             t.check(client(a, b.ip, P_TCP, "tcp").startswith("ok"), "echo intact")

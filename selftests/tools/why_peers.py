@@ -4,7 +4,7 @@
 
     why_peers.py echo-server PORT       plain TCP; echoes every byte back
     why_peers.py smc-server PORT        IPPROTO_SMC; echoes every byte back
-    why_peers.py client ADDR PORT TAG [TIMEOUT]
+    why_peers.py client ADDR PORT TAG [TIMEOUT [HOLD]]
 
 The servers serve each connection in a thread until EOF and run until
 killed.  The client is an IPPROTO_SMC socket (what tcp2smc or smc_run make
@@ -15,7 +15,8 @@ reads the same bytes back, then prints one line:
     error ERRNO secs=S          connect or the exchange failed (errno name)
     short N secs=S              EOF after N bytes
 
-S counts from before connect() to the end.  Python standard library only.
+S counts from before connect() to the end.  With HOLD the connection stays
+open HOLD seconds after the line (for smcss).  Python standard library only.
 """
 import errno
 import socket
@@ -49,7 +50,7 @@ def serve(port, proto):
         threading.Thread(target=echo, args=(c,), daemon=True).start()
 
 
-def client(addr, port, tag, timeout):
+def client(addr, port, tag, timeout, hold):
     want = (tag + "\n").encode() * 64
     t0 = time.monotonic()
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_SMC)
@@ -66,15 +67,14 @@ def client(addr, port, tag, timeout):
     except OSError as e:
         code = errno.errorcode.get(e.errno, str(e.errno)) if e.errno else "ETIMEDOUT"
         print("error %s secs=%.3f" % (code, time.monotonic() - t0))
-        return 1
-    finally:
         s.close()
+        return 1
     secs = time.monotonic() - t0
-    if got == want:
-        print("ok secs=%.3f" % secs)
-        return 0
-    print("short %d secs=%.3f" % (len(got), secs))
-    return 1
+    print("ok secs=%.3f" % secs if got == want else "short %d secs=%.3f" % (len(got), secs),
+          flush=True)
+    time.sleep(hold)
+    s.close()
+    return 0 if got == want else 1
 
 
 def main(argv):
@@ -84,7 +84,8 @@ def main(argv):
         serve(int(argv[2]), IPPROTO_SMC)
     elif argv[1] == "client":
         timeout = float(argv[5]) if len(argv) > 5 else 20.0
-        return client(argv[2], int(argv[3]), argv[4], timeout)
+        hold = float(argv[6]) if len(argv) > 6 else 0.0
+        return client(argv[2], int(argv[3]), argv[4], timeout, hold)
     return 2
 
 

@@ -25,6 +25,31 @@ namespace {
 template <class... Ts> struct overloaded : Ts... { using Ts::operator()...; };
 template <class... Ts> overloaded(Ts...) -> overloaded<Ts...>;
 
+// smcss --why: the explanation of each connected socket's handshake, where recorded.
+std::string why_of_sockets(const SocketTable& t) {
+    std::vector<HsRecord> recs;
+    try {
+        recs = XClient().records();
+    } catch (const nl::error& e) {
+        return std::string("\nWhy: no flight recorder (") + e.what() + ")\n";
+    }
+    std::string s = "\nWhy:\n";
+    for (const auto& sk : t.sockets) {
+        if (!sk.peer_port)
+            continue;
+        const HsRecord* r =
+            record_of(recs, sk.local_addr, sk.local_port, sk.peer_addr, sk.peer_port);
+        const Explanation x = r ? explain(*r) : Explanation{};
+        s += "  " + sk.local_addr + ":" + std::to_string(sk.local_port) + " " + sk.peer_addr + ":" +
+             std::to_string(sk.peer_port) + "  " +
+             (r ? x.verdict + ", decided at: " + x.step + ". " + x.text
+                : std::string("no record (older than the recorder's last "
+                              "net.smc.smcx_hs_records handshakes, or not yours)")) +
+             "\n";
+    }
+    return s;
+}
+
 std::string action_of(const Command& c) {
     return std::visit(
         overloaded{
@@ -230,6 +255,8 @@ int run(const Invocation& inv, std::ostream& out, std::ostream& err) {
                         ext |= wire::diag_ext_bit(SMC_DIAG_DMBINFO);
                     const SocketTable t = select_sockets(DiagClient().sockets(ext), v);
                     print(out, json ? to_json(t) : to_text(t, v));
+                    if (c.why)
+                        print(out, why_of_sockets(t));
                     return exit_ok;
                 },
                 [&](const cmd::LgrShow& c) {

@@ -100,6 +100,7 @@ struct SsShow {
     bool smcr = false;              // -R: SMC-R sockets only, with their link
     bool smcd = false;              // -D: SMC-D sockets only, with their DMB
     bool wide = false;              // -W: addresses not truncated
+    bool why = false;               // --why: each socket's handshake explained
 
     bool operator==(const SsShow&) const = default;
 };

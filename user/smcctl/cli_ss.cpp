@@ -16,6 +16,7 @@ constexpr OptSpec ss_opts[] = {
     {"wide", 'W', false, {}, "do not truncate addresses"},
     {"wide", 'w'},
     {"json", 'j', false, {}, "JSON output, every field"},
+    {"why", 'y', false, {}, "why each one is or is not SMC (smcctl why)"},
     {"version", 'v', false, {}, "show the version"},
     {"version", 'V'},
     {"help", 'h', false, {}, "this text"},
@@ -75,6 +76,9 @@ Command parse_ss(const Context& c) {
         case 'W':
         case 'w':
             ss.wide = true;
+            break;
+        case 'y':
+            ss.why = true;
             break;
         case 'V':
             common.version = true;

@@ -609,6 +609,14 @@ std::string peers_json(const std::vector<PeerEntry>& peers) {
     return o.str();
 }
 
+const HsRecord* record_of(const std::vector<HsRecord>& records, const std::string& laddr,
+                          std::uint16_t lport, const std::string& paddr, std::uint16_t pport) {
+    for (auto it = records.rbegin(); it != records.rend(); ++it)
+        if (it->lport == lport && it->pport == pport && it->laddr == laddr && it->paddr == paddr)
+            return &*it;
+    return nullptr;
+}
+
 namespace wire {
 
 HsRecord decode_hs(nlmsghdr* hdr) {

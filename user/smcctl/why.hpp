@@ -99,6 +99,10 @@ std::string why_json(const std::vector<HsRecord>& records,
 std::string peers_text(const std::vector<PeerEntry>& peers);
 std::string peers_json(const std::vector<PeerEntry>& peers);
 
+// The newest record of the connection between these ends, or null.
+const HsRecord* record_of(const std::vector<HsRecord>& records, const std::string& laddr,
+                          std::uint16_t lport, const std::string& paddr, std::uint16_t pport);
+
 namespace wire {
 HsRecord decode_hs(nlmsghdr* hdr);
 PeerEntry decode_peer(nlmsghdr* hdr);
