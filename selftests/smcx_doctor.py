@@ -12,7 +12,8 @@ text form once) on:
       only) with `smcr ueid add SMCX-DEFAULT-UEID`; the EID is added back;
   (c) rxe0 deleted: rdma and gid fail with `rdma link add rxe0 type rxe
       netdev eth0`; rxe0 is added back and its GID waited for;
-  (e) the probe: against beta's `smc_chk -S` SMC-R over rxe0 (exit 0);
+  (e) the probe: against beta's `smc_chk -S` SMC-R over rxe0 (exit 0), with
+      the flight recorder's step and CLC exchange of the probe's handshake;
       against a plain TCP server on beta a TCP fallback PEER_NO_SMC that
       fails the probe with smc_chk's hint (exit 1);
   (d) the stock smc.ko loaded on alpha instead of smcx: the module check
@@ -147,6 +148,9 @@ def run(t):
         rep = report(t, "probe smcx server", res[0], 0)
         finding(t, rep, "probe", "connection to %s:%d: SMC-R over rxe0 port 1"
                 % (b.ip, SMC_PORT), "ok")
+        # the flight recorder's account of the same handshake
+        finding(t, rep, "probe", "handshake decided at Confirm", "ok")
+        finding(t, rep, "probe", "CLC exchange: -> Proposal v2", "ok")
         rep = report(t, "probe TCP server", res[1], 1)
         f = finding(t, rep, "probe", "TCP fallback, reason " + PEER_NO_SMC, "fail")
         t.check("smc_run" in f["fix"], "the fix names smc_run: %s" % f["fix"])

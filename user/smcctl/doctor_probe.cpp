@@ -7,6 +7,7 @@
 #include "chk.hpp"
 #include "doctor.hpp"
 #include "names.hpp"
+#include "why.hpp"
 
 namespace smcctl::doctor {
 
@@ -36,12 +37,36 @@ std::string where(const SmcSocket& s) {
     return "connection to " + a + ":" + std::to_string(s.peer_port);
 }
 
-// Where the probe's report can grow: the kernel's record of this handshake (what the peer
-// offered, which of our devices and EIDs matched) would add its findings here.  Nothing is
-// added yet.
+// The kernel's record of the probe's handshake (smcx's flight recorder, why.hpp): the step
+// that decided it and the CLC messages both sides sent, what the peer answered included.
+// Nothing under a stack without the recorder (the stock smc.ko).
 void enrich_probe_report(CheckResult& r, const chk::Report& report) {
-    (void)r;
-    (void)report;
+    const SmcSocket& s = report.sock;
+    std::vector<HsRecord> recs;
+    try {
+        recs = XClient().records();
+    } catch (const nl::error&) {
+        return;
+    }
+    const HsRecord* rec = record_of(recs, s.local_addr, s.local_port, s.peer_addr, s.peer_port);
+    if (!rec)
+        return;
+    const Explanation x = explain(*rec);
+    r.findings.push_back({Level::ok, "handshake decided at " + x.step + ": " + x.text, {}});
+    static constexpr const char* types[] = {"?", "Proposal", "Accept", "Confirm", "Decline"};
+    std::string clc;
+    for (const auto& m : rec->msgs) {
+        clc += clc.empty() ? "" : ", ";
+        clc += std::string(m.out ? "-> " : "<- ") + types[m.type < 5 ? m.type : 0] + " v" +
+               std::to_string(m.version) + " " + std::to_string(m.len) + " B";
+        if (m.first)
+            clc += " first contact";
+        if (m.diag)
+            clc += " " + std::string(decline_name(m.diag));
+        clc += " +" + std::to_string(m.usec) + " us";
+    }
+    if (!clc.empty())
+        r.findings.push_back({Level::ok, "CLC exchange: " + clc, {}});
 }
 
 } // namespace
