@@ -40,7 +40,7 @@ struct smcx_peer {
 struct smcx_peers {
 	spinlock_t lock;		/* list, n, every entry */
 	struct list_head list;
-	unsigned int n;
+	unsigned int n;			/* written under lock, read without */
 };
 
 static unsigned int smcx_peers_id __read_mostly;
@@ -101,7 +101,7 @@ static struct smcx_peer *smcx_peer_find(struct smcx_peers *pc, const u8 *addr,
 			continue;
 		if (time_after_eq64(now, p->until)) {
 			list_move(&p->list, gone);
-			pc->n--;
+			WRITE_ONCE(pc->n, pc->n - 1);
 			return NULL;
 		}
 		return p;
@@ -151,7 +151,8 @@ void smcx_peer_note(struct net *net, const struct sock *tcpsk, u8 why,
 	u8 key[16];
 	u16 port;
 
-	if (!ttl)
+	/* a success with nothing cached: every SMC connect comes here */
+	if (!ttl || (!why && !decline && !READ_ONCE(pc->n)))
 		return;
 	smcx_peer_sock_key(tcpsk, key, &port);
 	if (why || decline)
@@ -162,7 +163,7 @@ void smcx_peer_note(struct net *net, const struct sock *tcpsk, u8 why,
 		/* a success: SMC works with this peer again */
 		if (p) {
 			list_move(&p->list, &gone);
-			pc->n--;
+			WRITE_ONCE(pc->n, pc->n - 1);
 		}
 		goto out;
 	}
@@ -172,10 +173,10 @@ void smcx_peer_note(struct net *net, const struct sock *tcpsk, u8 why,
 		memcpy(p->addr, key, 16);
 		p->port = port;
 		list_add(&p->list, &pc->list);
-		if (++pc->n > SMCX_PEER_MAX) {
+		if (pc->n == SMCX_PEER_MAX)
 			list_move(pc->list.prev, &gone);	/* the oldest */
-			pc->n--;
-		}
+		else
+			WRITE_ONCE(pc->n, pc->n + 1);
 	}
 	if (!p)
 		goto out;
@@ -243,7 +244,7 @@ int smcx_peer_del(struct net *net, u8 family, const u8 *addr, u16 port)
 	p = smcx_peer_find(pc, key, port, &gone);
 	if (p) {
 		list_move(&p->list, &gone);
-		pc->n--;
+		WRITE_ONCE(pc->n, pc->n - 1);
 		rc = 0;
 	}
 	spin_unlock_bh(&pc->lock);
@@ -258,7 +259,7 @@ void smcx_peer_flush(struct net *net)
 
 	spin_lock_bh(&pc->lock);
 	list_splice_init(&pc->list, &gone);
-	pc->n = 0;
+	WRITE_ONCE(pc->n, 0);
 	spin_unlock_bh(&pc->lock);
 	smcx_peer_free_list(&gone);
 }
