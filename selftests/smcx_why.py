@@ -8,6 +8,7 @@ and smc_run make of TCP sockets), every exchange is echoed back and compared
 record and its explanation) on the side it concerns:
   - smcr: an SMC server on beta: SMCR on both sides, rxe0, step Confirm;
     `smcss --why` explains a connection held open;
+  - smcd: a connection within alpha: SMC-D over loopback-ism, both ends;
   - no smc: a plain TCP server: TCP, PEER_NO_SMC, decided at the SYN-ACK
     (client) and, from a plain TCP client, at the SYN (server);
   - ueid: beta's user EIDs replaced by another: the client reads the
@@ -106,6 +107,14 @@ def run(t):
                 t.check(got, "smcss --why explains the held connection:\n%s" % text[-1:])
             finally:
                 held.kill()
+
+        with t.subtest("smcd: a connection within alpha is SMC-D over loopback-ism"):
+            t.check(client(a, "127.0.0.1", P_ALPHA, "smcd").startswith("ok"), "echo intact")
+            recs = why(a, "127.0.0.1:%d" % P_ALPHA)
+            t.eq(sorted((r["role"], r["result"], r["device"]) for r in recs[-2:]),
+                 [("client", "SMCD", "loopback-ism"), ("server", "SMCD", "loopback-ism")],
+                 "both ends' records")
+            t.check(all("SMC-D" in r["offer"] for r in recs[-2:]), "SMC-D offered: %s" % recs)
 
         with t.subtest("no smc: PEER_NO_SMC at the SYN-ACK and at the SYN"):
             t.check(client(a, b.ip, P_TCP, "tcp").startswith("ok"), "echo intact")
