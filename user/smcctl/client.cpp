@@ -15,11 +15,9 @@ namespace {
 
 // ---- attribute layouts (libnl policies) -------------------------------------------------
 
-template <std::size_t N> using policy_table = std::array<nla_policy, N>;
-
-constexpr nla_policy pol(std::uint16_t type, std::uint16_t minlen = 0) {
-    return nla_policy{type, minlen, 0};
-}
+using nl::layout_of;
+using nl::pol;
+using nl::policy_table;
 
 constexpr auto pnet_policy = [] {
     policy_table<SMC_PNETID_MAX + 1> t{};
@@ -198,10 +196,6 @@ constexpr auto seid_policy = [] {
     t[SMC_NLA_SEID_ENABLED] = pol(NLA_U8);
     return t;
 }();
-
-template <std::size_t N> nl::layout layout_of(const policy_table<N>& t) {
-    return nl::layout{static_cast<int>(N) - 1, t.data()};
-}
 
 // "n/a" is how the kernel fills the side of a PNET entry that does not apply.
 std::string unless_na(std::optional<std::string> s) {

@@ -27,7 +27,7 @@ namespace {
 
 constexpr int tcp_listen_state = 10; // TCP_LISTEN
 
-template <std::size_t N> using policy_table = std::array<nla_policy, N>;
+using nl::policy_table;
 
 // Extension structs are checked for a minimum length only: a newer kernel may append
 // fields, an older one may send a shorter SMC-D struct (without the extended GIDs).

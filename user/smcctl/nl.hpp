@@ -3,6 +3,7 @@
 // request/reply round trip, and policy-checked typed attribute readers.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -126,6 +127,17 @@ struct layout {
     int maxtype;
     const nla_policy* policy;
 };
+
+// libnl policy tables as constexpr arrays: pol() for one entry, layout_of() for the parser.
+template <std::size_t N> using policy_table = std::array<nla_policy, N>;
+
+constexpr nla_policy pol(std::uint16_t type, std::uint16_t minlen = 0) {
+    return nla_policy{type, minlen, 0};
+}
+
+template <std::size_t N> layout layout_of(const policy_table<N>& t) {
+    return layout{static_cast<int>(N) - 1, t.data()};
+}
 
 // The attributes of one level, indexed by type, after policy validation.
 class attrs {

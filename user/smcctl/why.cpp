@@ -21,11 +21,9 @@ namespace {
 
 // ---- decoding ---------------------------------------------------------------------------
 
-template <std::size_t N> using policy_table = std::array<nla_policy, N>;
-
-constexpr nla_policy pol(std::uint16_t type, std::uint16_t minlen = 0) {
-    return nla_policy{type, minlen, 0};
-}
+using nl::layout_of;
+using nl::pol;
+using nl::policy_table;
 
 constexpr auto top_policy = [] {
     policy_table<SMCX_A_MAX + 1> t{};
@@ -81,10 +79,6 @@ constexpr auto peer_policy = [] {
     t[SMCX_PEER_A_HITS] = pol(NLA_U64);
     return t;
 }();
-
-template <std::size_t N> nl::layout layout_of(const policy_table<N>& t) {
-    return nl::layout{static_cast<int>(N - 1), t.data()};
-}
 
 // 16 bytes as an address: IPv4 when v4-mapped.
 std::string addr16(std::span<const std::uint8_t> b) {
