@@ -42,6 +42,7 @@
 #include "join.h"
 #include "lgr.h"
 #include "peers.h"
+#include "policy.h"
 #include "sock.h"
 #include "uapi.h"
 
@@ -289,13 +290,19 @@ int smcx_connect_shutdown(struct smcx_sock *smc, struct socket *sock)
 
 /*
  * Does this connect() go out as plain TCP, without the SMC option?  The
- * reason (SMCX_DECL_POLICY, _PEERCACHED), or 0: try SMC.
+ * reason (SMCX_DECL_POLICY, _PEERCACHED), or 0: try SMC.  *@policy_id is
+ * the scope rule that decided, 0: none.  A rule that says SMC leaves the
+ * peer cache its say.
  */
 static u32 smcx_connect_scope(struct smcx_sock *smc,
-			      struct sockaddr_unsized *addr, int alen)
+			      struct sockaddr_unsized *addr, int alen,
+			      u32 *policy_id)
 {
 	struct net *net = sock_net(&smc->sk);
 
+	if (smcx_policy_connect(&smc->sk, (struct sockaddr *)addr, alen,
+				policy_id) == SMCX_POLICY_TCP)
+		return SMCX_DECL_POLICY;
 	if (smcx_peer_cached(net, (struct sockaddr *)addr, alen))
 		return SMCX_DECL_PEERCACHED;
 	return 0;
@@ -306,7 +313,7 @@ int smcx_connect(struct socket *sock, struct smcx_sock *smc,
 {
 	struct sock *sk = &smc->sk;
 	struct socket *cs;
-	u32 reason;
+	u32 reason, policy_id;
 	long timeo;
 	int rc;
 
@@ -356,19 +363,21 @@ int smcx_connect(struct socket *sock, struct smcx_sock *smc,
 	}
 
 	/* the scope rules and the peer cache may send it out as plain TCP */
-	reason = smcx_connect_scope(smc, addr, alen);
+	reason = smcx_connect_scope(smc, addr, alen, &policy_id);
 	if (reason) {
 		smcx_fallback_now(smc, sock, reason);
 		smcx_hs_record_scoped(smc, (struct sockaddr *)addr, alen,
-				      reason);
+				      reason, policy_id);
 		release_sock(sk);
 		return SMCX_AGAIN;
 	}
 
 	/* TCP may finish inside connect() (loopback): be ready for it */
 	smcx_hs_record_start(smc, SMCX_CLNT, current->comm);
-	if (smc->rec)
+	if (smc->rec) {
 		smc->rec->syn_sent = 1;
+		smc->rec->policy_id = policy_id;
+	}
 	smc->hs = SMCX_HS_CONNECTING;
 	smcx_clcsock_inherit(smc);
 	smcx_connect_watch(smc);

@@ -102,10 +102,10 @@ static void smcx_hs_record_conn(struct smcx_hsrec *r, struct smcx_sock *smc)
 
 /*
  * connect() sends @smc out as plain TCP for @reason before any SYN: the
- * record says where to and why.
+ * record says where to and why (@policy_id: the scope rule, 0: none).
  */
 void smcx_hs_record_scoped(struct smcx_sock *smc, const struct sockaddr *addr,
-			   int alen, u32 reason)
+			   int alen, u32 reason, u32 policy_id)
 {
 	const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)addr;
 	const struct sockaddr_in *in = (const struct sockaddr_in *)addr;
@@ -127,6 +127,7 @@ void smcx_hs_record_scoped(struct smcx_sock *smc, const struct sockaddr *addr,
 	}
 	r->result = SMCX_HS_TCP;
 	r->reason = reason;
+	r->policy_id = policy_id;
 	smcx_hsrec_commit(sock_net(&smc->sk), r);
 }
 

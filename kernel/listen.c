@@ -43,6 +43,7 @@
 #include "join.h"
 #include "lgr.h"
 #include "obj.h"
+#include "policy.h"
 #include "sock.h"
 
 static void smcx_srv_hs_work(struct work_struct *work);
@@ -105,6 +106,7 @@ int smcx_listen(struct smcx_sock *smc, int backlog)
 	struct sock *sk = &smc->sk;
 	struct socket *cs;
 	struct sock *tcpsk;
+	u32 policy_id;
 	int rc;
 
 	lock_sock(sk);
@@ -125,6 +127,18 @@ int smcx_listen(struct smcx_sock *smc, int backlog)
 	if (sk->sk_state != SMCX_INIT || smc->hs != SMCX_HS_NONE ||
 	    !sk->sk_socket || sk->sk_socket->state != SS_UNCONNECTED)
 		goto out;
+	/*
+	 * A scope rule may say plain TCP: the socket becomes TCP's and the
+	 * caller runs TCP's listen(); its SYN-ACKs carry no SMC option.
+	 */
+	if (smcx_policy_listen(sk, inet_sk(tcpsk)->inet_num, &policy_id) ==
+	    SMCX_POLICY_TCP) {
+		smcx_fallback_record(smc, SMCX_SRV, SMCX_DECL_POLICY);
+		smc->hs = SMCX_HS_DONE;
+		smcx_graft_tcp(smc, sk->sk_socket);
+		release_sock(sk);
+		return SMCX_AGAIN;
+	}
 
 	strscpy(smc->listen_comm, current->comm, sizeof(smc->listen_comm));
 	smcx_clcsock_inherit(smc);

@@ -42,6 +42,7 @@
 #include "obj.h"
 #include "peers.h"
 #include "pnet.h"
+#include "policy.h"
 #include "sock.h"
 #include "stats.h"
 #include "sysctl.h"
@@ -102,10 +103,13 @@ static int __init smcx_init(void)
 	rc = smcx_sock_init();
 	if (rc)
 		goto err_lgr;
+	rc = smcx_policy_init();
+	if (rc)
+		goto err_sock;
 	/* sock_diag for AF_SMC: reads the sock hashes smcx_sock_init set up */
 	rc = smcx_diag_init();
 	if (rc)
-		goto err_sock;
+		goto err_policy;
 	/* the debugfs views of statistics and socks, once both exist */
 	rc = smcx_debugfs_init();
 	if (rc)
@@ -156,6 +160,8 @@ err_tcp_smc:
 	smcx_debugfs_exit();
 err_diag:
 	smcx_diag_exit();
+err_policy:
+	smcx_policy_exit();
 err_sock:
 	smcx_sock_exit();
 err_lgr:
@@ -196,6 +202,7 @@ static void __exit smcx_exit(void)
 	static_branch_dec(&tcp_have_smc);
 	smcx_debugfs_exit();
 	smcx_diag_exit();
+	smcx_policy_exit();
 	smcx_sock_exit();
 	smcx_lgr_exit();
 	smcx_lo_exit();

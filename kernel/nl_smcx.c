@@ -21,6 +21,7 @@
 #include <net/sock.h>
 
 #include "hsrec.h"
+#include "nl_policy.h"
 #include "nl_smcx.h"
 #include "peers.h"
 #include "uapi.h"
@@ -282,6 +283,26 @@ static const struct genl_ops smcx_x_ops[] = {
 		.cmd = SMCX_CMD_HS_FLUSH,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = smcx_nlx_hs_flush,
+	},
+	{ .cmd = SMCX_CMD_POLICY_GET,	.dumpit = smcx_nlx_policy_get },
+	{
+		.cmd = SMCX_CMD_POLICY_ADD,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = smcx_nlx_policy_add,
+		.policy = smcx_nlx_policy_attrs,
+		.maxattr = SMCX_A_MAX,
+	},
+	{
+		.cmd = SMCX_CMD_POLICY_DEL,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = smcx_nlx_policy_del,
+		.policy = smcx_nlx_policy_attrs,
+		.maxattr = SMCX_A_MAX,
+	},
+	{
+		.cmd = SMCX_CMD_POLICY_FLUSH,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = smcx_nlx_policy_flush,
 	},
 	{ .cmd = SMCX_CMD_PEER_GET,	.dumpit = smcx_nlx_peer_get },
 	{

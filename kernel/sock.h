@@ -90,7 +90,7 @@ void smcx_sock_exit(void);
 void smcx_hs_record_start(struct smcx_sock *smc, int role, const char *comm);
 void smcx_hs_record_end(struct smcx_sock *smc, int rc, u32 reason);
 void smcx_hs_record_scoped(struct smcx_sock *smc, const struct sockaddr *addr,
-			   int alen, u32 reason);
+			   int alen, u32 reason, u32 policy_id);
 void smcx_fallback_record(struct smcx_sock *smc, enum smcx_role role,
 			  u32 reason);
 void smcx_graft_tcp(struct smcx_sock *smc, struct socket *sock);

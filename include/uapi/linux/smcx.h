@@ -154,7 +154,13 @@ enum {
 /*
  * A rule matches a socket when every attribute it has matches; the first
  * rule that matches decides, no rule: SMC.  Client rules are asked at
- * connect(), server rules at listen() (PORT is then the listen port).
+ * connect(), server rules at listen() (PORT is then the bound port, 0 for
+ * a socket that is not bound; ADDR never matches a listen(), and a SERVER
+ * rule with one is refused).  A rule that says TCP makes a client go out
+ * without the SMC option (fallback reason POLICY) and a listener a plain
+ * TCP listener.  ADD appends (at most 256 rules per namespace, ENOSPC
+ * beyond); ids count from 1 and are not reused in a namespace.  A lone
+ * UID_MIN or PORT_MIN is a range of one, a lone _MAX one from 0.
  */
 enum {
 	SMCX_POLICY_A_UNSPEC,
@@ -162,15 +168,21 @@ enum {
 	SMCX_POLICY_A_ID,		/* u32, given by the kernel */
 	SMCX_POLICY_A_ACTION,		/* u8, SMCX_POLICY_SMC or _TCP */
 	SMCX_POLICY_A_ROLE,		/* u8, SMCX_POLICY_ANY/CLIENT/SERVER */
-	SMCX_POLICY_A_CGROUP,		/* string, a cgroup v2 path: it and
-					 * below
+	SMCX_POLICY_A_CGROUP,		/* string, a cgroup v2 path in the
+					 * caller's cgroup namespace (as
+					 * under /sys/fs/cgroup): sockets
+					 * made in it and below
 					 */
-	SMCX_POLICY_A_COMM,		/* string, the task's name, exact */
-	SMCX_POLICY_A_UID_MIN,		/* u32 */
-	SMCX_POLICY_A_UID_MAX,		/* u32 */
+	SMCX_POLICY_A_COMM,		/* string, the task's name, exact,
+					 * 1..15 characters
+					 */
+	SMCX_POLICY_A_UID_MIN,		/* u32, the socket's owner, in the */
+	SMCX_POLICY_A_UID_MAX,		/* u32, namespace's user namespace */
 	SMCX_POLICY_A_FAMILY,		/* u8, of ADDR */
-	SMCX_POLICY_A_ADDR,		/* binary, 16 */
-	SMCX_POLICY_A_PREFIX,		/* u8, 0..128, of the 16 bytes */
+	SMCX_POLICY_A_ADDR,		/* binary, 16, the destination */
+	SMCX_POLICY_A_PREFIX,		/* u8, 0..128, of the 16 bytes: an
+					 * IPv4 /n is 96 + n (default 128)
+					 */
 	SMCX_POLICY_A_PORT_MIN,		/* u16 */
 	SMCX_POLICY_A_PORT_MAX,		/* u16 */
 	SMCX_POLICY_A_HITS,		/* u64, dump: sockets it decided */
