@@ -351,6 +351,7 @@ int run(const Invocation& inv, std::ostream& out, std::ostream& err) {
                     XClient().peers_flush();
                     return exit_ok;
                 },
+                [&](const cmd::Policy& c) { return run_policy(c, json, out); },
                 [&](const cmd::DbgCollect& c) {
                     const std::string name = dbg::default_name();
                     const std::string archive = c.output.value_or("/tmp/" + name + ".tar.gz");

@@ -42,6 +42,7 @@ constexpr ObjectSpec objects[] = {
     {"why", by_smcctl, parse_why, why_usage},
     {"peers", by_smcctl, parse_peers, peers_usage},
     {"doctor", by_smcctl, parse_doctor, doctor_usage},
+    {"policy", by_smcctl, parse_policy, policy_usage},
     {"help", by_all, help_object, personality_usage},
     {"version", by_smcctl, version_object, personality_usage, false},
 };

@@ -12,6 +12,8 @@
 #include <variant>
 #include <vector>
 
+#include "policy.hpp"
+
 namespace smcctl {
 
 // The tool answers to several names, like the smc-tools programs it stands in for.
@@ -209,7 +211,7 @@ using Command =
                  cmd::DevShow, cmd::DbgCollect, cmd::SeidShow, cmd::SeidSet, cmd::SmcdLgrShow,
                  cmd::SmcdDevShow, cmd::ChkConnect, cmd::ChkServe, cmd::ChkPnetid, cmd::RnicsShow,
                  cmd::WhyShow, cmd::WhyFlush, cmd::PeersShow, cmd::PeersDel, cmd::PeersFlush,
-                 cmd::Doctor>;
+                 cmd::Doctor, cmd::Policy>;
 
 struct Options {
     bool json = false;         // --json / -j, or "stats json"

@@ -190,6 +190,8 @@ Command parse_why(const Context& c); // cli_why.cpp: smcctl why, smcctl peers
 std::string why_usage(Personality p);
 Command parse_peers(const Context& c);
 std::string peers_usage(Personality p);
+Command parse_policy(const Context& c); // cli_policy.cpp: smcctl policy
+std::string policy_usage(Personality p);
 
 Command parse_chk(const Context& c); // cli_chk.cpp: smc_chk
 std::string chk_usage(Personality p);

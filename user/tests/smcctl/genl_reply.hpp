@@ -40,6 +40,10 @@ public:
         nla_put_u64(m_.get(), type, v);
         return *this;
     }
+    Reply& bytes(int type, const void* p, int len) {
+        nla_put(m_.get(), type, len, p);
+        return *this;
+    }
     Reply& begin(int type) {
         nests_.push_back(nla_nest_start(m_.get(), type));
         return *this;
