@@ -437,13 +437,15 @@ def run(t):
 
     with t.subtest("netlink fuzz: every request answered, module still works"):
         for who, n, seed in (("", 3000, 11), (NOBODY, 1000, 12)):
-            r = a.run("%s%s -n %d -s %d SMC_PNETID SMC_GEN_NETLINK" % (who, fuzz, n, seed),
+            r = a.run("%s%s -n %d -s %d SMC_PNETID SMC_GEN_NETLINK SMCX" % (who, fuzz, n, seed),
                       check=False, timeout=300)
             t.log(r.out)
             t.check(r.rc == 0, "nlfuzz %s(seed %d): %s" % (who and "as nobody ", seed,
                                                           r.err.strip()[-500:]))
-        # it may have flushed tables or toggled flags: start clean, then use it
-        a.out("%s/smc_pnet -f; %s/smcr ueid flush" % (tools, tools))
+        # it may have flushed tables, toggled flags or added scope rules: start
+        # clean, then use it
+        a.out("%s/smc_pnet -f; %s/smcr ueid flush; %s/smcctl policy flush; "
+              "%s/smcctl peers flush" % (tools, tools, tools, tools))
         g(DISABLE_HS)
         a.out("%s/smc_pnet -a after -I eth0 && %s/smc_pnet -a after -D rxe0" % (tools, tools))
         t.eq(a.out("%s/smc_pnet" % tools), "AFTER eth0 n/a 255\nAFTER n/a rxe0 1",
