@@ -537,6 +537,9 @@ int smcx_clc_client(struct smcx_sock *smc, struct smcx_clc_ctx *ctx)
 	len = smcx_clc_recv(smc, ctx, &hdr, &timeo);
 	if (len < 0)
 		return len;
+	/* the peer speaks CLC: whatever fails now is no case for the peer cache */
+	smc->clc_answered = hdr.type == SMCX_CLC_DECLINE ||
+			    hdr.type == SMCX_CLC_ACCEPT;
 	switch (hdr.type) {
 	case SMCX_CLC_DECLINE:
 		rc = smcx_clc_peer_declined(smc, ctx, len);

@@ -102,6 +102,7 @@ struct smcx_sock {
 	bool grafted;			/* ... and sock->sk is now the TCP sock */
 	u32 fallback_rsn;		/* local reason, SMCX_DECL_*, 0 if none */
 	u32 peer_diag;			/* diagnosis of the peer's decline */
+	bool clc_answered;		/* client: an Accept or Decline came */
 	/*
 	 * The handshake's flight record (hsrec.h), NULL when not recorded:
 	 * made by connect() or the server's handshake work, filled by the

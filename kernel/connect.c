@@ -108,9 +108,11 @@ static int smcx_tcp_error(struct sock *tcpsk)
 /*
  * The peer cache (peers.h) learns how a handshake with this peer went,
  * once the peer announced SMC: a success forgets it; a Decline of its
- * counts; a stream that broke after our Proposal (not CLC, a reset, no
- * answer) caches it at once.  Our own abort (release, shutdown) says
- * nothing about the peer.
+ * counts; a stream that broke before any Accept or Decline came (not
+ * CLC, our Proposal echoed, a reset, no answer) caches it at once.  A
+ * failure after the peer answered in CLC (a link that did not come up,
+ * a malformed Accept) is an SMC peer's, not one that only echoes the
+ * option, and our own abort (release, shutdown) says nothing about it.
  */
 static void smcx_connect_note_peer(struct smcx_sock *smc, int rc, u32 reason)
 {
@@ -118,7 +120,7 @@ static void smcx_connect_note_peer(struct smcx_sock *smc, int rc, u32 reason)
 	struct net *net = sock_net(&smc->sk);
 	u8 why = 0;
 
-	if (READ_ONCE(smc->aborting))
+	if (READ_ONCE(smc->aborting) || (rc < 0 && smc->clc_answered))
 		return;
 	if (rc == -EPROTO)
 		why = SMCX_PEER_NOT_CLC;
