@@ -140,6 +140,10 @@ def handshake_failures(t, a, b):
         srv.kill()
 
     b.insmod_smcx("smcr=0")
+    # the cases below break the handshake on purpose and check how the
+    # connect fails; the peer cache would turn the next one to the same
+    # server into plain TCP (docs/why.md, tested in smcx_why)
+    b.run("sysctl -qw net.smc.smcx_peer_ttl=0")
     port += 1
     srv = a.bg("python3 %s echo-server %d 3" % (PEERS, port))
     a.wait_port(port)
