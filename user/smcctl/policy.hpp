@@ -17,6 +17,7 @@
 #include <netlink/netlink.h>
 
 #include "nl.hpp"
+#include "smcx_family.hpp"
 
 namespace smcctl {
 
@@ -109,10 +110,7 @@ public:
     void flush();
 
 private:
-    int family();
-
-    nl::socket sk_;
-    std::optional<int> id_;
+    SmcxSession s_;
 };
 
 // Runs a policy command; what it prints goes to `out`.  Throws nl::error (family missing)

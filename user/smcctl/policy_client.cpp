@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "policy.hpp"
+#include "smcx_family.hpp"
 #include "uapi/linux/smcx.h"
 
 namespace smcctl {
@@ -12,12 +13,6 @@ namespace {
 using nl::layout_of;
 using nl::pol;
 using nl::policy_table;
-
-constexpr auto top_policy = [] {
-    policy_table<SMCX_A_MAX + 1> t{};
-    t[SMCX_A_POLICY] = pol(NLA_NESTED);
-    return t;
-}();
 
 constexpr auto rule_policy = [] {
     policy_table<SMCX_POLICY_A_MAX + 1> t{};
@@ -83,7 +78,7 @@ namespace wire {
 
 PolicyRule decode_policy_rule(nlmsghdr* hdr) {
     const nl::attrs a =
-        nl::attrs::parse(hdr, layout_of(top_policy)).nested(SMCX_A_POLICY, layout_of(rule_policy));
+        nl::attrs::parse(hdr, smcx_top_layout()).nested(SMCX_A_POLICY, layout_of(rule_policy));
     if (!a.has(SMCX_POLICY_A_ID))
         throw nl::malformed_reply("a rule without an id");
     PolicyRule r;
@@ -107,38 +102,28 @@ PolicyRule decode_policy_rule(nlmsghdr* hdr) {
 
 } // namespace wire
 
-int PolicyClient::family() {
-    if (!id_)
-        id_ = sk_.resolve(SMCX_GENL_NAME);
-    return *id_;
-}
-
 PolicyTable PolicyClient::list() {
     PolicyTable t;
-    nl::message req(family(), SMCX_CMD_POLICY_GET, SMCX_GENL_VERSION, nl::reply_kind::dump);
-    sk_.transact(req, [&](nlmsghdr* h) { t.rules.push_back(wire::decode_policy_rule(h)); });
+    nl::message req = s_.request(SMCX_CMD_POLICY_GET, nl::reply_kind::dump);
+    s_.transact(req, [&](nlmsghdr* h) { t.rules.push_back(wire::decode_policy_rule(h)); });
     return t;
 }
 
 void PolicyClient::add(const PolicyRule& r) {
-    nl::message req(family(), SMCX_CMD_POLICY_ADD, SMCX_GENL_VERSION, nl::reply_kind::ack);
+    nl::message req = s_.request(SMCX_CMD_POLICY_ADD, nl::reply_kind::ack);
     put_rule(req.get(), r);
-    sk_.transact(req, [](nlmsghdr*) {});
+    s_.transact(req, [](nlmsghdr*) {});
 }
 
 void PolicyClient::del(std::uint32_t id) {
-    nl::message req(family(), SMCX_CMD_POLICY_DEL, SMCX_GENL_VERSION, nl::reply_kind::ack);
-    nlattr* nest = nla_nest_start(req.get(), SMCX_A_POLICY);
-    if (!nest)
-        throw nl::error("cannot build netlink request", ENOMEM);
-    check(nla_put_u32(req.get(), SMCX_POLICY_A_ID, id));
-    nla_nest_end(req.get(), nest);
-    sk_.transact(req, [](nlmsghdr*) {});
+    nl::message req = s_.request(SMCX_CMD_POLICY_DEL, nl::reply_kind::ack);
+    req.begin_nest(SMCX_A_POLICY).put_u32(SMCX_POLICY_A_ID, id).end_nest();
+    s_.transact(req, [](nlmsghdr*) {});
 }
 
 void PolicyClient::flush() {
-    nl::message req(family(), SMCX_CMD_POLICY_FLUSH, SMCX_GENL_VERSION, nl::reply_kind::ack);
-    sk_.transact(req, [](nlmsghdr*) {});
+    nl::message req = s_.request(SMCX_CMD_POLICY_FLUSH, nl::reply_kind::ack);
+    s_.transact(req, [](nlmsghdr*) {});
 }
 
 } // namespace smcctl

@@ -13,6 +13,7 @@
 
 #include "json.hpp"
 #include "names.hpp"
+#include "smcx_family.hpp"
 #include "uapi/linux/smcx.h"
 
 namespace smcctl {
@@ -24,14 +25,6 @@ namespace {
 using nl::layout_of;
 using nl::pol;
 using nl::policy_table;
-
-constexpr auto top_policy = [] {
-    policy_table<SMCX_A_MAX + 1> t{};
-    t[SMCX_A_HS] = pol(NLA_NESTED);
-    t[SMCX_A_POLICY] = pol(NLA_NESTED);
-    t[SMCX_A_PEER] = pol(NLA_NESTED);
-    return t;
-}();
 
 constexpr auto msg_policy = [] {
     policy_table<SMCX_HS_MSG_A_MAX + 1> t{};
@@ -614,7 +607,7 @@ const HsRecord* record_of(const std::vector<HsRecord>& records, const std::strin
 namespace wire {
 
 HsRecord decode_hs(nlmsghdr* hdr) {
-    const nl::attrs top = nl::attrs::parse(hdr, layout_of(top_policy));
+    const nl::attrs top = nl::attrs::parse(hdr, smcx_top_layout());
     const nl::attrs a = top.nested(SMCX_A_HS, layout_of(hs_policy));
     if (!top.has(SMCX_A_HS))
         throw nl::malformed_reply("SMCX_CMD_HS_GET without SMCX_A_HS");
@@ -680,7 +673,7 @@ HsRecord decode_hs(nlmsghdr* hdr) {
 }
 
 PeerEntry decode_peer(nlmsghdr* hdr) {
-    const nl::attrs top = nl::attrs::parse(hdr, layout_of(top_policy));
+    const nl::attrs top = nl::attrs::parse(hdr, smcx_top_layout());
     if (!top.has(SMCX_A_PEER))
         throw nl::malformed_reply("SMCX_CMD_PEER_GET without SMCX_A_PEER");
     const nl::attrs a = top.nested(SMCX_A_PEER, layout_of(peer_policy));
@@ -698,28 +691,22 @@ PeerEntry decode_peer(nlmsghdr* hdr) {
 
 } // namespace wire
 
-int XClient::family() {
-    if (!id_)
-        id_ = sk_.resolve(SMCX_GENL_NAME);
-    return *id_;
-}
-
 std::vector<HsRecord> XClient::records() {
     std::vector<HsRecord> v;
-    nl::message req(family(), SMCX_CMD_HS_GET, SMCX_GENL_VERSION, nl::reply_kind::dump);
-    sk_.transact(req, [&](nlmsghdr* h) { v.push_back(wire::decode_hs(h)); });
+    nl::message req = s_.request(SMCX_CMD_HS_GET, nl::reply_kind::dump);
+    s_.transact(req, [&](nlmsghdr* h) { v.push_back(wire::decode_hs(h)); });
     return v;
 }
 
 void XClient::records_flush() {
-    nl::message req(family(), SMCX_CMD_HS_FLUSH, SMCX_GENL_VERSION, nl::reply_kind::ack);
-    sk_.transact(req, [](nlmsghdr*) {});
+    nl::message req = s_.request(SMCX_CMD_HS_FLUSH, nl::reply_kind::ack);
+    s_.transact(req, [](nlmsghdr*) {});
 }
 
 std::vector<PeerEntry> XClient::peers() {
     std::vector<PeerEntry> v;
-    nl::message req(family(), SMCX_CMD_PEER_GET, SMCX_GENL_VERSION, nl::reply_kind::dump);
-    sk_.transact(req, [&](nlmsghdr* h) { v.push_back(wire::decode_peer(h)); });
+    nl::message req = s_.request(SMCX_CMD_PEER_GET, nl::reply_kind::dump);
+    s_.transact(req, [&](nlmsghdr* h) { v.push_back(wire::decode_peer(h)); });
     return v;
 }
 
@@ -727,18 +714,18 @@ void XClient::peer_del(const std::string& addr_port) {
     const auto [addr, port] = parse_addr_port(addr_port);
     const bool v4 = addr[10] == 0xff && addr[11] == 0xff &&
                     std::all_of(addr.begin(), addr.begin() + 10, [](auto b) { return b == 0; });
-    nl::message req(family(), SMCX_CMD_PEER_DEL, SMCX_GENL_VERSION, nl::reply_kind::ack);
+    nl::message req = s_.request(SMCX_CMD_PEER_DEL, nl::reply_kind::ack);
     req.begin_nest(SMCX_A_PEER)
         .put_u8(SMCX_PEER_A_FAMILY, v4 ? AF_INET : AF_INET6)
         .put_bytes(SMCX_PEER_A_ADDR, addr)
         .put_u16(SMCX_PEER_A_PORT, port)
         .end_nest();
-    sk_.transact(req, [](nlmsghdr*) {});
+    s_.transact(req, [](nlmsghdr*) {});
 }
 
 void XClient::peers_flush() {
-    nl::message req(family(), SMCX_CMD_PEER_FLUSH, SMCX_GENL_VERSION, nl::reply_kind::ack);
-    sk_.transact(req, [](nlmsghdr*) {});
+    nl::message req = s_.request(SMCX_CMD_PEER_FLUSH, nl::reply_kind::ack);
+    s_.transact(req, [](nlmsghdr*) {});
 }
 
 } // namespace smcctl

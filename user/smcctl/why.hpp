@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nl.hpp"
+#include "smcx_family.hpp"
 
 namespace smcctl {
 
@@ -119,10 +120,7 @@ public:
     void peers_flush();
 
 private:
-    int family();
-
-    nl::socket sk_;
-    std::optional<int> id_;
+    SmcxSession s_;
 };
 
 } // namespace smcctl
