@@ -106,6 +106,18 @@ static int smcx_tcp_error(struct sock *tcpsk)
 }
 
 /*
+ * Silence is the peer's only when it took our Proposal: every byte we
+ * sent is acknowledged.  Unacknowledged bytes mean the path is down or
+ * lossy (an outage, a device going), which says nothing about the peer.
+ */
+static bool smcx_connect_acked(struct sock *tcpsk)
+{
+	const struct tcp_sock *tp = tcp_sk(tcpsk);
+
+	return READ_ONCE(tp->snd_una) == READ_ONCE(tp->write_seq);
+}
+
+/*
  * The peer cache (peers.h) learns how a handshake with this peer went,
  * once the peer announced SMC: a success forgets it; a Decline of its
  * counts; a stream that broke before any Accept or Decline came (not
@@ -126,7 +138,7 @@ static void smcx_connect_note_peer(struct smcx_sock *smc, int rc, u32 reason)
 		why = SMCX_PEER_NOT_CLC;
 	else if (rc == -ECONNRESET || rc == -EPIPE)
 		why = SMCX_PEER_RESET;
-	else if (rc == -ETIMEDOUT)
+	else if (rc == -ETIMEDOUT && smcx_connect_acked(tcpsk))
 		why = SMCX_PEER_SILENT;
 	else if (rc < 0)
 		return;
