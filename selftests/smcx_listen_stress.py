@@ -66,6 +66,10 @@ def run(t):
     a, b = t.alpha, t.beta
     a.insmod_smcx()
     b.insmod_smcx()
+    # the silent and corrupted handshakes break on purpose: the peer cache
+    # would send beta's next connections to the listener out as plain TCP
+    # (docs/why.md, tested in smcx_why)
+    b.run("sysctl -qw net.smc.smcx_peer_ttl=0")
     before = stats(a)
     # one connection more than the burst: the listener stays open until the
     # silent handshakes have timed out, and the last connection proves it
