@@ -29,6 +29,7 @@
 
 #include <smcx/wire.h>
 
+#include "addr16.h"
 #include "conn.h"
 #include "hsrec.h"
 #include "lgr.h"
@@ -107,8 +108,6 @@ static void smcx_hs_record_conn(struct smcx_hsrec *r, struct smcx_sock *smc)
 void smcx_hs_record_scoped(struct smcx_sock *smc, const struct sockaddr *addr,
 			   int alen, u32 reason, u32 policy_id)
 {
-	const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)addr;
-	const struct sockaddr_in *in = (const struct sockaddr_in *)addr;
 	struct smcx_hsrec *r;
 
 	smcx_hs_record_start(smc, SMCX_CLNT, current->comm);
@@ -117,14 +116,7 @@ void smcx_hs_record_scoped(struct smcx_sock *smc, const struct sockaddr *addr,
 		return;
 	smc->rec = NULL;
 	r->family = addr->sa_family;
-	if (addr->sa_family == AF_INET && alen >= (int)sizeof(*in)) {
-		ipv6_addr_set_v4mapped(in->sin_addr.s_addr,
-				       (struct in6_addr *)r->paddr);
-		r->pport = ntohs(in->sin_port);
-	} else if (addr->sa_family == AF_INET6 && alen >= SIN6_LEN_RFC2133) {
-		memcpy(r->paddr, &in6->sin6_addr, 16);
-		r->pport = ntohs(in6->sin6_port);
-	}
+	smcx_addr16_of(addr, alen, r->paddr, &r->pport);
 	r->result = SMCX_HS_TCP;
 	r->reason = reason;
 	r->policy_id = policy_id;

@@ -21,6 +21,7 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
+#include "addr16.h"
 #include "peers.h"
 #include "sysctl.h"
 #include "uapi.h"
@@ -53,27 +54,6 @@ static struct smcx_peers *smcx_peers(struct net *net)
 static u64 smcx_peer_ttl(struct net *net)
 {
 	return (u64)READ_ONCE(smcx_sysctl(net)->smcx_peer_ttl) * HZ;
-}
-
-/* @sa as the cache's key; false for a family it does not keep */
-static bool smcx_peer_key(const struct sockaddr *sa, int alen, u8 *addr,
-			  u16 *port)
-{
-	const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
-	const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
-
-	if (sa->sa_family == AF_INET && alen >= (int)sizeof(*in)) {
-		ipv6_addr_set_v4mapped(in->sin_addr.s_addr,
-				       (struct in6_addr *)addr);
-		*port = ntohs(in->sin_port);
-		return true;
-	}
-	if (sa->sa_family == AF_INET6 && alen >= SIN6_LEN_RFC2133) {
-		memcpy(addr, &in6->sin6_addr, 16);
-		*port = ntohs(in6->sin6_port);
-		return true;
-	}
-	return false;
 }
 
 static void smcx_peer_sock_key(const struct sock *tcpsk, u8 *addr, u16 *port)
@@ -127,7 +107,7 @@ bool smcx_peer_cached(struct net *net, const struct sockaddr *addr, int alen)
 	u16 port;
 
 	if (!smcx_peer_ttl(net) || !READ_ONCE(pc->n) ||
-	    !smcx_peer_key(addr, alen, key, &port))
+	    !smcx_addr16_of(addr, alen, key, &port))
 		return false;
 	spin_lock_bh(&pc->lock);
 	p = smcx_peer_find(pc, key, port, &gone);

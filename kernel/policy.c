@@ -39,6 +39,7 @@
 #include <net/netns/generic.h>
 #include <net/sock.h>
 
+#include "addr16.h"
 #include "policy.h"
 #include "uapi.h"
 
@@ -146,20 +147,9 @@ static u8 smcx_policy_decide(struct sock *sk, const struct smcx_policy_key *k,
 u8 smcx_policy_connect(struct sock *sk, const struct sockaddr *addr, int alen,
 		       u32 *id)
 {
-	const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)addr;
-	const struct sockaddr_in *in = (const struct sockaddr_in *)addr;
 	struct smcx_policy_key k = { .role = SMCX_POLICY_CLIENT };
 
-	if (addr->sa_family == AF_INET && alen >= (int)sizeof(*in)) {
-		ipv6_addr_set_v4mapped(in->sin_addr.s_addr,
-				       (struct in6_addr *)k.addr);
-		k.port = ntohs(in->sin_port);
-		k.has_addr = true;
-	} else if (addr->sa_family == AF_INET6 && alen >= SIN6_LEN_RFC2133) {
-		memcpy(k.addr, &in6->sin6_addr, 16);
-		k.port = ntohs(in6->sin6_port);
-		k.has_addr = true;
-	}
+	k.has_addr = smcx_addr16_of(addr, alen, k.addr, &k.port);
 	return smcx_policy_decide(sk, &k, id);
 }
 

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * An endpoint as the flight recorder, the peer cache and the scope rules
+ * keep it: 16 address bytes (IPv4 v4-mapped) and a port in host order.
+ */
+#ifndef SMCX_ADDR16_H
+#define SMCX_ADDR16_H
+
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <net/ipv6.h>
+
+/* the address and port @sa names; false for a family or length it is not */
+static inline bool smcx_addr16_of(const struct sockaddr *sa, int alen,
+				  u8 *addr, u16 *port)
+{
+	const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+	const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
+
+	if (sa->sa_family == AF_INET && alen >= (int)sizeof(*in)) {
+		ipv6_addr_set_v4mapped(in->sin_addr.s_addr,
+				       (struct in6_addr *)addr);
+		*port = ntohs(in->sin_port);
+		return true;
+	}
+	if (sa->sa_family == AF_INET6 && alen >= SIN6_LEN_RFC2133) {
+		memcpy(addr, &in6->sin6_addr, 16);
+		*port = ntohs(in6->sin6_port);
+		return true;
+	}
+	return false;
+}
+
+#endif /* SMCX_ADDR16_H */
