@@ -118,6 +118,28 @@ bool smcx_ibport_active(struct smcx_ibdev *d, u32 port)
 	return state == IB_PORT_ACTIVE;
 }
 
+/*
+ * ib_core updates its port cache from a work item after the netdev event,
+ * so for a moment after `ip link set down` the cache still says ACTIVE
+ * while the netdev has stopped (and, virtio-net for one, keeps the packets
+ * it had queued until it is opened again).  The netdev's own state has no
+ * such delay.
+ */
+bool smcx_ibport_sending(struct smcx_ibdev *d, u32 port)
+{
+	struct net_device *ndev;
+	bool up;
+
+	if (!smcx_ibport_active(d, port))
+		return false;
+	ndev = ib_device_get_netdev(d->ibdev, port);
+	if (!ndev)
+		return false;
+	up = netif_running(ndev) && netif_carrier_ok(ndev);
+	dev_put(ndev);
+	return up;
+}
+
 int smcx_ibport_ifindex(struct smcx_ibdev *d, u32 port)
 {
 	struct net_device *ndev;

@@ -81,6 +81,8 @@ struct smcx_ibdev *smcx_ibdev_nth(unsigned int n);
 const char *smcx_ibdev_name(const struct smcx_ibdev *d);
 /* live port state from ib_core's cache: true when IB_PORT_ACTIVE */
 bool smcx_ibport_active(struct smcx_ibdev *d, u32 port);
+/* ACTIVE, and its netdev running with a carrier: what it sends can leave */
+bool smcx_ibport_sending(struct smcx_ibdev *d, u32 port);
 /* ifindex of the port's netdev (ib_device_get_netdev), 0 when none */
 int smcx_ibport_ifindex(struct smcx_ibdev *d, u32 port);
 

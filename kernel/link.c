@@ -197,7 +197,7 @@ static void smcx_link_destroy_work(struct work_struct *work)
 	    !READ_ONCE(lnk->dev->removing) && !READ_ONCE(lgr->terminating) &&
 	    !lnk->destroy_ready) {
 		/* a tick after the port is seen up: its queue has drained */
-		lnk->destroy_ready = smcx_ibport_active(lnk->dev, lnk->port);
+		lnk->destroy_ready = smcx_ibport_sending(lnk->dev, lnk->port);
 		/*
 		 * Refused only while smcx_link_destroy_sync() cancels the
 		 * work (the cancel disables it until the running instance,
@@ -437,9 +437,13 @@ void smcx_link_clear(struct smcx_link *lnk)
 	 * that is down (virtio-net, for one) may hold those it had queued
 	 * until it is up again: destroying the QP then makes rxe wait 200 ms,
 	 * WARN and free it under the packets.  With the port down, the QP and
-	 * what it depends on wait for the port to come back (bounded).
+	 * what it depends on wait for the port to come back (bounded).  The
+	 * netdev is asked too: a link that failed on its sends just as the
+	 * netdev went down is cleared before ib_core's cache says DOWN, and
+	 * rxe then waits 50 s for the stranded packets, WARNs and frees the QP
+	 * under them.
 	 */
-	if (!smcx_ibport_active(lnk->dev, lnk->port) &&
+	if (!smcx_ibport_sending(lnk->dev, lnk->port) &&
 	    !READ_ONCE(lnk->dev->removing) && !lgr->terminating) {
 		kref_get(&lgr->ref);
 		lnk->destroy_by = jiffies + SMCX_LINK_DESTROY_WAIT;
