@@ -330,7 +330,8 @@ struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, const struct sock *sk,
 	mem_cgroup_put(memcg);		/* reused, or none made */
 	if (!b)
 		return NULL;
-	smcx_stats_buf_get(lgr->net, rmb, b->size, reused, b->size < want);
+	smcx_stats_buf_get(smcx_lgr_stats(lgr), rmb, b->size, reused,
+			   b->size < want);
 	/*
 	 * A pooled buffer is not cleared (mainline clears both kinds).  A
 	 * send buffer: only what this connection's sendmsg() copied into it
@@ -354,7 +355,7 @@ void smcx_buf_put(struct smcx_lgr *lgr, struct smcx_buf *b)
 	b->used = false;
 	b->idle_since = jiffies;
 	mutex_unlock(&lgr->mutex);
-	smcx_stats_buf_put(lgr->net, b->rmb, b->size);
+	smcx_stats_buf_put(smcx_lgr_stats(lgr), b->rmb, b->size);
 }
 
 /* has an REG_MR of @b not completed on some link (the group is ending)? */
@@ -435,8 +436,10 @@ void smcx_buf_reap(struct smcx_lgr *lgr)
  */
 void smcx_buf_retire(struct smcx_lgr *lgr, struct smcx_buf *b)
 {
-	smcx_stats_buf_put(lgr->net, true, b->size);
-	smcx_stats_rmb_retire(lgr->net);
+	struct smcx_stats __percpu *s = smcx_lgr_stats(lgr);
+
+	smcx_stats_buf_put(s, true, b->size);
+	smcx_stats_rmb_retire(s);
 }
 
 /*

@@ -122,6 +122,7 @@ static void smcx_stats_show_d(struct seq_file *m, const struct smcx_stats *d)
 	seq_printf(m, "smcd_tx_calls %llu\n", d->tx_cnt);
 	seq_printf(m, "smcd_tx_data_pushes %llu\n", d->tx_data_push);
 	seq_printf(m, "smcd_tx_corked %llu\n", d->tx_corked);
+	seq_printf(m, "smcd_rmb_retired %llu\n", d->rmb_retire);
 }
 
 static int smcx_stats_show(struct seq_file *m, void *v)

@@ -55,6 +55,7 @@
 #include "ib.h"
 #include "link.h"
 #include "obj.h"
+#include "stats.h"
 #include "wr.h"
 
 struct seq_file;
@@ -295,6 +296,13 @@ static inline struct smcx_link *smcx_lgr_first_active(struct smcx_lgr *lgr)
 		if (smcx_link_active(lnk))
 			return lnk;
 	return NULL;
+}
+
+/* the statistics block @lgr's buffers count in: its technology's */
+static inline struct smcx_stats __percpu *smcx_lgr_stats(struct smcx_lgr *lgr)
+{
+	return smcx_stats_of_tech(lgr->net, lgr->smcd ? SMCX_TECH_D :
+							SMCX_TECH_R);
 }
 
 /* how many links of @lgr are ACTIVE (the group's redundancy) */

@@ -123,8 +123,8 @@ int smcx_setsockopt(struct socket *sock, int level, int optname,
 	if (!rc && smcx_is_tfo_connect(level, optname, optval, optlen) &&
 	    sk->sk_state == SMCX_INIT && smc->hs == SMCX_HS_NONE)
 		smcx_fallback_now(smc, sock, SMCX_DECL_OPTUNSUPP);
-	smcx_stats_sockopt(sock_net(sk), smc->smcr, level, optname, optval,
-			   optlen, rc);
+	smcx_stats_sockopt(READ_ONCE(smc->stats), smc->smcr, level, optname,
+			   optval, optlen, rc);
 	if (!rc && level == SOL_TCP && optlen >= sizeof(int) &&
 	    !copy_from_sockptr(&val, optval, sizeof(val)))
 		smcx_tx_sockopt(smc, optname, val);

@@ -103,7 +103,7 @@ again:
 			return rc;
 		goto again;
 	}
-	smcx_stats_splice(sock_net(sk), smc->smcr);
+	smcx_stats_splice(READ_ONCE(smc->stats), smc->smcr);
 	release_sock(sk);
 	/* fell back meanwhile: smcx_recvmsg takes the TCP path then */
 	return smcx_splice_copy(sock, pipe, len, flags);

@@ -121,10 +121,9 @@ struct smcx_stats __percpu *smcx_stats_of_tech(struct net *net,
 	return sn->stats[tech];
 }
 
-void smcx_stats_buf_get(struct net *net, bool rmb, u32 size, bool reused,
-			bool dgrade)
+void smcx_stats_buf_get(struct smcx_stats __percpu *s, bool rmb, u32 size,
+			bool reused, bool dgrade)
 {
-	struct smcx_stats __percpu *s = smcx_net_stats(net);
 	enum smcx_dir dir = rmb ? SMCX_RX : SMCX_TX;
 
 	if (dgrade)
@@ -137,21 +136,20 @@ void smcx_stats_buf_get(struct net *net, bool rmb, u32 size, bool reused,
 	this_cpu_add(s->buf_usage[dir], size);
 }
 
-void smcx_stats_buf_put(struct net *net, bool rmb, u32 size)
+void smcx_stats_buf_put(struct smcx_stats __percpu *s, bool rmb, u32 size)
 {
-	this_cpu_sub(smcx_net_stats(net)->buf_usage[rmb ? SMCX_RX : SMCX_TX],
-		     (u64)size);
+	this_cpu_sub(s->buf_usage[rmb ? SMCX_RX : SMCX_TX], (u64)size);
 }
 
-void smcx_stats_rmb_retire(struct net *net)
+void smcx_stats_rmb_retire(struct smcx_stats __percpu *s)
 {
-	this_cpu_inc(smcx_net_stats(net)->rmb_retire);
+	this_cpu_inc(s->rmb_retire);
 }
 
-void smcx_stats_splice(struct net *net, bool smcr)
+void smcx_stats_splice(struct smcx_stats __percpu *s, bool smcr)
 {
 	if (smcr)
-		this_cpu_inc(smcx_net_stats(net)->splice_cnt);
+		this_cpu_inc(s->splice_cnt);
 }
 
 void smcx_stats_busy_poll(struct net *net, bool hit)
@@ -165,10 +163,11 @@ void smcx_stats_busy_poll(struct net *net, bool hit)
 /*
  * Mainline's meaning: TCP_NODELAY counts when it is switched on and TCP_CORK
  * when it is released, the two settings that push queued data out; only on a
- * connection that runs over SMC-R and only when TCP took the option.
+ * connection that runs over SMC and only when TCP took the option.
  */
-void smcx_stats_sockopt(struct net *net, bool smcr, int level, int optname,
-			sockptr_t optval, unsigned int optlen, int rc)
+void smcx_stats_sockopt(struct smcx_stats __percpu *s, bool smcr, int level,
+			int optname, sockptr_t optval, unsigned int optlen,
+			int rc)
 {
 	int val;
 
@@ -177,9 +176,9 @@ void smcx_stats_sockopt(struct net *net, bool smcr, int level, int optname,
 	    optlen < sizeof(int) || copy_from_sockptr(&val, optval, sizeof(val)))
 		return;
 	if (optname == TCP_NODELAY && val)
-		this_cpu_inc(smcx_net_stats(net)->ndly_cnt);
+		this_cpu_inc(s->ndly_cnt);
 	else if (optname == TCP_CORK && !val)
-		this_cpu_inc(smcx_net_stats(net)->cork_cnt);
+		this_cpu_inc(s->cork_cnt);
 }
 
 /*

@@ -7,11 +7,12 @@
  * two, SMC-R and SMC-D (enum smcx_tech).  Every counter that takes a
  * @net counts in the SMC-R block: handshake starts and errors, fallbacks
  * and their reasons, link and reuse events, which the netlink dump
- * reports once for the namespace (as mainline's top-level counters), and
- * today buffers, socket options and splice too.  A socket's data path
- * counts through smc->stats, which points at the SMC-R block from its
+ * reports once for the namespace (as mainline's top-level counters).
+ * The rest take a block: a socket's data path, socket options and splice
+ * count through smc->stats, which points at the SMC-R block from its
  * creation and is switched to the SMC-D block when an SMC-D handshake
- * succeeds (smcx_stats_set_smcd(), join_d.c).
+ * succeeds (smcx_stats_set_smcd(), join_d.c); buffers count in their
+ * group's block (smcx_lgr_stats()).
  *
  * The counters are per CPU and only ever incremented with this_cpu_inc(), so
  * the fast path takes no lock and touches no shared cache line.  Readers fold
@@ -309,17 +310,21 @@ static inline void smcx_stats_rx_call(struct smcx_stats __percpu *s,
  * A connection took a buffer of @size (@reused from the pool; @dgrade:
  * smaller than it wanted), or gave it back.
  */
-void smcx_stats_buf_get(struct net *net, bool rmb, u32 size, bool reused,
-			bool dgrade);
-void smcx_stats_buf_put(struct net *net, bool rmb, u32 size);
-/* ... and an RMB given back was deregistered and freed, not pooled */
-void smcx_stats_rmb_retire(struct net *net);
-/* socket calls; counted only when the socket runs over SMC-R (@smcr) */
-void smcx_stats_splice(struct net *net, bool smcr);
+void smcx_stats_buf_get(struct smcx_stats __percpu *s, bool rmb, u32 size,
+			bool reused, bool dgrade);
+void smcx_stats_buf_put(struct smcx_stats __percpu *s, bool rmb, u32 size);
+/* ... and an RMB given back was retired, not pooled (buf.c) */
+void smcx_stats_rmb_retire(struct smcx_stats __percpu *s);
+/*
+ * Socket calls, in the socket's block (smc->stats); counted only while the
+ * socket runs over SMC (@smcr: SMC-R or SMC-D), as mainline does.
+ */
+void smcx_stats_splice(struct smcx_stats __percpu *s, bool smcr);
 /* a receive busy poll ended, with data (@hit) or without */
 void smcx_stats_busy_poll(struct net *net, bool hit);
-void smcx_stats_sockopt(struct net *net, bool smcr, int level, int optname,
-			sockptr_t optval, unsigned int optlen, int rc);
+void smcx_stats_sockopt(struct smcx_stats __percpu *s, bool smcr, int level,
+			int optname, sockptr_t optval, unsigned int optlen,
+			int rc);
 
 /* sum of all CPUs for @net: its SMC-R block, or the @tech block */
 void smcx_stats_fold(struct net *net, struct smcx_stats *out);

@@ -19,6 +19,12 @@ server group, two connections each.  While they are held:
   SMC-R 0 (a handshake's success counts in the socket's own block);
 - after/: once released, SMC-D bytes grew again by the second exchange
   and SMC-R's still did not move;
+- calls/: one IPPROTO_SMC connection over 127.0.0.1 by
+  selftests/tools/statsxfer.py (TCP_NODELAY on, TCP_CORK on and off, one
+  urgent byte, a 16-byte splice on the server): the SMC-D block counts
+  nodelay, cork, urgent data and splice +1 each and both ends' buffers (2
+  RMBs, 2 send buffers, pooled or new); the SMC-R block's special calls
+  and buffer counters do not move;
 - sysctl/: net.smc.smcx_loopback=0 in the reader's namespace still lists
   the device (the sysctl governs handshakes, not the device);
 - smcr0/: with module parameter smcr=0 no device is listed and info says
@@ -27,6 +33,7 @@ server group, two connections each.  While they are held:
   same device and groups (the lab installs none: a skip says so).
 """
 import json
+import os
 import re
 
 import scenarios
@@ -59,6 +66,17 @@ def jout(h, cmd):
 
 def tech_bytes(st, tech):
     return st[tech]["rx"]["bytes"], st[tech]["tx"]["bytes"]
+
+
+def tech_calls(st, tech):
+    """special calls, and buffers taken per direction (alloc + reuse)"""
+    blk = st[tech]
+    taken = tuple(blk[d]["buffer"]["alloc"] + blk[d]["buffer"]["reuse"] for d in ("rx", "tx"))
+    return dict(blk["special_calls"], rx_taken=taken[0], tx_taken=taken[1])
+
+
+def delta(a, b):
+    return {k: b[k] - a[k] for k in a}
 
 
 def check_device(t, a, groups):
@@ -154,6 +172,26 @@ def run(t):
         t.check(all(n2 - n1 >= CONNS * NBYTES for n1, n2 in zip(d1, d2)),
                 "second exchange counted as SMC-D: %s -> %s" % (d1, d2))
         t.eq(tech_bytes(after, "smcr"), tech_bytes(before, "smcr"), "SMC-R bytes still unmoved")
+
+    with t.subtest("calls"):
+        tool = "python3 %s" % os.path.join(t.repo, "selftests", "tools", "statsxfer.py")
+        st0 = jout(a, "%s --json stats" % smcctl)
+        srv = a.bg("%s server %d 65536 splice" % (tool, PORT + 1))
+        a.wait_port(PORT + 1)
+        cli = json.loads(a.out("%s client 127.0.0.1 %d %d" % (tool, PORT + 1, NBYTES),
+                               timeout=120))
+        sv = json.loads(srv.wait(timeout=120).out)
+        t.eq((cli["sent"], sv["received"], cli["oob"], sv["splice"]),
+             (NBYTES, NBYTES, "sent", "data"), "statsxfer over 127.0.0.1: payload, urgent, splice")
+        st1 = jout(a, "%s --json stats" % smcctl)
+        dd, dr = delta(tech_calls(st0, "smcd"), tech_calls(st1, "smcd")), \
+            delta(tech_calls(st0, "smcr"), tech_calls(st1, "smcr"))
+        t.log("SMC-D delta %s, SMC-R delta %s" % (dd, dr))
+        t.eq(tuple(dd[k] for k in ("nodelay", "cork", "urgent_data", "splice",
+                                   "rx_taken", "tx_taken")),
+             (1, 1, 1, 1, 2, 2),
+             "SMC-D: nodelay, cork, urgent, splice +1; 2 RMBs and 2 send buffers taken")
+        t.eq(dr, {k: 0 for k in dr}, "SMC-R special calls and buffers unmoved")
 
     with t.subtest("sysctl"):
         a.out("sysctl -qw net.smc.smcx_loopback=0")
