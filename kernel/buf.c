@@ -323,6 +323,8 @@ struct smcx_buf *smcx_buf_get(struct smcx_lgr *lgr, const struct sock *sk,
 			memcg = NULL;		/* the buffer's reference now */
 			b->used = true;
 			list_add_tail(&b->list, &lgr->bufs);
+			WRITE_ONCE(lgr->buf_alloc[rmb],
+				   lgr->buf_alloc[rmb] + b->size);
 			break;
 		}
 	}
@@ -411,6 +413,8 @@ void smcx_buf_reap(struct smcx_lgr *lgr)
 			if (lgr->lnk[i].maps_bufs)
 				smcx_buf_unmap(&lgr->lnk[i], b);
 		list_move(&b->list, &gone);
+		WRITE_ONCE(lgr->buf_alloc[b->rmb],
+			   lgr->buf_alloc[b->rmb] - b->size);
 	}
 	mutex_unlock(&lgr->mutex);
 	if (keys)

@@ -120,6 +120,12 @@ struct smcx_lgr {
 	spinlock_t conns_lock;		/* conns (BH: completions look tokens up) */
 	struct idr conns;		/* token -> the connection's struct sock */
 	struct list_head bufs;
+	/*
+	 * Bytes on bufs, [0] send buffers and [1] RMBs (DMBs), pooled ones
+	 * included: mainline's SNDBUF_ALLOC / RMB_ALLOC, DMB_ALLOC.  Written
+	 * under lgr->mutex with bufs, read unlocked by the netlink dump.
+	 */
+	u64 buf_alloc[2];
 	struct delayed_work linger;
 	struct delayed_work watchdog;	/* sends that never complete */
 	struct work_struct term_work;

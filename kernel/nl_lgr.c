@@ -85,7 +85,11 @@ static int smcx_nl_put_lgr(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u64_64bit(skb, SMC_NLA_LGR_R_NET_COOKIE,
 			      lgr->net->net_cookie,
 			      SMC_NLA_LGR_R_PAD) ||
-	    nla_put_string(skb, SMC_NLA_LGR_R_PNETID, ""))
+	    nla_put_string(skb, SMC_NLA_LGR_R_PNETID, "") ||
+	    nla_put_uint(skb, SMC_NLA_LGR_R_SNDBUF_ALLOC,
+			 READ_ONCE(lgr->buf_alloc[0])) ||
+	    nla_put_uint(skb, SMC_NLA_LGR_R_RMB_ALLOC,
+			 READ_ONCE(lgr->buf_alloc[1])))
 		goto cancel_nest;
 	if (smcx_nl_lgr_v2_common(skb, lgr, SMC_NLA_LGR_R_V2_COMMON))
 		goto cancel_nest;
@@ -202,7 +206,11 @@ static int smcx_nl_put_lgr_d(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u8(skb, SMC_NLA_LGR_D_VLAN_ID, 0) ||
 	    nla_put_u32(skb, SMC_NLA_LGR_D_CONNS_NUM, lgr->conns_num) ||
 	    nla_put_u32(skb, SMC_NLA_LGR_D_CHID, SMCX_LO_CHID) ||
-	    nla_put_string(skb, SMC_NLA_LGR_D_PNETID, ""))
+	    nla_put_string(skb, SMC_NLA_LGR_D_PNETID, "") ||
+	    nla_put_uint(skb, SMC_NLA_LGR_D_SNDBUF_ALLOC,
+			 READ_ONCE(lgr->buf_alloc[0])) ||
+	    nla_put_uint(skb, SMC_NLA_LGR_D_DMB_ALLOC,
+			 READ_ONCE(lgr->buf_alloc[1])))
 		goto cancel_nest;
 	if (smcx_nl_lgr_v2_common(skb, lgr, SMC_NLA_LGR_D_V2_COMMON))
 		goto cancel_nest;

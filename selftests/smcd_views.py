@@ -10,8 +10,10 @@ server group, two connections each.  While they are held:
   text and --json; smcd info says ISM v2 and one ISM device;
 - linkgroup/: smcd linkgroup lists both groups with 2 connections each,
   both GIDs the same 128-bit loopback GID, CHID ffff, SMC 2, peer host
-  alpha and smcx's default user EID (-d and --json); smcr linkgroup has
-  none of them;
+  alpha and smcx's default user EID (-d and --json), 2 x 64 KiB of DMBs
+  and 1 or 2 send buffers of 64 KiB each (mainline's DMB_ALLOC,
+  SNDBUF_ALLOC; an attached sender pools its own at once); smcr
+  linkgroup has none of them;
 - sockets/: smcss -a and smcctl ss --json say SMCD for the 4 held sockets;
 - stats/: smcd stats counts the held exchange's bytes (SMC-D RX and TX
   grew by at least 2 x 1 MiB each) and smcr stats' SMC-R bytes did not
@@ -46,6 +48,7 @@ PORT = 23700
 CONNS = 2
 NBYTES = 1 << 20
 LO_CHID = 0xFFFF
+BUF = 64 << 10          # net.smc.rmem / wmem, mainline's default
 UEID = "SMCX-DEFAULT-UEID"
 
 
@@ -106,6 +109,13 @@ def check_linkgroups(t, a):
                 g["gid_ext"] == g["peer_gid_ext"] and g["gid"] != "0" * 16,
                 "the peer is this host: both GIDs the loopback GID: %s" % g)
         t.eq((g["chid"], g["vlan"], g["pnetid"]), (LO_CHID, 0, None), "CHID ffff, no VLAN/PNET")
+        t.eq(g["dmb_alloc"], CONNS * BUF, "%s: the DMB bytes of %d connections"
+             % (g["id_hex"], CONNS))
+        # an attached sender pools its own send buffer at once, so the
+        # group's second connection may take the first one's
+        t.check(g["sndbuf_alloc"] in range(BUF, CONNS * BUF + 1, BUF),
+                "%s: send buffer bytes %s: 1 to %d buffers of %d"
+                % (g["id_hex"], g["sndbuf_alloc"], CONNS, BUF))
         v2 = g["v2"] or {}
         t.eq((v2.get("version"), v2.get("peer_host"), v2.get("negotiated_eid")),
              (2, "alpha", UEID), "first contact facts of %s" % g["id_hex"])

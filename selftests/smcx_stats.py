@@ -17,7 +17,8 @@ RBUF-byte buffer until EOF.  Expected deltas of `smcr -a -j stats`:
     and the same buffers.
 
 Then `smcr -a -d stats` text must show the same numbers as the JSON, and the
-buffer usage gauges are back to 0 once the connection is gone.
+buffer usage gauges are back to 0 once the connection is gone, while `smcr
+linkgroup` still counts the pooled buffers (rmb_alloc, sndbuf_alloc: 64 KiB each).
 
 RDMA WRITE WITH IMMEDIATE (docs/wire.md; debugfs stats wwi_*):
 between the two smcx hosts the link group negotiated it (wwi_groups +1 on
@@ -312,6 +313,11 @@ def run(t):
             st = after[h]
             t.eq((st["rx"]["rmb_usage"], st["tx"]["rmb_usage"]), (0, 0),
                  "%s: no buffer in use after the close" % h)
+        for h in t.hosts:
+            # the group lingers with the connection's two buffers pooled
+            t.eq([(g["rmb_alloc"], g["sndbuf_alloc"]) for g in stacks.linkgroups(h)],
+                 [(64 << 10, 64 << 10)],
+                 "%s: smcr linkgroup RMB and send buffer bytes, pooled included" % h.name)
     with t.subtest("smcr stats text equals --json"):
         for h in t.hosts:
             text_matches_json(t, h)
