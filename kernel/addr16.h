@@ -8,6 +8,7 @@
 
 #include <linux/in.h>
 #include <linux/in6.h>
+#include <net/inet_sock.h>
 #include <net/ipv6.h>
 
 /* the address and port @sa names; false for a family or length it is not */
@@ -29,6 +30,25 @@ static inline bool smcx_addr16_of(const struct sockaddr *sa, int alen,
 		return true;
 	}
 	return false;
+}
+
+/* one end of the connected @sk: the far one (@peer) or its own */
+static inline void smcx_addr16_sk(const struct sock *sk, bool peer, u8 *addr,
+				  u16 *port)
+{
+	const struct inet_sock *inet = inet_sk(sk);
+
+	*port = ntohs(peer ? inet->inet_dport : inet->inet_sport);
+#if IS_ENABLED(CONFIG_IPV6)
+	/* an IPv6 socket's own, v4-mapped for an IPv4 peer */
+	if (sk->sk_family == AF_INET6) {
+		memcpy(addr, peer ? &sk->sk_v6_daddr : &sk->sk_v6_rcv_saddr,
+		       16);
+		return;
+	}
+#endif
+	ipv6_addr_set_v4mapped(peer ? inet->inet_daddr : inet->inet_rcv_saddr,
+			       (struct in6_addr *)addr);
 }
 
 #endif /* SMCX_ADDR16_H */

@@ -54,20 +54,9 @@ void smcx_hs_record_start(struct smcx_sock *smc, int role, const char *comm)
 /* the addresses of @tcpsk, as far as it has them */
 static void smcx_hs_record_addrs(struct smcx_hsrec *r, struct sock *tcpsk)
 {
-	const struct inet_sock *inet = inet_sk(tcpsk);
-
 	r->family = tcpsk->sk_family;
-	r->lport = ntohs(inet->inet_sport);
-	r->pport = ntohs(inet->inet_dport);
-#if IS_ENABLED(CONFIG_IPV6)
-	if (tcpsk->sk_family == AF_INET6) {
-		memcpy(r->laddr, &tcpsk->sk_v6_rcv_saddr, 16);
-		memcpy(r->paddr, &tcpsk->sk_v6_daddr, 16);
-		return;
-	}
-#endif
-	ipv6_addr_set_v4mapped(inet->inet_rcv_saddr, (struct in6_addr *)r->laddr);
-	ipv6_addr_set_v4mapped(inet->inet_daddr, (struct in6_addr *)r->paddr);
+	smcx_addr16_sk(tcpsk, false, r->laddr, &r->lport);
+	smcx_addr16_sk(tcpsk, true, r->paddr, &r->pport);
 }
 
 /* the connection's group, link and what was agreed */

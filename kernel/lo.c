@@ -14,6 +14,7 @@
 #include <net/ipv6.h>
 #include <net/sock.h>
 
+#include "addr16.h"
 #include "lgr.h"
 #include "lo.h"
 #include "obj.h"
@@ -28,7 +29,7 @@ MODULE_PARM_DESC(lo_attach,
 /* one end of a CLC connection: address (v4-mapped for IPv4) and port */
 struct smcx_lo_end {
 	struct in6_addr addr;
-	__be16 port;
+	u16 port;
 };
 
 struct smcx_lo_dmb {
@@ -48,19 +49,8 @@ static unsigned int smcx_lo_ndmbs;
 static void smcx_lo_ends(const struct sock *sk, struct smcx_lo_end *local,
 			 struct smcx_lo_end *remote)
 {
-	const struct inet_sock *inet = inet_sk(sk);
-
-	ipv6_addr_set_v4mapped(inet->inet_saddr, &local->addr);
-	ipv6_addr_set_v4mapped(inet->inet_daddr, &remote->addr);
-#if IS_ENABLED(CONFIG_IPV6)
-	/* an IPv6 socket's own (v4-mapped for an IPv4 peer) */
-	if (sk->sk_family == AF_INET6) {
-		local->addr = sk->sk_v6_rcv_saddr;
-		remote->addr = sk->sk_v6_daddr;
-	}
-#endif
-	local->port = inet->inet_sport;
-	remote->port = inet->inet_dport;
+	smcx_addr16_sk(sk, false, local->addr.s6_addr, &local->port);
+	smcx_addr16_sk(sk, true, remote->addr.s6_addr, &remote->port);
 }
 
 static bool smcx_lo_end_eq(const struct smcx_lo_end *a,

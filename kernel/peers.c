@@ -56,19 +56,6 @@ static u64 smcx_peer_ttl(struct net *net)
 	return (u64)READ_ONCE(smcx_sysctl(net)->smcx_peer_ttl) * HZ;
 }
 
-static void smcx_peer_sock_key(const struct sock *tcpsk, u8 *addr, u16 *port)
-{
-	*port = ntohs(inet_sk(tcpsk)->inet_dport);
-#if IS_ENABLED(CONFIG_IPV6)
-	if (tcpsk->sk_family == AF_INET6) {
-		memcpy(addr, &tcpsk->sk_v6_daddr, 16);
-		return;
-	}
-#endif
-	ipv6_addr_set_v4mapped(inet_sk(tcpsk)->inet_daddr,
-			       (struct in6_addr *)addr);
-}
-
 /* the live entry of @addr, @port; an expired one goes; pc->lock held */
 static struct smcx_peer *smcx_peer_find(struct smcx_peers *pc, const u8 *addr,
 					u16 port, struct list_head *gone)
@@ -134,7 +121,7 @@ void smcx_peer_note(struct net *net, const struct sock *tcpsk, u8 why,
 	/* a success with nothing cached: every SMC connect comes here */
 	if (!ttl || (!why && !decline && !READ_ONCE(pc->n)))
 		return;
-	smcx_peer_sock_key(tcpsk, key, &port);
+	smcx_addr16_sk(tcpsk, true, key, &port);
 	if (why || decline)
 		fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
 	spin_lock_bh(&pc->lock);
