@@ -49,6 +49,10 @@ AGENT_PORT = 7000
 # docs/guest-deaths.md has the measurements.  "max" had the same bug and
 # more features than the lab needs.  LAB_CPU overrides it for experiments.
 LAB_CPU = os.environ.get("LAB_CPU", "qemu64,-cx16")
+# vCPUs per guest: 1 (the suite); more for measurements only (multi-threaded
+# TCG, one host thread per vCPU), e.g. both ends of a loopback stream on
+# CPUs of their own.
+LAB_SMP = os.environ.get("LAB_SMP", "1")
 # Memory checks the Debian kernel has built in, switched on by boot
 # parameters (lab notes): a write into a freed page or object, an
 # out-of-bounds access to a sampled object, or a corrupted slab is reported
@@ -760,7 +764,7 @@ class Lab:
         for d in LAB_QEMU_DATA:
             args += ["-L", d]
         args += [
-            "-accel", "tcg", "-cpu", LAB_CPU, "-smp", "1",
+            "-accel", "tcg", "-cpu", LAB_CPU, "-smp", LAB_SMP,
             "-m", str(self.mem), "-nodefaults", "-no-reboot", "-display", "none",
             "-kernel", vmlinuz, "-initrd", initrd, "-append", " ".join(append),
             "-serial", "file:" + os.path.join(self.rundir, name + ".console"),
