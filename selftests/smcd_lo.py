@@ -24,6 +24,21 @@ unless a subtest says otherwise.
 - abort/: a listener closed with SMC-D connections in its accept queue
   whose clients keep writing, then a new listener: its connection's
   reader sees only its own bytes (smcx_abort's server case, one host);
+- isolation/: a stranger that speaks CLC by hand over 127.0.0.1
+  (clc_client's steal: a plain TCP socket whose SYN a tc pedit filter on lo
+  gives the SMC option) cannot aim smcx's copies at another connection's
+  DMB.  While a victim SMC-D connection (hold) is open, the stranger's
+  SMC-Dv2 Proposal (the loopback GID read from the victim's
+  SMC_DIAG_DMBINFO, CHID ffff, the default user EID) gets an SMC-D Accept
+  (checked field by field: the server's own new DMB token, in the victim
+  server's group), and its Confirm, that Accept with the type changed and
+  the token replaced, names a random token, the victim client's DMB and
+  the victim server's DMB in turn.  Each time the server resets the
+  connection at the Confirm: the stranger reads a reset and no byte, the
+  server's flight record is Proposal in, Accept out, Confirm in, then
+  EPROTO (no Decline), and the stranger's AF_SMC listener accepts nothing.
+  The victim stays SMC-D and its second exchange is verified byte for
+  byte; the connection object and DMB counts return to where they were;
 - kill/: kill -9 of either end during a transfer ends the other end's
   calls with an error or EOF, never a hang;
 - unload/: rmmod with a live SMC-D connection is refused and the
@@ -32,11 +47,13 @@ unless a subtest says otherwise.
 """
 import json
 import os
+import random
 import re
 import time
 
 import scenarios
 import smcr_cases
+import smcxlab
 import sockapi_lib as L
 import stacks
 
@@ -399,6 +416,106 @@ def listener_pass(t, a):
     t.eq(got["bytes"], nb, "bytes the new listener's reader got")
 
 
+CLC_CLIENT = scenarios.pytool("clc_client")
+ISO_NBYTES = 1 << 20
+EPROTO = 71
+
+
+def iso_steal(t, a, port, gid, gid_ext, tokens):
+    """clc_client's strangers at @port, one per token of @tokens: {"accept":
+    [the Accepts' fields], "steal": {token: (outcome, data)}, "lured": n}."""
+    r = a.run("%s 127.0.0.1 %d steal %s %s %s"
+              % (CLC_CLIENT, port, gid, gid_ext, " ".join(tokens)), timeout=180)
+    t.log(r.out.strip())
+    got = {"accept": [], "steal": {}, "lured": 0}
+    for ln in r.out.splitlines():
+        w = ln.split()
+        if w[:2] == ["steal", "accept"]:
+            got["accept"].append(dict(zip(w[2::2], w[3::2])))
+        elif w[:1] == ["steal"]:
+            got["steal"][w[1]] = (w[2], w[3])
+        elif w[:2] == ["lure", "accepted"]:
+            got["lured"] = max(got["lured"], int(w[2]))
+    return got
+
+
+def iso_pass(t, a):
+    """A stranger that speaks CLC by hand over 127.0.0.1 (a plain TCP socket
+    whose SYN tc gives the SMC option on lo) names a DMB token in its
+    Confirm: a random one, then each of a live victim connection's two.
+    The server resets every one of them at the Confirm (the DMB attaches
+    only to the far end of its owner's CLC socket, kernel/lo.c)."""
+    lure, vport = PORT + 50, PORT + 51
+    base = stacks.smcx_objects(a)
+    lo = Local(a, "127.0.0.1")
+    got, names = {}, {}
+    a.modprobe("sch_prio", "cls_u32", "act_pedit", "act_csum")
+    a.run("tc qdisc del dev lo root 2>/dev/null; tc qdisc add dev lo root handle 1: prio")
+    try:
+        # clc_client's strangers bind source ports 0x5000-0x5fff
+        scenarios.smc_option_filter(
+            a, "match ip sport 0x5000 0xf000 match ip dport %d 0xffff" % lure, dev="lo")
+        with t.subtest("isolation/the victim: SMC-D, every byte verified before and after"):
+            with smcr_cases.Held(t, lo, lo, vport, 1, ISO_NBYTES, family="smc", timeout=120):
+                held = [s for s in stacks.sockets(a, vport) if s.get("state") != "LISTEN"]
+                t.eq(sorted(s.get("mode") for s in held), ["SMCD", "SMCD"],
+                     "the victim connection is SMC-D")
+                vc = [s["dmb"] for s in held if s["peer"]["port"] == vport]
+                vs = [s["dmb"] for s in held if s["local"]["port"] == vport]
+                t.check(len(vc) == 1 and len(vs) == 1 and vc[0] and vs[0],
+                        "both victim ends with their DMBs: %s" % held)
+                vc, vs = vc[0], vs[0]
+                t.eq((vc["token"], vc["peer_token"]), (vs["peer_token"], vs["token"]),
+                     "the victim ends name each other's DMB")
+                rnd = "%016x" % random.getrandbits(64)
+                while rnd in (vc["token"], vs["token"], "0" * 16):
+                    rnd = "%016x" % random.getrandbits(64)
+                names = {rnd: "a random token", vc["token"]: "the victim client's DMB",
+                         vs["token"]: "the victim server's DMB"}
+                got = iso_steal(t, a, lure, vc["gid"], vc["gid_ext"], list(names))
+                got.update(victim=vs, gid=(vc["gid"], vc["gid_ext"]), after=modes(a, vport))
+                got["recs"] = [r for r in json.loads(
+                    a.out("%s why -j -a" % scenarios.tool("smcctl")))["handshakes"]
+                    if r["role"] == "server" and r["local_port"] == lure]
+            # Held's exit: the victim's second exchange, every byte compared
+            t.eq(sorted(got["after"].values()), ["SMCD", "SMCD"],
+                 "the victim was still SMC-D after the strangers")
+    finally:
+        a.run("tc qdisc del dev lo root", check=False)
+    if not got.get("accept"):
+        raise AssertionError("no stranger got through: %s" % got)
+    with t.subtest("isolation/the strangers reached the SMC-D Accept"):
+        acc, vs = got["accept"], got["victim"]
+        t.eq(len(acc), len(names), "an Accept for each stranger's Proposal")
+        for x in acc:
+            t.eq((x.get("eye"), x.get("type"), x.get("ver"), x.get("path"), x.get("first"),
+                  x.get("len"), x.get("chid")), ("e2d4c3c4", "2", "2", "1", "0", "78", "ffff"),
+                 "SMC-D v2 Accept, no first contact")
+            t.eq((x.get("gid"), x.get("gidext"), x.get("eid"), x.get("linkid")),
+                 got["gid"] + (stacks.SMCX_DEFAULT_UEID, str(vs["linkid"])),
+                 "the loopback GID, the default user EID, the victim server's group")
+            t.check(x.get("token") not in (None, "0" * 16) and x["token"] not in names,
+                    "the Accept names the server's own new DMB (%s)" % x.get("token"))
+        t.eq(len({x.get("token") for x in acc}), len(acc), "a new DMB each")
+    for tok, name in names.items():
+        with t.subtest("isolation/a Confirm naming %s is reset" % name):
+            t.eq(got["steal"].get(tok), ("reset", "data=-"),
+                 "the stranger's end after its Confirm (reset, no byte read)")
+    with t.subtest("isolation/the server took each Confirm and failed it"):
+        t.eq(len(got["recs"]), len(names), "a server record per stranger")
+        for r in got["recs"]:
+            msgs = [(m["type"], m["out"], m["len"]) for m in r["messages"]]
+            t.eq((r["result"], r["errno"], msgs),
+                 ("FAILED", EPROTO, [(1, False, 224), (2, True, 78), (3, False, 78)]),
+                 "Proposal in, Accept out, Confirm in, then EPROTO (no Decline: a reset)")
+    with t.subtest("isolation/the lure accepted nothing"):
+        t.eq(got["lured"], 0, "connections the stranger's listener accepted")
+    with t.subtest("isolation/nothing left behind"):
+        keys = smcxlab.CONN_OBJECTS + ("dmbs",)
+        until(lambda: all(stacks.smcx_objects(a).get(k) == base.get(k) for k in keys),
+              timeout=30, what="objects back to %s" % {k: base.get(k) for k in keys})
+
+
 def kill_pass(t, a):
     for victim in ("client", "server"):
         with t.subtest("kill/kill -9 of the %s" % victim):
@@ -453,6 +570,7 @@ def run(t):
     close_pass(t, a)
     with t.subtest("abort/listener closed with queued SMC-D connections"):
         listener_pass(t, a)
+    iso_pass(t, a)
     kill_pass(t, a)
     unload_pass(t, a)
     t.check(re.search(r"BUG|WARNING|Oops", a.run("dmesg").out) is None,

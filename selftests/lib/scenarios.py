@@ -327,18 +327,18 @@ def app_port(fn, n):
 APPS = {"iperf3": app_iperf3, "sockperf": app_sockperf, "http": app_http, "redis": app_redis}
 
 
-def smc_option_filter(h, match, flags=0x02, prio=1):
-    """A tc filter on @h's eth0 (under a prio qdisc the caller set up) that
+def smc_option_filter(h, match, flags=0x02, prio=1, dev="eth0"):
+    """A tc filter on @h's @dev (under a prio qdisc the caller set up) that
     gives the TCP segments matching @match (u32 match terms, e.g. "match ip
     dport 7300 0xffff") whose flags byte is @flags (0x02 SYN, 0x12 SYN-ACK)
     the SMC option: the timestamp option becomes kind 254, length 6, the
     SMC magic, and four NOPs; checksums are fixed.  A plain TCP socket
     then announces SMC, as a hostile or merely odd peer would."""
-    h.run("tc filter add dev eth0 parent 1: protocol ip prio %d u32 %s "
+    h.run("tc filter add dev %s parent 1: protocol ip prio %d u32 %s "
           "match u8 0x%02x 0xff at 33 match u32 0x0402080a 0xffffffff at 44 "
           "action pedit munge offset 44 u32 set 0x0402fe06 "
           "munge offset 48 u32 set 0xe2d4c3d9 munge offset 52 u32 set 0x01010101 "
-          "pipe action csum ip and tcp" % (prio, match, flags))
+          "pipe action csum ip and tcp" % (dev, prio, match, flags))
 
 
 class Capture:

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """clc_client: hostile and honest clients of an smcx server's handshake, for
-selftests/smcx_hs_hostile.py.  CLC messages are built by hand (struct.pack),
-so they can lie: GIDs nobody has, a Confirm naming a stranger's QP.
+selftests/smcx_hs_hostile.py and (steal) selftests/smcd_lo.py.  CLC messages
+are built by hand (struct.pack), so they can lie: GIDs nobody has, a Confirm
+naming a stranger's QP or another connection's DMB.
 
   clc_client.py IP PORT prefix SPEC...      one thread per SPEC "N:END": send
         the first N bytes of the eyecatcher, then END: "fin" (shutdown, read
@@ -28,9 +29,17 @@ so they can lie: GIDs nobody has, a Confirm naming a stranger's QP.
   clc_client.py IP PORT smc                 an honest AF_SMC client: sends
         "honest", shuts down, reads the echo
   clc_client.py IP PORT plain               the same over plain TCP ("plain")
+  clc_client.py IP PORT steal GID GIDEXT TOKEN...   an IPPROTO_SMC listener
+        at IP:PORT (the lure: it sends LURE_BYTES of 0x5a to whatever it
+        accepts), then per TOKEN (hex) one stranger: an SMC-Dv2 Proposal
+        offering the loopback device GID/GIDEXT (hex, CHID ffff, smcx's
+        default user EID), the server's SMC-D Accept read and printed, and
+        a Confirm naming DMB TOKEN: the server's own Accept with the type
+        changed to Confirm and its token replaced, so every field the
+        server checks but the token is what the server itself encoded
 
 Hostile clients are TCP sockets bound to a source port in 0x5000-0x5fff;
-the test's tc filter makes their SYNs announce SMC.
+the test's tc filter makes their SYNs announce SMC (on lo for steal).
 
 Output, one line each:
   NAME OUTCOME data=HEX secs=S    how a connection ended: OUTCOME eof, reset
@@ -44,6 +53,13 @@ Output, one line each:
   flood reply type T first F diag 0xD   a flood thread's reply (diag 0 for
         an Accept)
   smc connect errno E secs=S        the honest AF_SMC connect failed
+  steal accept eye E type T ver V path P first F len L gid G gidext X
+        chid C token K linkid N eid E   the server's reply to a stranger's
+        Proposal (hex, the EID as text)
+  steal TOKEN OUTCOME data=HEX secs=S   what the stranger read after its
+        Confirm naming TOKEN
+  lure accepted N                   the lure's accept() returned (never, if
+        the server refused every stranger); printed at exit as well
 """
 import ctypes
 import errno
@@ -55,6 +71,9 @@ import threading
 import time
 
 EYE = bytes.fromhex("e2d4c3d9")
+EYE_D = bytes.fromhex("e2d4c3c4")
+LO_CHID = 0xFFFF
+LURE_BYTES = 1 << 16
 UEID = b"SMCX-DEFAULT-UEID".ljust(32, b" ")
 AF_SMC = 43
 
@@ -133,6 +152,22 @@ def proposal(gid, conns=255):
     m[104] = conns
     m[105] = 2                              # max links
     m[120:152] = UEID
+    return bytes(m)
+
+
+def proposal_d(gid, gid_ext):
+    # SMC-Dv2 only (typev1 N, typev2 D), release 1 with the emulated-ISM
+    # feature bit, one user EID, the loopback device as two GID/CHID
+    # entries (the halves); 224 bytes (docs/wire.md)
+    m = clc_message(1, 224, 0x26)
+    m[50:52] = struct.pack("!H", 28)        # v2 extension at 80, no ip area
+    m[80] = 1                               # EIDs
+    m[81] = 2                               # ISM GID/CHID entries
+    m[83] = 0x10                            # release 1
+    m[86:88] = struct.pack("!H", 64)        # SMC-Dv2 extension at 152
+    m[106:108] = struct.pack("!H", 1)       # feature mask: emulated ISM
+    m[120:152] = UEID
+    m[200:220] = struct.pack("!QHQH", gid, LO_CHID, gid_ext, LO_CHID)
     return bytes(m)
 
 
@@ -289,6 +324,52 @@ def outofsync(ip, port, addr, src, count):
         report("outofsync", outcome(s, 15))
 
 
+def steal(ip, port, gid, gid_ext, *tokens):
+    accepted = []
+    lsn = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)       # IPPROTO_SMC
+    lsn.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    lsn.bind((ip, port))
+    lsn.listen(8)
+
+    def lure():
+        while True:
+            try:
+                c, _ = lsn.accept()
+            except OSError:
+                return
+            accepted.append(c)
+            print("lure accepted %d" % len(accepted), flush=True)
+            try:
+                c.sendall(b"\x5a" * LURE_BYTES)
+            except OSError:
+                pass
+    threading.Thread(target=lure, daemon=True).start()
+    for tok in tokens:
+        s = hostile(ip, port)
+        s.sendall(proposal_d(int(gid, 16), int(gid_ext, 16)))
+        a = read_clc(s)
+        print("steal accept eye %s type %d ver %d path %d first %d len %d gid %016x "
+              "gidext %016x chid %04x token %016x linkid %d eid %s"
+              % (a[:4].hex(), a[4], a[7] >> 4, a[7] & 3, (a[7] >> 3) & 1, len(a),
+                 struct.unpack("!Q", a[8:16])[0],
+                 struct.unpack("!Q", a[66:74])[0] if len(a) >= 78 else 0,
+                 struct.unpack("!H", a[32:34])[0] if len(a) >= 78 else 0,
+                 struct.unpack("!Q", a[16:24])[0],
+                 struct.unpack("!I", a[28:32])[0] if len(a) >= 32 else 0,
+                 a[34:66].decode("ascii", "replace").strip() if len(a) >= 78 else "-"),
+              flush=True)
+        if a[:4] == EYE_D and a[4] == 2:
+            c = bytearray(a)
+            c[4] = 3
+            c[16:24] = struct.pack("!Q", int(tok, 16))
+            s.sendall(bytes(c))
+        report("steal %s" % tok, outcome(s, 15))
+        s.close()
+    time.sleep(1)           # an accept() the last stranger caused is printed
+    print("lure accepted %d" % len(accepted), flush=True)
+    lsn.close()
+
+
 def smc(ip, port):
     libc = ctypes.CDLL(None, use_errno=True)
     fd = libc.socket(AF_SMC, 1, 0)                  # SOCK_STREAM
@@ -312,7 +393,8 @@ def plain(ip, port):
 
 
 MODES = {"slow": slow, "first": first, "maxconn": maxconn, "claim": claim,
-         "outofsync": outofsync, "flood": flood, "smc": smc, "plain": plain}
+         "outofsync": outofsync, "flood": flood, "smc": smc, "plain": plain,
+         "steal": steal}
 
 
 def main():
