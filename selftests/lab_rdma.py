@@ -19,7 +19,7 @@ import scenarios
 
 WIRES = 1
 TIMEOUT = 240
-COST = 20
+COST = 10
 
 
 def run(t):

@@ -9,7 +9,7 @@ import time
 
 WIRES = 2
 TIMEOUT = 240
-COST = 52
+COST = 33
 
 
 def rping(t, a, b, wire):

@@ -29,7 +29,7 @@ import re
 import stacks
 
 TIMEOUT = 300
-COST = 36
+COST = 46
 TIER = "main"
 
 SMC_PORT = 5400     # smc_chk -S on beta (smcx, then smc.ko)

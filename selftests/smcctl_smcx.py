@@ -23,7 +23,7 @@ import smcctl_live as live
 import stacks
 
 TIMEOUT = 600
-COST = 18
+COST = 13
 SMCX_PARAMS = "smcr=1"
 
 SRV_PORT = 5110     # hold server on beta, the held SMC-R connection

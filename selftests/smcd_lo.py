@@ -58,7 +58,7 @@ import sockapi_lib as L
 import stacks
 
 TIMEOUT = 1500
-COST = 60
+COST = 235
 PORT = 23500
 NS = ("smcd_ns1", "smcd_ns2")
 NS_ADDR = ("10.77.0.1", "10.77.0.2")

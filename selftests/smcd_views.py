@@ -43,7 +43,7 @@ import smcr_cases
 import stacks
 
 TIMEOUT = 420
-COST = 45
+COST = 35
 PORT = 23700
 CONNS = 2
 NBYTES = 1 << 20

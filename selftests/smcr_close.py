@@ -13,7 +13,7 @@ two in-kernel hosts (smcr_close_inkernel).
 import smcr_cases
 
 TIMEOUT = 1800
-COST = 50
+COST = 32
 
 
 def run(t):

@@ -30,7 +30,7 @@ import smcr_cases
 import stacks
 
 TIMEOUT = 1800
-COST = 142
+COST = 77
 BASE_PORT = 6100
 PCAP = "/tmp/smcr_interop_clc.pcap"
 EYE = bytes.fromhex("e2d4c3d9")

@@ -20,7 +20,7 @@ import smcr_cases
 # posts a REG_MR only on an idle send queue (kernel/lgr.c smcx_wr_quiesce);
 # 20 of 20 storms clean afterwards, against 1 failure in 8 before.
 TIMEOUT = 1800
-COST = 100
+COST = 51
 SOLO = True
 
 

@@ -50,7 +50,7 @@ import smcr_cases
 import stacks
 
 TIMEOUT = 600
-COST = 105
+COST = 84
 TIER = "main"
 
 TOOL = scenarios.pytool("abort_peers")

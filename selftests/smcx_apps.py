@@ -32,7 +32,7 @@ import smcr_cases
 import stacks
 
 TIMEOUT = 1500
-COST = 158
+COST = 76
 
 
 def success(h):

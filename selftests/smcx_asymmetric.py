@@ -37,7 +37,7 @@ import stacks
 
 WIRES = 2
 TIMEOUT = 900
-COST = 237
+COST = 132
 
 PORT = 7950
 CONNS = 4

@@ -28,7 +28,7 @@ import smcr_cases
 import stacks
 
 TIMEOUT = 900
-COST = 38
+COST = 23
 PORT = 6450
 NBYTES = 200000		# phase-1 bytes each way: three wraps of a 64 KiB RMB
 

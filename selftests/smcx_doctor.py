@@ -26,7 +26,7 @@ import os
 import stacks
 
 TIMEOUT = 300
-COST = 59
+COST = 18
 TIER = "main"
 
 SMC_PORT = 5410     # smc_chk -S on beta

@@ -49,7 +49,7 @@ import smcxlab
 import stacks
 
 TIMEOUT = 900
-COST = 265
+COST = 180
 WIRES = 2
 NBYTES = 16 << 20
 CONNS = 4

@@ -35,7 +35,7 @@ import scenarios
 import smcxlab
 
 TIMEOUT = 300
-COST = 65
+COST = 41
 PORT = 5300
 SMC_OPT = "fe06e2d4c3d9"		# kind 254, len 6, SMC magic (EBCDIC "SMCR")
 EYECATCHER = "e2d4c3d9"

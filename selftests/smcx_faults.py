@@ -69,7 +69,7 @@ import smcxlab
 import stacks
 
 TIMEOUT = 900
-COST = 300
+COST = 186
 TIER = "main"
 KILLS = True		# peer_killed, the last scenario, kills beta
 

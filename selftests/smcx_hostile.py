@@ -85,7 +85,7 @@ THREADS = int(os.environ.get("HOSTILE_THREADS", "16"))
 # the runner kills the lab after this: CLC cases run at about 30/s, RDMA
 # cases at about 4/s, server-role cases at about 1/s (TCG, 2 cores)
 TIMEOUT = 900 + CASES // 10 + RDMA_CASES // 2 + SERVER_CASES * 2
-COST = 290
+COST = 317
 SOLO = "part"
 
 # case classes that find a kernel bug not fixed on this branch yet; empty it

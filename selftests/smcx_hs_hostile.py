@@ -58,7 +58,7 @@ import scenarios
 import stacks
 
 TIMEOUT = 600
-COST = 124
+COST = 108
 PORT_F1 = 7100
 PORT_R = 7101
 PORT_X = 7102

@@ -24,7 +24,7 @@ import os
 import scenarios
 
 TIMEOUT = 600
-COST = 82
+COST = 53
 PORT = 5500
 EYE = "e2d4c3d9"
 PROPOSAL_V2_R = EYE + "01" + "009c" + "22"	# type 1, len 156 (one EID), v2, typev2 R, typev1 N

@@ -30,7 +30,7 @@ import smcr_cases
 import stacks
 
 TIMEOUT = 600
-COST = 67
+COST = 52
 TIER = "main"
 WIRES = 1
 PORT = 6700

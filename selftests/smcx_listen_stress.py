@@ -24,7 +24,7 @@ import smcr_cases
 import stacks
 
 TIMEOUT = 600
-COST = 74
+COST = 66
 SOLO = True
 PORT = 5400
 NSILENT = 20

@@ -8,7 +8,7 @@ import os
 import re
 
 TIMEOUT = 120
-COST = 8
+COST = 6
 
 
 def version_h(repo):

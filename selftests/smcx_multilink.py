@@ -39,7 +39,7 @@ import stacks
 
 WIRES = 2
 TIMEOUT = 600
-COST = 116
+COST = 66
 
 PORT = 7800
 CONNS = 8

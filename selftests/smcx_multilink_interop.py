@@ -31,7 +31,7 @@ import stacks
 
 WIRES = 2
 TIMEOUT = 900
-COST = 96
+COST = 68
 
 STREAMS = 4
 STREAM_BYTES = 16 << 20

@@ -16,7 +16,7 @@ import shlex
 import time
 
 TIMEOUT = 600
-COST = 66
+COST = 52
 
 NOBODY = "setpriv --reuid=nobody --regid=nogroup --clear-groups "
 DBG = "/sys/kernel/debug/smcx"

@@ -77,7 +77,7 @@ TIER = "main"
 # make deb (~4 min when stale) + the prebuilt module (~2 min when not
 # cached) + install, checks and purge (~4 min under load)
 TIMEOUT = 1200
-COST = 131
+COST = 147
 
 PACKAGES = ("smcx-dkms", "smcx-tools")
 STREAM_PORT = 6720

@@ -33,7 +33,7 @@ import scenarios
 import smcxlab
 
 TIMEOUT = 600
-COST = 40
+COST = 47
 
 TOOLS = os.path.join(smcxlab.REPO, "selftests", "tools")
 PEER = "python3 " + os.path.join(TOOLS, "policy_peer.py")

@@ -49,7 +49,7 @@ import smcr_cases
 import stacks
 
 TIMEOUT = 420
-COST = 55
+COST = 32
 
 NOBODY = "setpriv --reuid=65534 --regid=65534 --clear-groups "
 

@@ -31,7 +31,7 @@ import time
 import scenarios
 
 TIMEOUT = 420
-COST = 72
+COST = 70
 PORT = 7110
 PORT_HONEST = 7111
 STRANGER = "198.18.0.50"    # beta's alias: an address that is not its GID

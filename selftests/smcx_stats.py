@@ -56,7 +56,7 @@ import scenarios
 import stacks
 
 TIMEOUT = 600
-COST = 26
+COST = 36
 PORT = 6480
 WWI_PORT = 6490
 WWI_BYTES = 1 << 20

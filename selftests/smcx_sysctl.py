@@ -35,7 +35,7 @@ import smcxlab
 import stacks
 
 TIMEOUT = 600
-COST = 40
+COST = 32
 NS = "smcx_sysctl_ns"
 PORT = 7300
 # silent clients of the handshake-limitation check: source ports 41000-41001

@@ -28,7 +28,7 @@ import scenarios
 import smcxlab
 
 TIMEOUT = 1200
-COST = 61
+COST = 55
 NS = "smcx_t2s_ns"
 
 TOOLS = os.path.join(smcxlab.REPO, "selftests", "tools")

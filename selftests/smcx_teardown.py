@@ -25,7 +25,7 @@ import scenarios
 import smcxlab
 
 TIMEOUT = 120
-COST = 23
+COST = 20
 PORT = 7300
 RECV_TIMEOUT = 60	# a recv() that sees nothing in this long counts as hung
 

@@ -34,7 +34,7 @@ import scenarios
 import stacks
 
 TIMEOUT = 300
-COST = 38
+COST = 32
 TIER = "main"
 
 P_SMC = 5420        # why_peers smc-server on beta

@@ -30,7 +30,7 @@ stand in for smcx.
 import sockapi_lib as L
 
 TIMEOUT = 1500
-COST = 115
+COST = 109
 
 
 def run(t):

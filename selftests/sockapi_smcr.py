@@ -11,7 +11,7 @@ docstring says what each checks.
 import sockapi_lib as L
 
 TIMEOUT = 1500
-COST = 142
+COST = 136
 
 
 def run(t):
