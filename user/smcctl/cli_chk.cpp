@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 // smc_chk: connect, serve, or look up a PNET ID, and tell whether SMC is used.
-#include <array>
 #include <charconv>
 
 #include <arpa/inet.h>
 
+#include "addr.hpp"
 #include "cli_parse.hpp"
 #include "names.hpp"
 
@@ -103,9 +103,9 @@ cmd::ChkConnect connect_command(const Context& c, const ChkArgs& k, std::uint16_
     if (cc.address.empty())
         c.fail("empty address");
     // An address literal settles the family; a name is resolved in the family -6 selects.
-    std::array<unsigned char, 16> buf{};
-    const bool is_v4 = inet_pton(AF_INET, cc.address.c_str(), buf.data()) == 1;
-    const bool is_v6 = inet_pton(AF_INET6, cc.address.c_str(), buf.data()) == 1;
+    const auto literal = parse_addr(cc.address);
+    const bool is_v4 = literal && literal->family == AF_INET;
+    const bool is_v6 = literal && literal->family == AF_INET6;
     if (k.ipv6 && is_v4)
         c.fail("-6 given, but " + cc.address + " is an IPv4 address");
     cc.ipv6 = k.ipv6 || is_v6;

@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <cstring>
 #include <sstream>
 
+#include "addr.hpp"
 #include "json.hpp"
 #include "names.hpp"
 
@@ -506,38 +506,29 @@ std::vector<CheckResult> run_checks(const HostState& h) {
     return out;
 }
 
-std::optional<std::string> gid_of(std::string_view addr) {
-    const std::string a(addr);
-    in_addr v4{};
-    in6_addr v6{};
-    if (inet_pton(AF_INET, a.c_str(), &v4) == 1) {
-        std::memset(&v6, 0, sizeof(v6));
-        v6.s6_addr[10] = v6.s6_addr[11] = 0xff;
-        std::memcpy(&v6.s6_addr[12], &v4, 4);
-    } else if (inet_pton(AF_INET6, a.c_str(), &v6) != 1) {
-        return std::nullopt;
-    }
-    char buf[INET6_ADDRSTRLEN];
+namespace {
+
+// 16 bytes as sysfs writes a GID: eight groups of four hex digits.
+std::string gid_text(const Addr16& b) {
+    char buf[8];
     std::string out;
-    for (int i = 0; i < 16; i += 2) {
-        std::snprintf(buf, sizeof(buf), "%02x%02x", v6.s6_addr[i], v6.s6_addr[i + 1]);
+    for (std::size_t i = 0; i < b.size(); i += 2) {
+        std::snprintf(buf, sizeof(buf), "%02x%02x", b[i], b[i + 1]);
         out += (i ? ":" : "") + std::string(buf);
     }
     return out;
 }
 
+} // namespace
+
+std::optional<std::string> gid_of(std::string_view addr) {
+    const auto a = parse_addr(addr);
+    return a ? std::optional(gid_text(a->bytes)) : std::nullopt;
+}
+
 std::string canonical_gid(std::string_view gid) {
-    const std::string g = trim_blanks(gid);
-    in6_addr v6{};
-    if (inet_pton(AF_INET6, g.c_str(), &v6) != 1)
-        return {};
-    char buf[8];
-    std::string out;
-    for (int i = 0; i < 16; i += 2) {
-        std::snprintf(buf, sizeof(buf), "%02x%02x", v6.s6_addr[i], v6.s6_addr[i + 1]);
-        out += (i ? ":" : "") + std::string(buf);
-    }
-    return out;
+    const auto a = parse_addr(trim_blanks(gid));
+    return a && a->family == AF_INET6 ? gid_text(a->bytes) : std::string();
 }
 
 // ---- output --------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "addr.hpp"
 #include "chk.hpp"
 #include "doctor.hpp"
 #include "names.hpp"
@@ -19,11 +20,6 @@ std::uint16_t port_of(std::string_view s) {
         std::stoul(p) == 0 || std::stoul(p) > 65535)
         throw std::invalid_argument("invalid port '" + p + "' (1 to 65535)");
     return static_cast<std::uint16_t>(std::stoul(p));
-}
-
-bool is_ipv6(const std::string& a) {
-    in6_addr x{};
-    return inet_pton(AF_INET6, a.c_str(), &x) == 1;
 }
 
 std::string code_text(std::uint32_t code) {
@@ -73,30 +69,23 @@ void enrich_probe_report(CheckResult& r, const chk::Report& report) {
 
 cmd::ChkConnect parse_peer(std::string_view peer) {
     cmd::ChkConnect c;
-    std::string s(peer);
+    const std::string s(peer);
     if (s.empty())
         throw std::invalid_argument("empty PEER");
-    if (s.front() == '[') {
-        const auto close = s.find(']');
-        if (close == std::string::npos)
-            throw std::invalid_argument("PEER '" + s + "' lacks its ']'");
-        c.address = s.substr(1, close - 1);
-        const std::string rest = s.substr(close + 1);
-        if (!rest.empty()) {
-            if (rest.front() != ':')
-                throw std::invalid_argument("PEER '" + s + "': ':PORT' expected after ']'");
-            c.port = port_of(std::string_view(rest).substr(1));
-        }
-    } else if (const auto colon = s.find(':');
-               colon != std::string::npos && s.find(':', colon + 1) == std::string::npos) {
-        c.address = s.substr(0, colon);
-        c.port = port_of(std::string_view(s).substr(colon + 1));
-    } else {
-        c.address = s; // a name, an IPv4 address, or an IPv6 address without a port
-    }
+    // HOST[:PORT] or [HOST][:PORT]; a bare IPv6 address (two colons or more) is all host
+    const auto split = split_host_port(s);
+    if (const auto* e = std::get_if<SplitError>(&split))
+        throw std::invalid_argument(*e == SplitError::no_close
+                                        ? "PEER '" + s + "' lacks its ']'"
+                                        : "PEER '" + s + "': ':PORT' expected after ']'");
+    const auto& [host, port] = std::get<HostPort>(split);
+    c.address = host;
+    if (port)
+        c.port = port_of(*port);
     if (c.address.empty())
         throw std::invalid_argument("PEER '" + s + "' has no host");
-    c.ipv6 = is_ipv6(c.address);
+    const auto a = parse_addr(c.address);
+    c.ipv6 = a && a->family == AF_INET6;
     return c;
 }
 

@@ -5,11 +5,11 @@
 #include <arpa/inet.h>
 #include <cerrno>
 #include <charconv>
-#include <cstring>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
 
+#include "addr.hpp"
 #include "json.hpp"
 
 namespace smcctl {
@@ -50,19 +50,13 @@ constexpr std::string_view action_name(PolicyAction a) {
 Cidr parse_cidr(std::string_view s) {
     const auto slash = s.find('/');
     const std::string host(s.substr(0, slash));
-    Cidr c;
-    std::uint32_t bits = 128;
-    in_addr a4{};
-    if (inet_pton(AF_INET, host.c_str(), &a4) == 1) {
-        c.family = AF_INET;
-        c.addr[10] = c.addr[11] = 0xff;
-        std::memcpy(&c.addr[12], &a4, 4);
-        bits = 32;
-    } else if (inet_pton(AF_INET6, host.c_str(), c.addr.data()) == 1) {
-        c.family = AF_INET6;
-    } else {
+    const auto a = parse_addr(host);
+    if (!a)
         throw std::invalid_argument("'" + host + "' is not an IPv4 or IPv6 address");
-    }
+    Cidr c;
+    c.family = a->family;
+    c.addr = a->bytes;
+    const std::uint32_t bits = c.family == AF_INET ? 32 : 128;
     std::uint32_t len = bits;
     if (slash != std::string_view::npos) {
         const auto n = number(s.substr(slash + 1), bits);
@@ -83,13 +77,8 @@ Cidr parse_cidr(std::string_view s) {
 }
 
 std::string cidr_text(const Cidr& c) {
-    char buf[INET6_ADDRSTRLEN] = {};
-    if (c.family == AF_INET) {
-        inet_ntop(AF_INET, &c.addr[12], buf, sizeof(buf));
-        return std::string(buf) + "/" + std::to_string(c.prefix >= 96 ? c.prefix - 96 : 0);
-    }
-    inet_ntop(AF_INET6, c.addr.data(), buf, sizeof(buf));
-    return std::string(buf) + "/" + std::to_string(c.prefix);
+    const int len = c.family != AF_INET ? c.prefix : c.prefix >= 96 ? c.prefix - 96 : 0;
+    return addr_text(c.addr, c.family) + "/" + std::to_string(len);
 }
 
 Range parse_range(std::string_view s, std::uint32_t max, std::string_view what) {

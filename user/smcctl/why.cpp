@@ -11,6 +11,7 @@
 
 #include <arpa/inet.h>
 
+#include "addr.hpp"
 #include "json.hpp"
 #include "names.hpp"
 #include "smcx_family.hpp"
@@ -73,22 +74,9 @@ constexpr auto peer_policy = [] {
     return t;
 }();
 
-// 16 bytes as an address: IPv4 when v4-mapped.
-std::string addr16(std::span<const std::uint8_t> b) {
-    if (b.size() != 16)
-        return "?";
-    char buf[INET6_ADDRSTRLEN] = {};
-    static constexpr std::uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-    if (std::memcmp(b.data(), mapped, 12) == 0)
-        inet_ntop(AF_INET, b.data() + 12, buf, sizeof(buf));
-    else
-        inet_ntop(AF_INET6, b.data(), buf, sizeof(buf));
-    return buf;
-}
-
 std::string addr16_of(const nl::attrs& a, int type) {
     const auto b = a.bytes(type);
-    return b ? addr16(*b) : std::string();
+    return b ? addr_text(*b) : std::string();
 }
 
 // Every instance of a repeated attribute at the top of a nest (libnl's parse keeps the last).
@@ -362,20 +350,47 @@ std::string addr_port(const std::string& a, std::uint16_t p) {
     return (v6 ? "[" + a + "]" : a) + ":" + std::to_string(p);
 }
 
+// The address and the port of "ADDR", "ADDR:PORT", "[V6]:PORT" or ":PORT", each checked;
+// throws std::invalid_argument for either part that is bad.
+struct FilterParts {
+    std::optional<ParsedAddr> addr;
+    std::optional<std::uint16_t> port;
+};
+
+FilterParts filter_parts(const std::string& s) {
+    const auto split = split_host_port(s);
+    if (const auto* e = std::get_if<SplitError>(&split))
+        throw std::invalid_argument(
+            (*e == SplitError::no_close ? "missing ']' in " : "expected ':PORT' after ']' in ") +
+            s);
+    const auto& [addr, port] = std::get<HostPort>(split);
+    FilterParts f;
+    if (!addr.empty()) {
+        f.addr = parse_addr(addr);
+        if (!f.addr)
+            throw std::invalid_argument("not an IP address: " + addr);
+    }
+    if (port && !port->empty()) {
+        std::size_t used = 0;
+        unsigned long v = 0;
+        try {
+            v = std::stoul(*port, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != port->size() || v == 0 || v > 65535)
+            throw std::invalid_argument("not a port (1-65535): " + *port);
+        f.port = static_cast<std::uint16_t>(v);
+    }
+    return f;
+}
+
 // "ADDR:PORT" into 16 bytes (v4-mapped for IPv4) and the port.
-std::pair<std::array<std::uint8_t, 16>, std::uint16_t> parse_addr_port(const std::string& s) {
-    const WhyFilter f = parse_why_filter(s);
+std::pair<Addr16, std::uint16_t> parse_addr_port(const std::string& s) {
+    const FilterParts f = filter_parts(s);
     if (!f.addr || !f.port)
         throw std::invalid_argument("expected ADDR:PORT (an IPv6 address in brackets): " + s);
-    std::array<std::uint8_t, 16> b{};
-    in_addr a4{};
-    if (inet_pton(AF_INET, f.addr->c_str(), &a4) == 1) {
-        b[10] = b[11] = 0xff;
-        std::memcpy(b.data() + 12, &a4, 4);
-    } else if (inet_pton(AF_INET6, f.addr->c_str(), b.data()) != 1) {
-        throw std::invalid_argument("not an IP address: " + *f.addr);
-    }
-    return {b, *f.port};
+    return {f.addr->bytes, *f.port};
 }
 
 } // namespace
@@ -400,48 +415,12 @@ Explanation explain(const HsRecord& r, const std::vector<std::string>& our_eids)
 }
 
 WhyFilter parse_why_filter(const std::string& s) {
+    const FilterParts p = filter_parts(s);
     WhyFilter f;
-    std::string addr = s, port;
-    if (!s.empty() && s.front() == '[') {
-        const auto close = s.find(']');
-        if (close == std::string::npos)
-            throw std::invalid_argument("missing ']' in " + s);
-        addr = s.substr(1, close - 1);
-        if (close + 1 < s.size()) {
-            if (s[close + 1] != ':')
-                throw std::invalid_argument("expected ':PORT' after ']' in " + s);
-            port = s.substr(close + 2);
-        }
-    } else if (std::count(s.begin(), s.end(), ':') == 1) {
-        const auto colon = s.find(':');
-        addr = s.substr(0, colon);
-        port = s.substr(colon + 1);
-    }
-    if (!addr.empty()) {
-        std::array<std::uint8_t, 16> b{};
-        if (inet_pton(AF_INET, addr.c_str(), b.data()) != 1 &&
-            inet_pton(AF_INET6, addr.c_str(), b.data()) != 1)
-            throw std::invalid_argument("not an IP address: " + addr);
-        char buf[INET6_ADDRSTRLEN] = {};
-        // the kernel's spelling, so that "::1" and "0::1" match alike
-        if (addr.find(':') != std::string::npos)
-            inet_ntop(AF_INET6, b.data(), buf, sizeof(buf));
-        else
-            inet_ntop(AF_INET, b.data(), buf, sizeof(buf));
-        f.addr = buf;
-    }
-    if (!port.empty()) {
-        std::size_t used = 0;
-        unsigned long v = 0;
-        try {
-            v = std::stoul(port, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used != port.size() || v == 0 || v > 65535)
-            throw std::invalid_argument("not a port (1-65535): " + port);
-        f.port = static_cast<std::uint16_t>(v);
-    }
+    // the kernel's spelling, so that "::1" and "0::1" match alike
+    if (p.addr)
+        f.addr = addr_text(p.addr->bytes, p.addr->family);
+    f.port = p.port;
     return f;
 }
 
@@ -712,8 +691,7 @@ std::vector<PeerEntry> XClient::peers() {
 
 void XClient::peer_del(const std::string& addr_port) {
     const auto [addr, port] = parse_addr_port(addr_port);
-    const bool v4 = addr[10] == 0xff && addr[11] == 0xff &&
-                    std::all_of(addr.begin(), addr.begin() + 10, [](auto b) { return b == 0; });
+    const bool v4 = is_v4_mapped(addr);
     nl::message req = s_.request(SMCX_CMD_PEER_DEL, nl::reply_kind::ack);
     req.begin_nest(SMCX_A_PEER)
         .put_u8(SMCX_PEER_A_FAMILY, v4 ? AF_INET : AF_INET6)

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -28,6 +29,16 @@ inline std::string usage_error_of(std::vector<std::string> argv) {
         parse_command_line(argv);
     } catch (const usage_error& e) {
         EXPECT_FALSE(e.usage().empty());
+        return e.what();
+    }
+    return {};
+}
+
+// The message of the std::invalid_argument f() throws, or "" when it throws none.
+template <typename F> std::string invalid_argument_of(F&& f) {
+    try {
+        f();
+    } catch (const std::invalid_argument& e) {
         return e.what();
     }
     return {};

@@ -132,6 +132,23 @@ TEST(DoctorCli, Peer) {
     ASSERT_TRUE(d.peer);
     EXPECT_EQ(d.peer->address, "fd00::2");
     EXPECT_EQ(d.peer->port, chk_default_port);
+    EXPECT_TRUE(d.peer->ipv6);
+    d = as<cmd::Doctor>(parse({"smcctl", "doctor", "[198.18.0.2]"}));
+    ASSERT_TRUE(d.peer);
+    EXPECT_EQ(d.peer->address, "198.18.0.2");
+    EXPECT_FALSE(d.peer->ipv6);
+}
+
+TEST(DoctorCli, PeerMessages) {
+    const auto error_of = [](const std::string& s) {
+        return invalid_argument_of([&] { parse_peer(s); });
+    };
+    EXPECT_EQ(error_of(""), "empty PEER");
+    EXPECT_EQ(error_of("[fd00::2"), "PEER '[fd00::2' lacks its ']'");
+    EXPECT_EQ(error_of("[fd00::2]22"), "PEER '[fd00::2]22': ':PORT' expected after ']'");
+    EXPECT_EQ(error_of("[fd00::2]:"), "invalid port '' (1 to 65535)");
+    EXPECT_EQ(error_of("beta:"), "invalid port '' (1 to 65535)");
+    EXPECT_EQ(error_of("[]:22"), "PEER '[]:22' has no host");
 }
 
 TEST(DoctorCli, Errors) {

@@ -62,6 +62,12 @@ TEST(PolicyCidr, Ipv6) {
     EXPECT_EQ(cidr_text(parse_cidr("::1")), "::1/128");
     EXPECT_EQ(cidr_text(parse_cidr("fe80::1/0")), "::/0");
     EXPECT_EQ(cidr_text(parse_cidr("2001:db8::ff/121")), "2001:db8::80/121");
+    // v4-mapped text is an IPv6 prefix and prints as one
+    const Cidr m = parse_cidr("::ffff:10.1.2.3/120");
+    EXPECT_EQ(m.family, AF_INET6);
+    EXPECT_EQ(m.prefix, 120);
+    EXPECT_EQ(m.addr, parse_cidr("10.1.2.0/24").addr);
+    EXPECT_EQ(cidr_text(m), "::ffff:10.1.2.0/120");
 }
 
 TEST(PolicyCidr, Rejects) {

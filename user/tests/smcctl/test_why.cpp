@@ -6,6 +6,7 @@
 #include <cerrno>
 
 #include "cli.hpp"
+#include "cli_util.hpp"
 #include "genl_reply.hpp"
 #include "uapi/linux/smcx.h"
 #include "why.hpp"
@@ -225,6 +226,23 @@ TEST(WhyFilter, ParsesAndMatchesEitherEnd) {
     EXPECT_THROW(parse_why_filter("1.2.3.4:0"), std::invalid_argument);
     EXPECT_THROW(parse_why_filter("1.2.3.4:70000"), std::invalid_argument);
     EXPECT_THROW(parse_why_filter("[::1"), std::invalid_argument);
+}
+
+TEST(WhyFilter, KernelSpellingAndMessages) {
+    // the address as the kernel spells it; v4-mapped text stays IPv6 text
+    EXPECT_EQ(parse_why_filter("0::1").addr, "::1");
+    EXPECT_EQ(parse_why_filter("[0:0::1]:22").addr, "::1");
+    EXPECT_EQ(parse_why_filter("::ffff:198.18.0.2").addr, "::ffff:198.18.0.2");
+    EXPECT_EQ(parse_why_filter("198.18.0.2:").port, std::nullopt);
+    EXPECT_EQ(parse_why_filter("[]:22").addr, std::nullopt);
+    const auto error_of = [](const std::string& s) {
+        return test::invalid_argument_of([&] { parse_why_filter(s); });
+    };
+    EXPECT_EQ(error_of("[::1"), "missing ']' in [::1");
+    EXPECT_EQ(error_of("[::1]22"), "expected ':PORT' after ']' in [::1]22");
+    EXPECT_EQ(error_of("fd00::2:x"), "not an IP address: fd00::2:x");
+    EXPECT_EQ(error_of("host:22"), "not an IP address: host");
+    EXPECT_EQ(error_of("[::1]:x"), "not a port (1-65535): x");
 }
 
 TEST(WhyCli, Parses) {
