@@ -83,22 +83,6 @@ def jstats(h):
     return json.loads(h.out("%s -a -j stats" % stacks.smcr()))["smcr"]
 
 
-def flat(d, prefix=""):
-    """{"a": {"b": 1}} -> {"a.b": 1}, numbers only."""
-    out = {}
-    for k, v in d.items():
-        if isinstance(v, dict):
-            out.update(flat(v, prefix + k + "."))
-        elif isinstance(v, int) and not isinstance(v, bool):
-            out[prefix + k] = v
-    return out
-
-
-def diff(before, after):
-    b, a = flat(before), flat(after)
-    return {k: a[k] - b.get(k, 0) for k in a if a[k] != b.get(k, 0)}
-
-
 def abbreviate(v):
     """smcctl's abbreviate() (user/smcctl/format.cpp)."""
     if v < 1024:
@@ -157,7 +141,7 @@ def text_matches_json(t, h):
     js = jstats(h)
     text = h.out("%s -a -d stats" % stacks.smcr())
     got = parse_text(text)
-    f = flat(js)
+    f = stacks.json_flat(js)
     want = {}
     for k in got:
         if k == "special_calls.total":
@@ -272,7 +256,7 @@ def run(t):
         t.eq(c["oob"], "sent", "one urgent byte sent (MSG_OOB)")
 
     after = {h.name: jstats(h) for h in t.hosts}
-    da, db = diff(before["alpha"], after["alpha"]), diff(before["beta"], after["beta"])
+    da, db = (stacks.json_diff(before[h], after[h]) for h in ("alpha", "beta"))
     t.log("alpha delta %s" % da)
     t.log("beta delta %s" % db)
     with t.subtest("client counters"):

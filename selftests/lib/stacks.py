@@ -218,6 +218,23 @@ def stats(h):
     return snapshot(h)["stats"]
 
 
+def json_flat(d, prefix=""):
+    """{"a": {"b": 1}} -> {"a.b": 1}, numbers only (smcctl's JSON)."""
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out.update(json_flat(v, prefix + k + "."))
+        elif isinstance(v, int) and not isinstance(v, bool):
+            out[prefix + k] = v
+    return out
+
+
+def json_diff(before, after):
+    """The numbers of two JSON objects that moved: {"a.b": after - before}."""
+    b, a = json_flat(before), json_flat(after)
+    return {k: a[k] - b.get(k, 0) for k in a if a[k] != b.get(k, 0)}
+
+
 def delta(before, after):
     """after - before for every counter of two snapshots (None stays None)."""
     d = {}
