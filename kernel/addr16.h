@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * An endpoint as the flight recorder, the peer cache and the scope rules
- * keep it: 16 address bytes (IPv4 v4-mapped) and a port in host order.
+ * An endpoint as the flight recorder, the peer cache, the scope rules and
+ * the DMB isolation check keep it: 16 address bytes (IPv4 v4-mapped) and a
+ * port in host order.
  */
 #ifndef SMCX_ADDR16_H
 #define SMCX_ADDR16_H

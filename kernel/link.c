@@ -435,13 +435,12 @@ void smcx_link_clear(struct smcx_link *lnk)
 	/*
 	 * rxe keeps a QP until every packet it sent is freed, and a netdev
 	 * that is down (virtio-net, for one) may hold those it had queued
-	 * until it is up again: destroying the QP then makes rxe wait 200 ms,
-	 * WARN and free it under the packets.  With the port down, the QP and
-	 * what it depends on wait for the port to come back (bounded).  The
-	 * netdev is asked too: a link that failed on its sends just as the
-	 * netdev went down is cleared before ib_core's cache says DOWN, and
-	 * rxe then waits 50 s for the stranded packets, WARNs and frees the QP
-	 * under them.
+	 * until it is up again: destroying the QP then makes rxe wait (50 s
+	 * in 6.12), WARN and free it under the packets.  While the port's
+	 * netdev cannot send, the QP and what it depends on wait for it to
+	 * come back (bounded).  The netdev is asked, not only ib_core's port
+	 * cache: a link that failed on its sends just as the netdev went down
+	 * is cleared before the cache says DOWN.
 	 */
 	if (!smcx_ibport_sending(lnk->dev, lnk->port) &&
 	    !READ_ONCE(lnk->dev->removing) && !lgr->terminating) {
